@@ -1,0 +1,354 @@
+// Package client is how every IHMT program talks to the daemon: it finds
+// the socket, starts ihmtd when nobody answers, retries while it comes up,
+// compares versions, and turns gRPC status codes back into errors a caller
+// can test with errors.Is.
+//
+// The zero configuration works: New(Options{}) resolves the socket the same
+// way the daemon does (package paths), so the shim, the CLI and the daemon
+// agree even under the stripped environment Codex gives MCP servers.
+//
+// Creating a client never blocks or dials; the first call does. That keeps
+// an MCP server's initialize instant whether or not a daemon is running.
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/version"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// Errors a caller can test with errors.Is; each is wrapped with the daemon's
+// explanation.
+var (
+	// ErrInvalid: the daemon refused the request as malformed; nothing changed.
+	ErrInvalid = errors.New("invalid request")
+	// ErrNotFound: no such memory is visible to the caller.
+	ErrNotFound = errors.New("not found")
+	// ErrUnavailable: no daemon could be reached (or started).
+	ErrUnavailable = errors.New("ihmtd unavailable")
+)
+
+// DefaultIdleExit is how long a daemon the client started stays up without
+// calls. Long enough that a working session never pays for a restart, short
+// enough that an unsupervised daemon does not linger for days.
+const DefaultIdleExit = 30 * time.Minute
+
+// Options configure a Client. The zero value is ready to use.
+type Options struct {
+	// Socket is the daemon's socket; empty means paths.Default().
+	Socket string
+	// Caller is sent with every request when the request carries none.
+	Caller *ihmtv1.Caller
+	// AutoStart starts ihmtd when no daemon answers.
+	AutoStart bool
+	// DaemonPath is the ihmtd to start; empty means the one beside this
+	// executable, else ihmtd on PATH.
+	DaemonPath string
+	// IdleExit is passed to a daemon this client starts; 0 means
+	// DefaultIdleExit.
+	IdleExit time.Duration
+	// StartTimeout bounds how long a call waits for a daemon to come up;
+	// 0 means 5 s.
+	StartTimeout time.Duration
+}
+
+// Client is a connection to ihmtd. It is safe for concurrent use.
+type Client struct {
+	opts   Options
+	socket string
+	conn   *grpc.ClientConn
+	api    ihmtv1.MemoryServiceClient
+	health healthpb.HealthClient
+
+	mu            sync.Mutex
+	daemonVersion string
+}
+
+// New returns a client for the daemon at opts.Socket. It does not connect.
+func New(opts Options) (*Client, error) {
+	socket := opts.Socket
+	if socket == "" {
+		p, err := paths.Default()
+		if err != nil {
+			return nil, fmt.Errorf("find the daemon's socket: %w", err)
+		}
+		socket = p.Socket
+	}
+	if opts.IdleExit == 0 {
+		opts.IdleExit = DefaultIdleExit
+	}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 5 * time.Second
+	}
+	c := &Client{opts: opts, socket: socket}
+	conn, err := grpc.NewClient("unix://"+socket,
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		// Reconnect quickly: the daemon is local, and while it starts a
+		// caller is waiting. The default backoff starts at a full second.
+		grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff:           backoff.Config{BaseDelay: 20 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 500 * time.Millisecond},
+			MinConnectTimeout: time.Second,
+		}),
+		grpc.WithUnaryInterceptor(c.intercept),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("client for %s: %w", socket, err)
+	}
+	c.conn = conn
+	c.api = ihmtv1.NewMemoryServiceClient(conn)
+	c.health = healthpb.NewHealthClient(conn)
+	return c, nil
+}
+
+// Socket returns the socket the client talks to.
+func (c *Client) Socket() string { return c.socket }
+
+// Close releases the connection.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// DaemonVersion returns the version the daemon reported on the last call,
+// or "" before any call succeeded.
+func (c *Client) DaemonVersion() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.daemonVersion
+}
+
+// VersionMismatch describes a difference between this program's version and
+// the daemon's, with what to do about it; "" when they agree or are unknown.
+func (c *Client) VersionMismatch() string {
+	dv := c.DaemonVersion()
+	if dv == "" || dv == version.Version {
+		return ""
+	}
+	return fmt.Sprintf("ihmtd is version %s but this client is %s: restart the daemon (`ihmt daemon stop`; it starts again on demand) or reinstall both", dv, version.Version)
+}
+
+// intercept sends our version and records the daemon's.
+func (c *Client) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	ctx = metadata.AppendToOutgoingContext(ctx, version.Header, version.Version)
+	var hdr metadata.MD
+	err := invoker(ctx, method, req, reply, cc, append(opts, grpc.Header(&hdr))...)
+	if v := hdr.Get(version.Header); len(v) > 0 {
+		c.mu.Lock()
+		c.daemonVersion = v[0]
+		c.mu.Unlock()
+	}
+	return err
+}
+
+func (c *Client) caller(in *ihmtv1.Caller) *ihmtv1.Caller {
+	if in != nil {
+		return in
+	}
+	return c.opts.Caller
+}
+
+// Save stores a memory.
+func (c *Client) Save(ctx context.Context, req *ihmtv1.SaveRequest) (*ihmtv1.SaveResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.SaveResponse, error) { return c.api.Save(ctx, req) })
+}
+
+// Search ranks memories against a query.
+func (c *Client) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv1.SearchResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.SearchResponse, error) { return c.api.Search(ctx, req) })
+}
+
+// Get returns one memory by id.
+func (c *Client) Get(ctx context.Context, req *ihmtv1.GetRequest) (*ihmtv1.GetResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.GetResponse, error) { return c.api.Get(ctx, req) })
+}
+
+// Stats describes the daemon and its store.
+func (c *Client) Stats(ctx context.Context) (*ihmtv1.StatsResponse, error) {
+	req := &ihmtv1.StatsRequest{Caller: c.caller(nil)}
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.StatsResponse, error) { return c.api.Stats(ctx, req) })
+}
+
+// Shutdown asks the daemon to stop. It never starts one.
+func (c *Client) Shutdown(ctx context.Context) error {
+	_, err := c.api.Shutdown(ctx, &ihmtv1.ShutdownRequest{Caller: c.caller(nil)})
+	return c.translate(err)
+}
+
+// Ping checks that a daemon answers and is serving, without starting one.
+func (c *Client) Ping(ctx context.Context) error {
+	resp, err := c.health.Check(ctx, &healthpb.HealthCheckRequest{Service: ihmtv1.MemoryService_ServiceDesc.ServiceName})
+	if err != nil {
+		return c.translate(err)
+	}
+	if resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		return fmt.Errorf("%w: ihmtd at %s is %s (still opening its store?)", ErrUnavailable, c.socket, resp.GetStatus())
+	}
+	return nil
+}
+
+// Start starts a daemon unless one answers, and waits until it serves.
+func (c *Client) Start(ctx context.Context) error {
+	if c.Ping(ctx) == nil {
+		return nil
+	}
+	if err := c.spawn(); err != nil {
+		return err
+	}
+	return c.waitServing(ctx)
+}
+
+// call runs an RPC. When the daemon is not there and AutoStart is set, it
+// starts one and retries until the daemon serves or StartTimeout passes.
+// Retrying a save is safe: saving the same text again is answered as a
+// duplicate, never stored twice.
+func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, error)) (T, error) {
+	resp, err := rpc(ctx)
+	if status.Code(err) != codes.Unavailable {
+		return resp, c.translate(err)
+	}
+	deadline := time.Now().Add(c.opts.StartTimeout)
+	spawned := false
+	for {
+		if !spawned && !c.listening() {
+			if !c.opts.AutoStart {
+				return resp, c.translate(err)
+			}
+			if serr := c.spawn(); serr != nil {
+				return resp, serr
+			}
+			spawned = true
+		}
+		if time.Now().After(deadline) {
+			return resp, c.translate(err)
+		}
+		select {
+		case <-ctx.Done():
+			return resp, c.translate(err)
+		case <-time.After(25 * time.Millisecond):
+		}
+		attempt, cancel := context.WithDeadline(ctx, deadline)
+		resp, err = rpc(attempt)
+		cancel()
+		if status.Code(err) != codes.Unavailable {
+			return resp, c.translate(err)
+		}
+	}
+}
+
+// listening reports whether something accepts connections on the socket —
+// a daemon that may still be opening its store, as opposed to none at all.
+func (c *Client) listening() bool {
+	conn, err := net.DialTimeout("unix", c.socket, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
+
+func (c *Client) waitServing(ctx context.Context) error {
+	deadline := time.Now().Add(c.opts.StartTimeout)
+	for {
+		err := c.Ping(ctx)
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// spawn starts ihmtd in its own session, so it outlives the caller and no
+// terminal signal reaches it. Several clients may spawn at once: the store
+// lock lets exactly one daemon win, and the others exit at once.
+func (c *Client) spawn() error {
+	bin, err := c.daemonPath()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(c.socket)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("%w: create %s: %v", ErrUnavailable, dir, err)
+	}
+	logPath := filepath.Join(dir, "ihmtd.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("%w: open daemon log %s: %v", ErrUnavailable, logPath, err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin, "-socket", c.socket, "-idle-exit", c.opts.IdleExit.String())
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: start %s: %v", ErrUnavailable, bin, err)
+	}
+	// Reap it if it exits while we live (e.g. it lost the race for the lock).
+	go cmd.Wait()
+	return nil
+}
+
+func (c *Client) daemonPath() (string, error) {
+	if c.opts.DaemonPath != "" {
+		return c.opts.DaemonPath, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "ihmtd")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("ihmtd"); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("%w: no daemon answers at %s and ihmtd is neither beside this program nor on PATH: install it with `go install ./daemon/cmd/ihmtd` or run `ihmt service install`", ErrUnavailable, c.socket)
+}
+
+// translate turns a gRPC status back into this package's errors — the one
+// place on the client side of the wire where that happens.
+func (c *Client) translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	switch st.Code() {
+	case codes.InvalidArgument:
+		return fmt.Errorf("%w: %s", ErrInvalid, st.Message())
+	case codes.NotFound:
+		return fmt.Errorf("%w: %s", ErrNotFound, st.Message())
+	case codes.Unavailable:
+		hint := "start it with `ihmt daemon start`, or check `ihmt status`"
+		if c.opts.AutoStart {
+			hint = "it could not be started in time; see " + filepath.Join(filepath.Dir(c.socket), "ihmtd.log") + " or run `ihmt daemon start`"
+		}
+		return fmt.Errorf("%w at %s (%s): %s", ErrUnavailable, c.socket, st.Message(), hint)
+	case codes.DeadlineExceeded:
+		return fmt.Errorf("ihmtd did not answer in time: %s", st.Message())
+	case codes.Canceled:
+		return context.Canceled
+	}
+	return fmt.Errorf("ihmtd: %s: %s", st.Code(), st.Message())
+}

@@ -1,0 +1,63 @@
+// Command ihmtd is the IHMT daemon: the single writer of a user's memory.
+// Agents reach it through ihmt-mcp, people through ihmt; both start it on
+// demand, or a systemd user unit / launchd agent keeps it running.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/ihmt-dev/ihmt/daemon"
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/version"
+)
+
+func main() {
+	p, pathErr := paths.Default()
+	data := flag.String("data", p.Data, "store directory (default: $IHMT_HOME, else the user data dir)")
+	socket := flag.String("socket", p.Socket, "Unix socket to listen on (default: $IHMT_SOCKET, else the per-user runtime dir)")
+	idle := flag.Duration("idle-exit", 0, "stop after this long without a call (0: never; set when started on demand)")
+	level := flag.String("log-level", "info", "log level: debug, info, warn or error")
+	showVersion := flag.Bool("version", false, "print the version and exit")
+	flag.Parse()
+	if *showVersion {
+		fmt.Println("ihmtd", version.Version)
+		return
+	}
+
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintf(os.Stderr, "ihmtd: bad -log-level %q: use debug, info, warn or error\n", *level)
+		os.Exit(2)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+
+	if pathErr != nil && (*data == "" || *socket == "") {
+		log.Error("cannot resolve paths", "err", pathErr)
+		os.Exit(1)
+	}
+	for name, v := range map[string]string{"-data": *data, "-socket": *socket} {
+		if !filepath.IsAbs(v) {
+			log.Error("path must be absolute", "flag", name, "value", v)
+			os.Exit(2)
+		}
+	}
+	err := daemon.Run(context.Background(), daemon.Config{
+		Paths:    paths.Paths{Data: *data, Socket: *socket},
+		IdleExit: *idle,
+		Logger:   log,
+	})
+	switch {
+	case errors.Is(err, daemon.ErrLockHeld):
+		log.Info(err.Error())
+		os.Exit(daemon.ExitLockHeld)
+	case err != nil:
+		log.Error("ihmtd failed", "err", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,76 @@
+// Package dates reads the dates a memory carries: the one a caller gives
+// with a save, and the one a text opens with ("2024-03-11: moved to …").
+//
+// A date without a time means the start of that day in UTC; every time is
+// kept in UTC so that valid times compare the same on every machine.
+package dates
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Parse reads a caller-supplied date: "YYYY-MM-DD", "YYYY-MM-DDTHH:MM" or
+// RFC 3339 (with or without fractional seconds). The error says which forms
+// are accepted, because the caller is often a model that will retry.
+func Parse(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"2006-01-02", time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if t.Year() < 1 || t.Year() > 9999 {
+				break
+			}
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("malformed date %q: use YYYY-MM-DD or RFC 3339 (2024-03-11T09:30:00Z)", clip(s))
+}
+
+// leading matches an ISO date at the very start of a text, optionally
+// followed by a time: "2024-03-11", "2024-03-11 09:30", "2024-03-11T09:30:00Z".
+var leading = regexp.MustCompile(`^\s*(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:\d{2})?)?\b`)
+
+// Leading returns the date a text opens with, if any. A date-shaped prefix
+// that is not a real date ("2024-13-45") is ignored rather than guessed.
+func Leading(text string) (time.Time, bool) {
+	m := leading.FindStringSubmatch(text)
+	if m == nil {
+		return time.Time{}, false
+	}
+	s := m[1]
+	if m[2] != "" {
+		s += "T" + m[2]
+		if len(m[2]) == 5 {
+			s += ":00"
+		}
+		if m[3] != "" {
+			s += m[3]
+		} else {
+			s += "Z"
+		}
+	}
+	t, err := Parse(s)
+	return t, err == nil
+}
+
+// Format renders a time as a date when it falls on midnight UTC (how dates
+// without a time are stored), else as RFC 3339.
+func Format(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t = t.UTC()
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+		return t.Format("2006-01-02")
+	}
+	return t.Format(time.RFC3339)
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,167 @@
+// Package leaf defines a memory as it lives on disk: one UTF-8 text file
+// whose JSON header, between "<<<IHMT-META" and "IHMT-META>>>" lines,
+// describes it fully, followed by the text exactly as saved.
+//
+//	<<<IHMT-META
+//	{
+//	  "id": "3f2a9c1b7d4e5f60",
+//	  "valid_from": "2024-03-11T00:00:00Z",
+//	  ...
+//	}
+//	IHMT-META>>>
+//	I live in Madrid.
+//
+// A leaf is self-describing so that the store can be rebuilt from the leaf
+// files alone, and readable so that a person can grep, back up and put the
+// memory under git. The body starts right after the closing marker's newline
+// and runs to the end of the file; nothing is appended, so the text comes
+// back byte for byte.
+package leaf
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+const (
+	openMarker  = "<<<IHMT-META\n"
+	closeMarker = "\nIHMT-META>>>\n"
+)
+
+// Scope values.
+const (
+	ScopeGlobal  = "global"
+	ScopeProject = "project"
+)
+
+// Trust values.
+const (
+	TrustAsserted = "asserted"
+	TrustVerified = "verified"
+	TrustPending  = "pending"
+	TrustRejected = "rejected"
+)
+
+// StatusActive is the lifecycle status of a memory that answers searches.
+const StatusActive = "active"
+
+// Agent names the writer of a memory.
+type Agent struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// Header is everything a leaf says about itself.
+type Header struct {
+	ID string `json:"id"`
+	// ValidFrom is when what the text says became true.
+	ValidFrom time.Time `json:"valid_from"`
+	// RecordedAt is when the memory learned it; written once.
+	RecordedAt time.Time `json:"recorded_at"`
+	Scope      string    `json:"scope"`
+	Project    string    `json:"project,omitempty"`
+	Agent      Agent     `json:"agent"`
+	Session    string    `json:"session,omitempty"`
+	Trust      string    `json:"trust"`
+	Status     string    `json:"status"`
+	Domain     string    `json:"domain,omitempty"`
+	Tags       []string  `json:"tags,omitempty"`
+	// Corrects lists the ids this memory supersedes; CorrectedBy the ids that
+	// supersede it. Both arrive with the timeline.
+	Corrects    []string `json:"corrects,omitempty"`
+	CorrectedBy []string `json:"corrected_by,omitempty"`
+	// Checksum is "sha256:<hex>" of the text.
+	Checksum string `json:"checksum"`
+}
+
+// Leaf is a header and the text it describes.
+type Leaf struct {
+	Header
+	Text string
+}
+
+// ErrMalformed is returned (wrapped) by Parse for anything that is not a
+// well-formed leaf.
+var ErrMalformed = errors.New("malformed leaf")
+
+// ID derives a memory's id from what makes it the same memory: its scope,
+// project and exact text. Saving the same text in the same scope therefore
+// finds the earlier leaf instead of writing a second one.
+func ID(scope, project, text string) string {
+	h := sha256.New()
+	h.Write([]byte(scope))
+	h.Write([]byte{0})
+	h.Write([]byte(project))
+	h.Write([]byte{0})
+	h.Write([]byte(text))
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// Checksum returns "sha256:<hex>" of text.
+func Checksum(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// IsID reports whether s has the shape of an id (16 lower-case hex digits),
+// so ids can be used in file names without any path trickery.
+func IsID(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Encode renders a leaf file. The header is indented JSON so a person can
+// read it; the text follows unchanged.
+func Encode(l Leaf) ([]byte, error) {
+	hdr, err := json.MarshalIndent(l.Header, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode leaf %s: %w", l.ID, err)
+	}
+	var b bytes.Buffer
+	b.Grow(len(openMarker) + len(hdr) + len(closeMarker) + len(l.Text))
+	b.WriteString(openMarker)
+	b.Write(hdr)
+	b.WriteString(closeMarker)
+	b.WriteString(l.Text)
+	return b.Bytes(), nil
+}
+
+// Parse reads a leaf file and verifies it: the header must be valid JSON
+// with an id, and the text must match the checksum.
+func Parse(data []byte) (Leaf, error) {
+	if !bytes.HasPrefix(data, []byte(openMarker)) {
+		return Leaf{}, fmt.Errorf("%w: no %q line at the start", ErrMalformed, "<<<IHMT-META")
+	}
+	rest := data[len(openMarker):]
+	end := bytes.Index(rest, []byte(closeMarker))
+	if end < 0 {
+		return Leaf{}, fmt.Errorf("%w: no closing %q line", ErrMalformed, "IHMT-META>>>")
+	}
+	// Unknown header fields are tolerated: a newer version may add some, and
+	// refusing them would hide the memory rather than protect it.
+	var l Leaf
+	if err := json.Unmarshal(rest[:end], &l.Header); err != nil {
+		return Leaf{}, fmt.Errorf("%w: header: %v", ErrMalformed, err)
+	}
+	l.Text = string(rest[end+len(closeMarker):])
+	if !IsID(l.ID) {
+		return Leaf{}, fmt.Errorf("%w: id %q is not 16 hex digits", ErrMalformed, l.ID)
+	}
+	if got := Checksum(l.Text); got != l.Checksum {
+		return Leaf{}, fmt.Errorf("%w: %s: checksum mismatch (header %s, text %s)", ErrMalformed, l.ID, l.Checksum, got)
+	}
+	return l, nil
+}

@@ -1,0 +1,262 @@
+package store
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+// SearchScope is which memories a search may see.
+type SearchScope int
+
+const (
+	// ScopeDefault sees global memories and the caller's project.
+	ScopeDefault SearchScope = iota
+	// ScopeOnlyProject sees the caller's project only.
+	ScopeOnlyProject
+	// ScopeOnlyGlobal sees global memories only.
+	ScopeOnlyGlobal
+	// ScopeAll sees everything, every project included.
+	ScopeAll
+)
+
+func scopeName(s SearchScope) string {
+	switch s {
+	case ScopeOnlyProject:
+		return "this project"
+	case ScopeOnlyGlobal:
+		return "global memories"
+	case ScopeAll:
+		return "any project"
+	}
+	return "global memories or this project"
+}
+
+// Verdict thresholds. The confidence blends how much of the query the best
+// memory covers with how clearly it beats the runner-up.
+const (
+	coverageWeight  = 0.6
+	marginWeight    = 0.4
+	minConfidence   = 0.45 // below this the best memory is not trusted alone
+	nearTieGap      = 0.18 // relative score gap under which two memories tie
+	shortQuery      = 2    // informative terms at or under which a tie is ambiguous
+	nearMissCover   = 1.0 / 3
+	clueBoost       = 1.6
+	clueDemote      = 0.7
+	defaultLimit    = 5
+	maxLimit        = 50
+	candidatePool   = 50 // hits considered for clue re-ranking and ties
+	maxCandidates   = 5
+	maxQueryRunes   = 2000
+	excerptMaxRunes = 160
+)
+
+// Verdict is the outcome of a search.
+type Verdict int
+
+const (
+	// Found: the results answer the query.
+	Found Verdict = iota + 1
+	// Ambiguous: several memories tie; a clue is needed to choose.
+	Ambiguous
+	// NotFound: nothing visible matches (or only a stray word does).
+	NotFound
+)
+
+// SearchInput is one search.
+type SearchInput struct {
+	Caller Caller
+	Query  string
+	Clue   string
+	Scope  SearchScope
+	Limit  int
+}
+
+// Hit is one ranked memory.
+type Hit struct {
+	Leaf  leaf.Leaf
+	Score float64
+}
+
+// Coverage says how much of the store a search examined.
+type Coverage struct {
+	Exhaustive    bool
+	NodesRead     int
+	LeavesScored  int
+	LeavesVisible int
+}
+
+// SearchResult is a ranked answer.
+type SearchResult struct {
+	Verdict    Verdict
+	Confidence float64
+	// Hits are the ranked results for Found, and the tied memories for
+	// Ambiguous (then they are candidates, not answers).
+	Hits     []Hit
+	Coverage Coverage
+	Terms    []string
+	// ScopeDescription says what the search could see.
+	ScopeDescription string
+	// Message explains the verdict to a person or a model.
+	Message string
+}
+
+// Search ranks the memories the caller may see. The ranking is exhaustive:
+// every visible memory containing a query term is scored.
+func (s *Store) Search(in SearchInput) (SearchResult, error) {
+	if err := validateCaller(in.Caller); err != nil {
+		return SearchResult{}, err
+	}
+	if err := validateQuery("query", in.Query); err != nil {
+		return SearchResult{}, err
+	}
+	if in.Clue != "" {
+		if err := validateQuery("clue", in.Clue); err != nil {
+			return SearchResult{}, err
+		}
+	}
+	limit := in.Limit
+	switch {
+	case limit < 0:
+		return SearchResult{}, fmt.Errorf("%w: limit %d is negative", ErrInvalid, limit)
+	case limit == 0:
+		limit = defaultLimit
+	case limit > maxLimit:
+		limit = maxLimit
+	}
+	terms := tokenize.Terms(in.Query)
+	if len(terms) == 0 {
+		return SearchResult{}, fmt.Errorf("%w: the query has no words to search for", ErrInvalid)
+	}
+	if len(terms) > index.MaxQueryTerms {
+		terms = terms[:index.MaxQueryTerms]
+	}
+	clueTerms := tokenize.Terms(in.Clue)
+
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	vis, desc, err := s.visible(in.Caller, in.Scope)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	raw, st := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: max(limit, candidatePool)})
+	res := SearchResult{
+		Terms:            terms,
+		ScopeDescription: desc,
+		Coverage: Coverage{
+			Exhaustive:    true,
+			NodesRead:     st.PostingsRead,
+			LeavesScored:  st.DocsScored,
+			LeavesVisible: st.Visible,
+		},
+	}
+	if len(raw) == 0 {
+		res.Verdict = NotFound
+		res.Message = fmt.Sprintf("No memory in %s contains any of: %s.", desc, strings.Join(terms, ", "))
+		return res, nil
+	}
+
+	idf := make([]float64, len(terms))
+	var idfSum float64
+	for i, t := range terms {
+		idf[i] = s.ix.IDF(t)
+		idfSum += idf[i]
+	}
+	cover := func(h index.Hit) float64 {
+		var c float64
+		for i := range terms {
+			if h.Matched&(1<<uint(i)) != 0 {
+				c += idf[i]
+			}
+		}
+		return c / idfSum
+	}
+
+	// A clue re-weighs the pool: memories that match it too rise, the rest
+	// sink, so "Luis" + clue "reviewer" picks the reviewer named Luis.
+	if len(clueTerms) > 0 {
+		for i := range raw {
+			if s.containsAny(raw[i].Doc, clueTerms) {
+				raw[i].Score *= clueBoost
+			} else {
+				raw[i].Score *= clueDemote
+			}
+		}
+		sort.SliceStable(raw, func(a, b int) bool { return raw[a].Score > raw[b].Score })
+	}
+
+	best := raw[0]
+	coverage := cover(best)
+	margin := 1.0
+	if len(raw) > 1 && best.Score > 0 {
+		margin = (best.Score - raw[1].Score) / best.Score
+	}
+	res.Confidence = math.Round((coverageWeight*coverage+marginWeight*margin)*1000) / 1000
+
+	informative := len(terms) + len(clueTerms)
+	switch {
+	case coverage < nearMissCover && len(terms) >= 3:
+		res.Verdict = NotFound
+		res.Hits = []Hit{{Leaf: *s.docs[best.Doc], Score: best.Score}}
+		res.Message = fmt.Sprintf("Nothing in %s matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).", desc)
+	case len(raw) > 1 && margin < nearTieGap && (informative <= shortQuery || res.Confidence < minConfidence):
+		res.Verdict = Ambiguous
+		for _, h := range raw {
+			if len(res.Hits) == maxCandidates || (best.Score-h.Score)/best.Score >= nearTieGap {
+				break
+			}
+			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
+		}
+		res.Message = fmt.Sprintf("%d memories match about equally; ask which one is meant, or search again with a clue that tells them apart.", len(res.Hits))
+	case res.Confidence < minConfidence:
+		res.Verdict = Ambiguous
+		for _, h := range raw[:min(len(raw), maxCandidates)] {
+			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
+		}
+		res.Message = "No memory matches the query clearly; these partly match. Ask for a detail, or search again with a clue."
+	default:
+		res.Verdict = Found
+		for _, h := range raw[:min(len(raw), limit)] {
+			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
+		}
+		res.Message = fmt.Sprintf("Found in %s.", desc)
+	}
+	return res, nil
+}
+
+func (s *Store) containsAny(d index.Doc, terms []string) bool {
+	for _, t := range terms {
+		if s.ix.Contains(d, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func validateQuery(kind, q string) error {
+	if strings.TrimSpace(q) == "" {
+		return fmt.Errorf("%w: %s is empty: say what to look for", ErrInvalid, kind)
+	}
+	if err := leaf.ValidateText(q); err != nil {
+		return fmt.Errorf("%s: %w", kind, err)
+	}
+	if n := len([]rune(q)); n > maxQueryRunes {
+		return fmt.Errorf("%w: %s is %d characters, at most %d: shorten it to the words that matter", ErrInvalid, kind, n, maxQueryRunes)
+	}
+	return nil
+}
+
+// Excerpt returns the opening of a text on one line, for candidate lists.
+func Excerpt(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	r := []rune(text)
+	if len(r) <= excerptMaxRunes {
+		return text
+	}
+	return string(r[:excerptMaxRunes]) + "…"
+}

@@ -1,0 +1,442 @@
+// Package store is the memory engine the daemon owns: leaf files on disk, an
+// append-only log that makes every mutation durable, and the in-memory index
+// that answers searches.
+//
+// # Durability: the log first, group commit, leaves after
+//
+// Every mutation goes through one writer goroutine. It takes whatever saves
+// have queued up, appends one log entry for each to log.jsonl (the entry
+// carries the complete leaf), and fsyncs once for the whole batch — a group
+// commit, so sixteen concurrent saves cost one sync, not sixteen. Only then
+// does it publish the new memories to the index and acknowledge the callers:
+// an acknowledged save is in the log on stable storage.
+//
+// The leaf files are then written by a second goroutine, atomically (temp
+// file, sync, rename, directory sync) and in batches, off the acknowledgement
+// path. If the process dies before a leaf reaches its file, the log still has
+// it: Open replays the log and rewrites every leaf that is missing or does
+// not match its checksum. So the leaf files and the log are each enough to
+// rebuild the index, and deleting every derived file loses nothing.
+//
+// # Reads
+//
+// Searches run concurrently under a read lock on the index. The writer takes
+// the write lock only to publish a batch that is already durable, so a
+// reader sees a save entirely or not at all.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
+	"github.com/ihmt-dev/ihmt/pkg/dates"
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/journal"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+)
+
+// Errors callers tell apart with errors.Is. Each is wrapped with the reason.
+var (
+	// ErrInvalid: the request is malformed; nothing was changed.
+	ErrInvalid = leaf.ErrInvalid
+	// ErrNotFound: no memory with that id is visible to the caller.
+	ErrNotFound = errors.New("not found")
+	// ErrClosed: the store is shutting down.
+	ErrClosed = errors.New("store closed")
+)
+
+const (
+	logName    = "log.jsonl"
+	leavesDir  = "leaves"
+	leafSuffix = ".txt"
+	// maxBatch bounds one group commit, so one sync never carries an
+	// unbounded amount of data while later callers wait.
+	maxBatch = 512
+)
+
+// Caller says who is asking and for which project.
+type Caller struct {
+	Agent   leaf.Agent
+	Session string
+	Project string
+}
+
+// Options configure a store.
+type Options struct {
+	// Logger receives operational messages; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now. Tests pin it.
+	Now func() time.Time
+}
+
+// Store is an open memory store. Only one process may have a store open:
+// the daemon holds a lock file for that; the store itself assumes it.
+type Store struct {
+	dir    string
+	log    *slog.Logger
+	now    func() time.Time
+	reqs   chan *saveReq
+	leaves chan []*leaf.Leaf
+
+	mu       sync.RWMutex // guards everything below
+	ix       *index.Index
+	docs     []*leaf.Leaf // by index.Doc
+	byID     map[string]index.Doc
+	groups   map[string]index.Group // project → group; "" is global (0)
+	projects []string               // group → project
+	entries  int64                  // log entries
+
+	// pendingLeaves counts batches handed to the leaf writer and not yet
+	// written; Flush waits for it to reach zero.
+	pendingMu     sync.Mutex
+	pendingCond   *sync.Cond
+	pendingLeaves int
+
+	closeOnce sync.Once
+	closing   chan struct{}
+	writerErr error
+	done      chan struct{} // closed when the writer and leaf writer have stopped
+}
+
+// Open opens the store in dir (created 0700 if missing), loads every leaf
+// file, replays the log to restore anything the files lack, and starts the
+// writer.
+func Open(dir string, opts Options) (*Store, error) {
+	s := &Store{
+		dir:      dir,
+		log:      opts.Logger,
+		now:      opts.Now,
+		reqs:     make(chan *saveReq, maxBatch),
+		leaves:   make(chan []*leaf.Leaf, 64),
+		ix:       index.New(),
+		byID:     make(map[string]index.Doc),
+		groups:   map[string]index.Group{"": 0},
+		projects: []string{""},
+		closing:  make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	s.pendingCond = sync.NewCond(&s.pendingMu)
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := os.MkdirAll(filepath.Join(dir, leavesDir), 0o700); err != nil {
+		return nil, fmt.Errorf("create store: %w", err)
+	}
+	start := time.Now()
+	bad, err := s.loadLeaves()
+	if err != nil {
+		return nil, err
+	}
+	repaired, err := s.replay(bad)
+	if err != nil {
+		return nil, err
+	}
+	j, err := journal.Open(filepath.Join(dir, logName))
+	if err != nil {
+		return nil, err
+	}
+	s.entries = j.Entries()
+	s.log.Info("store open", "dir", dir, "memories", s.ix.Len(), "log_entries", s.entries,
+		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "took", time.Since(start).Round(time.Millisecond))
+
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.writeLoop(j) }()
+	go func() { defer wg.Done(); s.leafLoop() }()
+	go func() { wg.Wait(); close(s.done) }()
+	return s, nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close stops accepting writes, finishes every write already accepted,
+// writes out pending leaf files and syncs the log. It is safe to call more
+// than once.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() { close(s.closing) })
+	<-s.done
+	return s.writerErr
+}
+
+func (s *Store) leafPath(id string) string {
+	return filepath.Join(s.dir, leavesDir, id[:2], id+leafSuffix)
+}
+
+// loadLeaves reads every leaf file into the index. Unreadable leaves are
+// reported by id (when the file name gives one) so replay can restore them.
+func (s *Store) loadLeaves() (bad map[string]bool, err error) {
+	bad = map[string]bool{}
+	root := filepath.Join(s.dir, leavesDir)
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, leafSuffix) || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("read leaf: %w", err)
+		}
+		l, err := leaf.Parse(data)
+		if err == nil && filepath.Base(path) != l.ID+leafSuffix {
+			err = fmt.Errorf("file name does not match id %s", l.ID)
+		}
+		if err != nil {
+			s.log.Warn("unreadable leaf; it will be restored from the log if the log has it", "path", path, "err", err)
+			bad[strings.TrimSuffix(filepath.Base(path), leafSuffix)] = true
+			return nil
+		}
+		s.publish(&l)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load leaves from %s: %w", root, err)
+	}
+	return bad, nil
+}
+
+// replay re-applies every logged save whose leaf is missing or unreadable,
+// writing the leaf file again. Replaying is idempotent.
+func (s *Store) replay(bad map[string]bool) (int, error) {
+	var restore []*leaf.Leaf
+	err := journal.Read(filepath.Join(s.dir, logName), func(line []byte) error {
+		var e entry
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fmt.Errorf("log entry: %w", err)
+		}
+		if e.Op != opSave || e.Leaf == nil {
+			return nil
+		}
+		if _, ok := s.byID[e.Leaf.ID]; ok {
+			return nil
+		}
+		l := &leaf.Leaf{Header: *e.Leaf, Text: e.Text}
+		if leaf.Checksum(l.Text) != l.Checksum || !leaf.IsID(l.ID) {
+			return fmt.Errorf("log entry %d for %s fails its checksum", e.Seq, l.ID)
+		}
+		s.publish(l)
+		restore = append(restore, l)
+		delete(bad, l.ID)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("replay log: %w", err)
+	}
+	if err := s.writeLeaves(restore); err != nil {
+		return 0, err
+	}
+	return len(restore), nil
+}
+
+// publish makes a durable leaf visible to searches. Callers hold s.mu or
+// run before the store is shared.
+func (s *Store) publish(l *leaf.Leaf) {
+	g, ok := s.groups[l.Project]
+	if !ok {
+		g = index.Group(len(s.projects))
+		s.groups[l.Project] = g
+		s.projects = append(s.projects, l.Project)
+	}
+	if l.Scope == leaf.ScopeGlobal {
+		g = 0
+	}
+	d := s.ix.Add(l.Text, g)
+	s.docs = append(s.docs, l)
+	s.byID[l.ID] = d
+}
+
+func (s *Store) writeLeaves(ls []*leaf.Leaf) error {
+	files := make([]atomicfile.File, 0, len(ls))
+	for _, l := range ls {
+		data, err := leaf.Encode(*l)
+		if err != nil {
+			return err
+		}
+		files = append(files, atomicfile.File{Path: s.leafPath(l.ID), Data: data})
+	}
+	if err := atomicfile.WriteBatch(files, 0o600); err != nil {
+		return fmt.Errorf("write leaves: %w", err)
+	}
+	return nil
+}
+
+// leafLoop writes leaf files for batches the writer has made durable. A
+// failure here loses nothing (the log has every leaf, and the next start
+// rewrites it) but is logged loudly, because the files are what a person
+// reads.
+func (s *Store) leafLoop() {
+	for batch := range s.leaves {
+		// Coalesce whatever else is waiting into one write.
+		n := 1
+		for more := true; more; {
+			select {
+			case b, ok := <-s.leaves:
+				if !ok {
+					more = false
+					break
+				}
+				batch = append(batch, b...)
+				n++
+			default:
+				more = false
+			}
+		}
+		if err := s.writeLeaves(batch); err != nil {
+			s.log.Error("writing leaf files failed; they will be restored from the log at the next start", "leaves", len(batch), "err", err)
+		}
+		s.pendingMu.Lock()
+		s.pendingLeaves -= n
+		s.pendingMu.Unlock()
+		s.pendingCond.Broadcast()
+	}
+}
+
+// handOff queues a durable batch for the leaf writer.
+func (s *Store) handOff(ls []*leaf.Leaf) {
+	s.pendingMu.Lock()
+	s.pendingLeaves++
+	s.pendingMu.Unlock()
+	s.leaves <- ls
+}
+
+// Flush waits until every acknowledged save has reached its leaf file.
+// Saves are durable before that (in the log); Flush is for whoever reads the
+// files themselves, such as a test or a backup.
+func (s *Store) Flush() {
+	s.pendingMu.Lock()
+	for s.pendingLeaves > 0 {
+		s.pendingCond.Wait()
+	}
+	s.pendingMu.Unlock()
+}
+
+// parseDate reads an optional caller date.
+func parseDate(s string) (time.Time, bool, error) {
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, false, nil
+	}
+	t, err := dates.Parse(s)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return t, true, nil
+}
+
+// visible returns the predicate for what a caller may see under a scope,
+// and a description of it for people.
+func (s *Store) visible(c Caller, scope SearchScope) (func(index.Group) bool, string, error) {
+	own, hasOwn := s.groups[c.Project]
+	if c.Project == "" {
+		hasOwn = false
+	}
+	switch scope {
+	case ScopeDefault:
+		if c.Project == "" {
+			return func(g index.Group) bool { return g == 0 }, "global (no project)", nil
+		}
+		return func(g index.Group) bool { return g == 0 || (hasOwn && g == own) }, "global + project " + c.Project, nil
+	case ScopeOnlyProject:
+		if c.Project == "" {
+			return nil, "", fmt.Errorf("%w: scope project needs a project: run inside a git repository or set IHMT_PROJECT", ErrInvalid)
+		}
+		return func(g index.Group) bool { return hasOwn && g == own }, "project " + c.Project, nil
+	case ScopeOnlyGlobal:
+		return func(g index.Group) bool { return g == 0 }, "global", nil
+	case ScopeAll:
+		return func(index.Group) bool { return true }, "all projects + global", nil
+	}
+	return nil, "", fmt.Errorf("%w: unknown search scope %d: use default, project, global or all", ErrInvalid, scope)
+}
+
+// Get returns the memory with id if the caller may see it under scope.
+// Another project's memory reads as not found, not as forbidden, so ids do
+// not leak which projects exist.
+func (s *Store) Get(c Caller, id string, scope SearchScope) (leaf.Leaf, error) {
+	if !leaf.IsID(id) {
+		return leaf.Leaf{}, fmt.Errorf("%w: %q is not a memory id (16 hex digits)", ErrInvalid, clip(id, 40))
+	}
+	if err := validateCaller(c); err != nil {
+		return leaf.Leaf{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	vis, _, err := s.visible(c, scope)
+	if err != nil {
+		return leaf.Leaf{}, err
+	}
+	d, ok := s.byID[id]
+	if !ok || !vis(s.groupOf(s.docs[d])) {
+		return leaf.Leaf{}, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
+	}
+	return *s.docs[d], nil
+}
+
+func (s *Store) groupOf(l *leaf.Leaf) index.Group {
+	if l.Scope == leaf.ScopeGlobal {
+		return 0
+	}
+	return s.groups[l.Project]
+}
+
+// Stats are counts over the store.
+type Stats struct {
+	Memories        int
+	GlobalMemories  int
+	ProjectMemories int // of the caller's project
+	Projects        int
+	LogEntries      int64
+}
+
+// Stats counts memories, overall and for the caller's project.
+func (s *Store) Stats(c Caller) Stats {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := Stats{Memories: s.ix.Len(), GlobalMemories: s.ix.GroupLen(0), LogEntries: s.entries}
+	if g, ok := s.groups[c.Project]; ok && c.Project != "" {
+		st.ProjectMemories = s.ix.GroupLen(g)
+	}
+	st.Projects = s.ix.Groups()
+	if st.GlobalMemories > 0 {
+		st.Projects--
+	}
+	return st
+}
+
+func validateCaller(c Caller) error {
+	if err := leaf.ValidateName("agent name", c.Agent.Name); err != nil {
+		return err
+	}
+	if err := leaf.ValidateName("agent version", c.Agent.Version); err != nil {
+		return err
+	}
+	if err := leaf.ValidateName("session id", c.Session); err != nil {
+		return err
+	}
+	return leaf.ValidateProject(c.Project)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,80 @@
+package tokenize
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Hello, World!", []string{"hello", "world"}},
+		{"Málaga CAFÉ niño", []string{"malaga", "cafe", "nino"}},
+		{"parseHTTPRequest", []string{"parse", "http", "request", "parsehttprequest"}},
+		{"snake_case_name", []string{"snake", "case", "name"}},
+		{"kebab-case", []string{"kebab", "case"}},
+		{"utf8 k8s IPv6", []string{"utf8", "k8s", "i", "pv6", "ipv6"}},
+		{"PostgreSQL 17", []string{"postgre", "sql", "postgresql", "17"}},
+		{"Straße Øresund Łódź", []string{"strasse", "oresund", "lodz"}},
+		{"", nil},
+		{"  \t\n ", nil},
+	}
+	for _, tt := range tests {
+		if got := Tokens(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTermsDropsStopWordsUnlessNothingElse(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Where do I live?", []string{"live"}},
+		{"¿Dónde vivo yo?", []string{"vivo"}},
+		{"the the cache cache", []string{"cache"}},
+		{"who am I", []string{"who", "am", "i"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := Terms(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestClipKeepsUTF8(t *testing.T) {
+	long := ""
+	for i := 0; i < 40; i++ {
+		long += "ñ"
+	}
+	for _, tok := range Tokens(long + "x") {
+		if len(tok) > MaxTermLen {
+			t.Fatalf("token of %d bytes exceeds MaxTermLen", len(tok))
+		}
+	}
+}
+
+func FuzzTokens(f *testing.F) {
+	for _, s := range []string{"parseHTTPRequest", "Málaga", "a_b-c", "\xff\xfe", "ÀÉÎõü", "x" + string(rune(0x301))} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tok := range Tokens(s) {
+			if tok == "" || len(tok) > MaxTermLen {
+				t.Fatalf("bad token %q from %q", tok, s)
+			}
+		}
+	})
+}
+
+func BenchmarkTokens(b *testing.B) {
+	text := "2024-03-11 We decided to move the staging database to PostgreSQL 17 because parseHTTPRequest was slow; Málaga office agrees."
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Tokens(text)
+	}
+}

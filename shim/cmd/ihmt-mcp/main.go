@@ -1,0 +1,29 @@
+// Command ihmt-mcp is the MCP server an agent launches over stdio to reach
+// the user's IHMT memory. Register it with its absolute path, e.g.
+//
+//	claude mcp add --scope user ihmt -- /abs/path/ihmt-mcp
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/ihmt-dev/ihmt/pkg/version"
+	"github.com/ihmt-dev/ihmt/shim"
+)
+
+func main() {
+	showVersion := flag.Bool("version", false, "print the version and exit")
+	level := flag.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
+	flag.Parse()
+	if *showVersion {
+		fmt.Println("ihmt-mcp", version.Version)
+		return
+	}
+	if err := shim.Main(context.Background(), *level); err != nil {
+		fmt.Fprintln(os.Stderr, "ihmt-mcp:", err)
+		os.Exit(1)
+	}
+}
