@@ -13,6 +13,8 @@ package client
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -351,4 +353,12 @@ func (c *Client) translate(err error) error {
 		return context.Canceled
 	}
 	return fmt.Errorf("ihmtd: %s: %s", st.Code(), st.Message())
+}
+
+// NewSessionID returns a fresh session id: the start time, readable in logs
+// and leaf headers, plus randomness so parallel sessions never collide.
+func NewSessionID() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
 }

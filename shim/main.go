@@ -2,12 +2,9 @@ package shim
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,16 +29,8 @@ func Main(ctx context.Context, logLevel string) error {
 		Client:          c,
 		ProjectOverride: os.Getenv("IHMT_PROJECT"),
 		Dir:             dir,
-		SessionID:       NewSessionID(),
+		SessionID:       client.NewSessionID(),
 		Logger:          log,
 	})
 	return srv.Run(ctx, &mcp.StdioTransport{})
-}
-
-// NewSessionID returns a fresh session id: the start time, readable in logs
-// and leaf headers, plus randomness so parallel sessions never collide.
-func NewSessionID() string {
-	var b [4]byte
-	rand.Read(b[:])
-	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -161,20 +162,11 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return res, nil
 	}
 
-	idf := make([]float64, len(terms))
-	var idfSum float64
-	for i, t := range terms {
-		idf[i] = s.ix.IDF(t)
-		idfSum += idf[i]
-	}
+	// Coverage counts the query's informative terms a memory contains. It is
+	// deliberately not IDF-weighted: in a small store every unseen word has
+	// a huge IDF, and one missing synonym would then read as a stray match.
 	cover := func(h index.Hit) float64 {
-		var c float64
-		for i := range terms {
-			if h.Matched&(1<<uint(i)) != 0 {
-				c += idf[i]
-			}
-		}
-		return c / idfSum
+		return float64(bits.OnesCount64(h.Matched)) / float64(len(terms))
 	}
 
 	// A clue re-weighs the pool: memories that match it too rise, the rest

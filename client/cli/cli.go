@@ -1,0 +1,214 @@
+// Package cli is the ihmt command line: the memory for people and scripts.
+// Every command prints readable text, or JSON with --json; every error says
+// what went wrong and what to do next, and ends in a non-zero exit status.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/client/project"
+	"github.com/ihmt-dev/ihmt/pkg/version"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+const usage = `ihmt — long-term memory for coding agents
+
+Usage: ihmt [--socket PATH] [--project KEY] <command> [flags] [args]
+
+Memory:
+  save TEXT...        save a memory ("-" reads it from stdin)
+  search QUERY...     search memories
+  get ID              show one memory with its full header
+
+Daemon:
+  status              daemon version, store, socket and counts
+  daemon start        start ihmtd if it is not running
+  daemon stop         stop ihmtd cleanly
+  daemon status       whether ihmtd answers
+
+Other:
+  demo                a daemon, two agents' shims and a real save/search round trip
+  version             print versions
+
+Every command takes --json. Environment: IHMT_HOME (store), IHMT_SOCKET (socket),
+IHMT_PROJECT (project key).
+`
+
+// env is what a command runs with.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+	socket string
+	proj   string // --project, else IHMT_PROJECT
+}
+
+// Run runs the CLI with args (without the program name) and returns the exit
+// status.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr}
+	global := flag.NewFlagSet("ihmt", flag.ContinueOnError)
+	global.SetOutput(stderr)
+	global.Usage = func() { fmt.Fprint(stderr, usage) }
+	global.StringVar(&e.socket, "socket", "", "daemon socket (default: $IHMT_SOCKET, else the per-user runtime dir)")
+	global.StringVar(&e.proj, "project", os.Getenv("IHMT_PROJECT"), "project key (default: $IHMT_PROJECT, else the git repository of the working directory)")
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	rest := global.Args()
+	if len(rest) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmds := map[string]func(*env, []string) error{
+		"save":    cmdSave,
+		"search":  cmdSearch,
+		"get":     cmdGet,
+		"status":  cmdStatus,
+		"daemon":  cmdDaemon,
+		"demo":    cmdDemo,
+		"version": cmdVersion,
+		"help": func(e *env, _ []string) error {
+			fmt.Fprint(e.stdout, usage)
+			return nil
+		},
+	}
+	run, ok := cmds[rest[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "ihmt: unknown command %q: run `ihmt help` for the list\n", rest[0])
+		return exitUsage
+	}
+	if err := run(e, rest[1:]); err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			if ue.msg != "" {
+				fmt.Fprintf(stderr, "ihmt %s: %s\n", rest[0], ue.msg)
+			}
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "ihmt %s: %v\n", rest[0], err)
+		return exitError
+	}
+	return exitOK
+}
+
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+// flags returns a flag set for a subcommand with --json registered.
+func (e *env) flags(name, args string) (*flag.FlagSet, *bool) {
+	fs := flag.NewFlagSet("ihmt "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "Usage: ihmt %s [flags] %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs, fs.Bool("json", false, "print JSON for scripts")
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return usageError{}
+		}
+		return usageError{}
+	}
+	return nil
+}
+
+// caller identifies the CLI to the daemon: agent "ihmt-cli", a session per
+// invocation, and the project of the working directory.
+func (e *env) caller() (*ihmtv1.Caller, error) {
+	dir, _ := os.Getwd()
+	key, err := project.Detect(e.proj, nil, dir)
+	if err != nil {
+		return nil, fmt.Errorf("determine the project: %w (pass --project KEY or set IHMT_PROJECT)", err)
+	}
+	return &ihmtv1.Caller{AgentName: "ihmt-cli", AgentVersion: version.Version, SessionId: client.NewSessionID(), Project: key}, nil
+}
+
+// client connects to the daemon; autoStart starts one if none answers.
+func (e *env) client(autoStart bool) (*client.Client, error) {
+	c, err := e.caller()
+	if err != nil {
+		return nil, err
+	}
+	return client.New(client.Options{Socket: e.socket, Caller: c, AutoStart: autoStart})
+}
+
+func (e *env) printJSON(v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func (e *env) warnVersion(c *client.Client) {
+	if m := c.VersionMismatch(); m != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", m)
+	}
+}
+
+func cmdVersion(e *env, args []string) error {
+	fs, asJSON := e.flags("version", "")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	out := map[string]string{"ihmt": version.Version}
+	if c, err := e.client(false); err == nil {
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(e.ctx, 2*time.Second)
+		defer cancel()
+		if st, err := c.Stats(ctx); err == nil {
+			out["ihmtd"] = st.GetVersion()
+		}
+	}
+	if *asJSON {
+		return e.printJSON(out)
+	}
+	fmt.Fprintf(e.stdout, "ihmt %s\n", version.Version)
+	if v, ok := out["ihmtd"]; ok {
+		fmt.Fprintf(e.stdout, "ihmtd %s (running)\n", v)
+	} else {
+		fmt.Fprintln(e.stdout, "ihmtd not running")
+	}
+	return nil
+}
+
+func day(t time.Time) string {
+	t = t.UTC()
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+		return t.Format("2006-01-02")
+	}
+	return t.Format(time.RFC3339)
+}
+
+func where(m *ihmtv1.Memory) string {
+	if m.GetScope() == ihmtv1.Scope_SCOPE_PROJECT {
+		return "project " + m.GetProject()
+	}
+	return "global"
+}
+
+func lower(s fmt.Stringer, prefix string) string {
+	return strings.ToLower(strings.TrimPrefix(s.String(), prefix))
+}

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/version"
+)
+
+func cmdStatus(e *env, args []string) error {
+	fs, asJSON := e.flags("status", "")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Second)
+	defer cancel()
+	st, err := c.Stats(ctx)
+	if err != nil {
+		if *asJSON && errors.Is(err, client.ErrUnavailable) {
+			e.printJSON(map[string]any{"running": false, "socket": c.Socket(), "error": err.Error()})
+		}
+		return err
+	}
+	if *asJSON {
+		return e.printProto(st)
+	}
+	fmt.Fprintf(e.stdout, "ihmtd %s running (pid %d, since %s)\n", st.GetVersion(), st.GetPid(), st.GetStartedAt().AsTime().Local().Format(time.DateTime))
+	fmt.Fprintf(e.stdout, "  store:    %s\n  socket:   %s\n", st.GetStorePath(), st.GetSocketPath())
+	fmt.Fprintf(e.stdout, "  memories: %d (%d global, %d in this project, %d projects)\n", st.GetMemories(), st.GetGlobalMemories(), st.GetProjectMemories(), st.GetProjects())
+	fmt.Fprintf(e.stdout, "  log:      %d entries\n", st.GetLogEntries())
+	if st.GetIdleExit() {
+		fmt.Fprintln(e.stdout, "  started on demand: exits when idle")
+	}
+	if st.GetVersion() != version.Version {
+		fmt.Fprintf(e.stdout, "  warning: %s\n", c.VersionMismatch())
+	}
+	return nil
+}
+
+func cmdDaemon(e *env, args []string) error {
+	if len(args) == 0 {
+		return usageError{"say start, stop or status"}
+	}
+	sub, args := args[0], args[1:]
+	fs, asJSON := e.flags("daemon "+sub, "")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := e.client(false)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	report := func(running bool, msg string) error {
+		if *asJSON {
+			return e.printJSON(map[string]any{"running": running, "socket": c.Socket(), "message": msg})
+		}
+		fmt.Fprintln(e.stdout, msg)
+		return nil
+	}
+	switch sub {
+	case "start":
+		if c.Ping(ctx) == nil {
+			return report(true, "ihmtd is already running at "+c.Socket())
+		}
+		if err := c.Start(ctx); err != nil {
+			return err
+		}
+		st, err := c.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		return report(true, fmt.Sprintf("ihmtd %s started (pid %d) at %s, store %s", st.GetVersion(), st.GetPid(), c.Socket(), st.GetStorePath()))
+	case "stop":
+		if err := c.Ping(ctx); err != nil {
+			return report(false, "ihmtd is not running at "+c.Socket())
+		}
+		if err := c.Shutdown(ctx); err != nil {
+			return err
+		}
+		// The daemon removes its socket as its last act of stopping.
+		for {
+			if _, err := os.Stat(c.Socket()); errors.Is(err, os.ErrNotExist) {
+				return report(false, "ihmtd stopped")
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("ihmtd did not stop within 10 s: look at its log, or kill it")
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	case "status":
+		if err := c.Ping(ctx); err != nil {
+			if err := report(false, "ihmtd is not running at "+c.Socket()+" (start it with `ihmt daemon start`)"); err != nil {
+				return err
+			}
+			return errors.New("not running")
+		}
+		return report(true, "ihmtd is running at "+c.Socket())
+	}
+	return usageError{fmt.Sprintf("unknown daemon command %q: say start, stop or status", sub)}
+}

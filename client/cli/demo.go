@@ -1,0 +1,280 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ihmt-dev/ihmt/client"
+)
+
+// demoProject is the project both demo agents work in.
+const demoProject = "github.com/example/webshop"
+
+// demoStep is one tool call of the tour, as --json reports it.
+type demoStep struct {
+	Agent  string         `json:"agent"`
+	Tool   string         `json:"tool"`
+	Args   map[string]any `json:"args"`
+	Text   string         `json:"text"`
+	Result map[string]any `json:"result"`
+	Millis float64        `json:"ms"`
+}
+
+// cmdDemo is the one-command tour: a daemon on a throw-away store, two real
+// ihmt-mcp processes posing as two agents, a save through one and a search
+// through the other.
+func cmdDemo(e *env, args []string) error {
+	fs, asJSON := e.flags("demo", "")
+	keep := fs.Bool("keep", false, "keep the throw-away store and daemon log, and print where they are")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	// With --json, stdout carries only the JSON; the narration goes to stderr.
+	say := e.stdout
+	if *asJSON {
+		say = e.stderr
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	defer cancel()
+
+	tmp, err := os.MkdirTemp("", "ihmt-demo-")
+	if err != nil {
+		return fmt.Errorf("create a throw-away directory: %w", err)
+	}
+	if *keep {
+		defer fmt.Fprintf(say, "\nkept: store %s, daemon log %s\n", filepath.Join(tmp, "store"), filepath.Join(tmp, "ihmtd.log"))
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	bins, err := demoBinaries(ctx, say, tmp)
+	if err != nil {
+		return err
+	}
+	home, sock := filepath.Join(tmp, "store"), filepath.Join(tmp, "ihmtd.sock")
+
+	// The daemon, started the way a service manager would.
+	fmt.Fprintf(say, "1. starting ihmtd on a throw-away store (%s)\n", home)
+	logf, err := os.Create(filepath.Join(tmp, "ihmtd.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	daemon := exec.Command(bins["ihmtd"], "-data", home, "-socket", sock)
+	daemon.Stdout, daemon.Stderr = logf, logf
+	if err := daemon.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", bins["ihmtd"], err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- daemon.Wait() }()
+	c, err := client.New(client.Options{Socket: sock, StartTimeout: 10 * time.Second})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	defer func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer scancel()
+		c.Shutdown(sctx)
+		select {
+		case <-exited:
+		case <-sctx.Done():
+			daemon.Process.Kill()
+		}
+	}()
+	if err := waitServing(ctx, c, exited); err != nil {
+		return fmt.Errorf("%w (daemon log: %s)", err, logf.Name())
+	}
+	fmt.Fprintf(say, "   ihmtd pid %d serving on %s\n", daemon.Process.Pid, sock)
+
+	// Two agents, each its own ihmt-mcp process, as Claude Code and Codex
+	// would launch them.
+	agents := map[string]*mcp.ClientSession{}
+	for i, name := range []string{"claude-code", "codex"} {
+		cmd := exec.Command(bins["ihmt-mcp"])
+		cmd.Env = append(os.Environ(), "IHMT_SOCKET="+sock, "IHMT_HOME="+home, "IHMT_PROJECT="+demoProject)
+		start := time.Now()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "demo"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return fmt.Errorf("start ihmt-mcp as %s: %w", name, err)
+		}
+		defer cs.Close()
+		agents[name] = cs
+		fmt.Fprintf(say, "%d. %s launched its own ihmt-mcp (initialized in %s)\n", i+2, name, time.Since(start).Round(100*time.Microsecond))
+	}
+
+	var steps []demoStep
+	call := func(agent, tool string, args map[string]any) (demoStep, error) {
+		start := time.Now()
+		res, err := agents[agent].CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			return demoStep{}, fmt.Errorf("%s → %s: %w", agent, tool, err)
+		}
+		st := demoStep{Agent: agent, Tool: tool, Args: args, Millis: float64(time.Since(start).Microseconds()) / 1000}
+		for _, ct := range res.Content {
+			if t, ok := ct.(*mcp.TextContent); ok {
+				st.Text += t.Text
+			}
+		}
+		if res.IsError {
+			return st, fmt.Errorf("%s → %s failed: %s", agent, tool, st.Text)
+		}
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			json.Unmarshal(b, &st.Result)
+		}
+		steps = append(steps, st)
+		fmt.Fprintf(say, "\n%s → %s %s   (%.1f ms)\n%s\n", agent, tool, compactArgs(args), st.Millis, indent(st.Text))
+		return st, nil
+	}
+
+	fmt.Fprintln(say, "\n4. claude-code saves what it learned; codex, another agent, finds it")
+	saved, err := call("claude-code", "save_memory", map[string]any{
+		"content": "2026-11-02 We moved the staging database to PostgreSQL 17 because the order importer needs MERGE … RETURNING.",
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := call("claude-code", "save_memory", map[string]any{
+		"content": "The user prefers table-driven tests and short commit messages in the imperative mood.", "scope": "global",
+	}); err != nil {
+		return err
+	}
+	found, err := call("codex", "search_memory", map[string]any{"query": "which database does staging run?"})
+	if err != nil {
+		return err
+	}
+	if _, err := call("codex", "search_memory", map[string]any{"query": "how does the user like tests written"}); err != nil {
+		return err
+	}
+	if _, err := call("codex", "search_memory", map[string]any{"query": "kubernetes ingress controller"}); err != nil {
+		return err
+	}
+	dup, err := call("codex", "save_memory", map[string]any{"content": saved.Args["content"]})
+	if err != nil {
+		return err
+	}
+
+	st, err := c.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	ok := found.Result["status"] == "found" && dup.Result["status"] == "duplicate" && dup.Result["id"] == saved.Result["id"]
+	if *asJSON {
+		if err := e.printJSON(map[string]any{"ok": ok, "daemon_pid": daemon.Process.Pid, "memories": st.GetMemories(), "log_entries": st.GetLogEntries(), "steps": steps}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(say, "\n5. one daemon (pid %d) holds %d memories written by one agent and found by another; its log has %d entries.\n",
+		daemon.Process.Pid, st.GetMemories(), st.GetLogEntries())
+	if !ok {
+		return errors.New("the round trip did not come out as expected: see the steps above")
+	}
+	fmt.Fprintln(say, "   Next: `go install ./...`, then register ihmt-mcp with your agents (see README.md).")
+	return nil
+}
+
+func waitServing(ctx context.Context, c *client.Client, exited <-chan error) error {
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		err := c.Ping(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case werr := <-exited:
+			return fmt.Errorf("ihmtd exited before serving: %v", werr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// demoBinaries finds ihmtd and ihmt-mcp: beside this program (an install),
+// else built from the source tree the demo runs in (`go run ./client/cmd/ihmt
+// demo`), else on PATH.
+func demoBinaries(ctx context.Context, say io.Writer, tmp string) (map[string]string, error) {
+	names := []string{"ihmtd", "ihmt-mcp"}
+	found := func(dir string) map[string]string {
+		m := map[string]string{}
+		for _, n := range names {
+			p := filepath.Join(dir, n)
+			if st, err := os.Stat(p); err != nil || st.IsDir() {
+				return nil
+			}
+			m[n] = p
+		}
+		return m
+	}
+	if exe, err := os.Executable(); err == nil {
+		if m := found(filepath.Dir(exe)); m != nil {
+			return m, nil
+		}
+	}
+	if root := moduleRoot(); root != "" {
+		if _, err := exec.LookPath("go"); err == nil {
+			bin := filepath.Join(tmp, "bin")
+			fmt.Fprintln(say, "0. building ihmtd and ihmt-mcp from source (the first build takes a minute)…")
+			start := time.Now()
+			cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator), "./daemon/cmd/ihmtd", "./shim/cmd/ihmt-mcp")
+			cmd.Dir = root
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				return nil, fmt.Errorf("build the binaries: %v\n%s", err, out.String())
+			}
+			fmt.Fprintf(say, "   built in %s\n", time.Since(start).Round(100*time.Millisecond))
+			return found(bin), nil
+		}
+	}
+	m := map[string]string{}
+	for _, n := range names {
+		p, err := exec.LookPath(n)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not beside ihmt nor on PATH: run the demo from the source tree (go run ./client/cmd/ihmt demo) or install with `go install ./...`", n)
+		}
+		m[n] = p
+	}
+	return m, nil
+}
+
+// moduleRoot returns the IHMT source tree containing the working directory,
+// or "".
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.HasPrefix(b, []byte("module github.com/ihmt-dev/ihmt\n")) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func compactArgs(args map[string]any) string {
+	b, _ := json.Marshal(args)
+	return string(b)
+}
+
+func indent(s string) string {
+	return "   " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n   ")
+}

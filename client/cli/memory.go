@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+func cmdSave(e *env, args []string) error {
+	fs, asJSON := e.flags("save", "TEXT... | -")
+	date := fs.String("date", "", "when it became true: YYYY-MM-DD or RFC 3339 (default: the date the text opens with, else now)")
+	scope := fs.String("scope", "", "global or project (default: the project when there is one)")
+	domain := fs.String("domain", "", "dotted subject area, e.g. software.go")
+	var tags stringList
+	fs.Var(&tags, "tag", "label (repeatable)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	if text == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, 2<<20))
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		text = string(b)
+	}
+	if strings.TrimSpace(text) == "" {
+		return usageError{"nothing to save: give the text as arguments, or - to read it from stdin"}
+	}
+	sc := ihmtv1.Scope_SCOPE_UNSPECIFIED
+	switch *scope {
+	case "":
+	case "global":
+		sc = ihmtv1.Scope_SCOPE_GLOBAL
+	case "project":
+		sc = ihmtv1.Scope_SCOPE_PROJECT
+	default:
+		return usageError{fmt.Sprintf("--scope %q: use global or project", *scope)}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Save(e.ctx, &ihmtv1.SaveRequest{Content: text, Date: *date, Scope: sc, Domain: *domain, Tags: tags})
+	if err != nil {
+		return err
+	}
+	e.warnVersion(c)
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	m := resp.GetMemory()
+	switch resp.GetStatus() {
+	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
+		fmt.Fprintf(e.stdout, "already stored as %s (%s, recorded %s); nothing written\n", resp.GetId(), where(m), day(m.GetRecordedAt().AsTime()))
+	default:
+		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s)\n", resp.GetId(), where(m), day(m.GetValidFrom().AsTime()))
+	}
+	return nil
+}
+
+func cmdSearch(e *env, args []string) error {
+	fs, asJSON := e.flags("search", "QUERY...")
+	clue := fs.String("clue", "", "a detail that tells apart the candidates of an ambiguous answer")
+	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
+	limit := fs.Int("limit", 5, "results to return (1-50)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	query := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(query) == "" {
+		return usageError{"give a query: ihmt search where do I deploy staging"}
+	}
+	scopes := map[string]ihmtv1.SearchScope{
+		"default": ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, "project": ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT,
+		"global": ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL, "all": ihmtv1.SearchScope_SEARCH_SCOPE_ALL,
+	}
+	sc, ok := scopes[*scope]
+	if !ok {
+		return usageError{fmt.Sprintf("--scope %q: use default, project, global or all", *scope)}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Search(e.ctx, &ihmtv1.SearchRequest{Query: query, Clue: *clue, Scope: sc, Limit: int32(*limit)})
+	if err != nil {
+		return err
+	}
+	e.warnVersion(c)
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	printSearch(e.stdout, resp)
+	return nil
+}
+
+// printSearch renders a search for a person: the verdict, then each result
+// with its provenance, or the candidates to choose between.
+func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
+	cov := resp.GetCoverage()
+	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", lower(resp.GetStatus(), "SEARCH_STATUS_"), resp.GetConfidence(), resp.GetMessage())
+	for i, r := range resp.GetResults() {
+		m := r.GetMemory()
+		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, day(m.GetValidFrom().AsTime()), where(m),
+			lower(m.GetTrust(), "TRUST_"), m.GetAgent().GetName(), m.GetId(), r.GetScore())
+		for _, line := range strings.Split(strings.TrimRight(m.GetContent(), "\n"), "\n") {
+			fmt.Fprintf(w, "   %s\n", line)
+		}
+		for _, n := range r.GetNotices() {
+			fmt.Fprintf(w, "   NOTICE: %s\n", n)
+		}
+	}
+	for _, c := range resp.GetCandidates() {
+		fmt.Fprintf(w, "  - %s (%s): %s\n", c.GetId(), day(c.GetValidFrom().AsTime()), c.GetExcerpt())
+	}
+	fmt.Fprintf(w, "\n(%d of %d visible memories scored; exhaustive: %v)\n", cov.GetLeavesScored(), cov.GetLeavesVisible(), cov.GetExhaustive())
+}
+
+func cmdGet(e *env, args []string) error {
+	fs, asJSON := e.flags("get", "ID")
+	all := fs.Bool("all", false, "look in every project, not only global + this project")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError{"give one memory id: ihmt get 3f2a9c1b7d4e5f60"}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	sc := ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+	if *all {
+		sc = ihmtv1.SearchScope_SEARCH_SCOPE_ALL
+	}
+	resp, err := c.Get(e.ctx, &ihmtv1.GetRequest{Id: fs.Arg(0), Scope: sc})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp.GetMemory())
+	}
+	m := resp.GetMemory()
+	fmt.Fprintf(e.stdout, "id:          %s\nvalid from:  %s\nrecorded at: %s\nscope:       %s\nagent:       %s %s (session %s)\ntrust:       %s\nstatus:      %s\n",
+		m.GetId(), day(m.GetValidFrom().AsTime()), m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), where(m),
+		m.GetAgent().GetName(), m.GetAgent().GetVersion(), m.GetSessionId(), lower(m.GetTrust(), "TRUST_"), m.GetStatus())
+	if m.GetDomain() != "" {
+		fmt.Fprintf(e.stdout, "domain:      %s\n", m.GetDomain())
+	}
+	if len(m.GetTags()) > 0 {
+		fmt.Fprintf(e.stdout, "tags:        %s\n", strings.Join(m.GetTags(), ", "))
+	}
+	fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimRight(m.GetContent(), "\n"))
+	return nil
+}
+
+// printProto prints an API message as JSON with the proto field names, the
+// same shape grpcurl shows.
+func (e *env) printProto(m proto.Message) error {
+	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  ", UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+	return err
+}
