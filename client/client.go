@@ -65,8 +65,8 @@ type Options struct {
 	// DaemonPath is the ihmtd to start; empty means the one beside this
 	// executable, else ihmtd on PATH.
 	DaemonPath string
-	// IdleExit is passed to a daemon this client starts; 0 means
-	// DefaultIdleExit.
+	// IdleExit is passed to a daemon this client starts: 0 means
+	// DefaultIdleExit, negative means the daemon never exits when idle.
 	IdleExit time.Duration
 	// StartTimeout bounds how long a call waits for a daemon to come up;
 	// 0 means 5 s.
@@ -248,8 +248,14 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 		case <-time.After(25 * time.Millisecond):
 		}
 		attempt, cancel := context.WithDeadline(ctx, deadline)
-		resp, err = rpc(attempt)
+		r, aerr := rpc(attempt)
 		cancel()
+		if status.Code(aerr) == codes.DeadlineExceeded && ctx.Err() == nil {
+			// Our own retry deadline ran out, not the caller's: report why
+			// the daemon was unavailable, which says what to do.
+			return resp, c.translate(err)
+		}
+		resp, err = r, aerr
 		if status.Code(err) != codes.Unavailable {
 			return resp, c.translate(err)
 		}
@@ -299,7 +305,7 @@ func (c *Client) spawn() error {
 		return fmt.Errorf("%w: open daemon log %s: %v", ErrUnavailable, logPath, err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(bin, "-socket", c.socket, "-idle-exit", c.opts.IdleExit.String())
+	cmd := exec.Command(bin, "-socket", c.socket, "-idle-exit", max(c.opts.IdleExit, 0).String())
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -348,7 +354,7 @@ func (c *Client) translate(err error) error {
 		}
 		return fmt.Errorf("%w at %s (%s): %s", ErrUnavailable, c.socket, st.Message(), hint)
 	case codes.DeadlineExceeded:
-		return fmt.Errorf("ihmtd did not answer in time: %s", st.Message())
+		return fmt.Errorf("ihmtd did not answer in time: %s: %w", st.Message(), context.DeadlineExceeded)
 	case codes.Canceled:
 		return context.Canceled
 	}

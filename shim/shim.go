@@ -295,6 +295,7 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		for _, c := range out.Candidates {
 			fmt.Fprintf(b, "\nNear miss (not an answer): %s (%s) %s", c.ID, c.ValidFrom, c.Excerpt)
 		}
+		b.WriteString("\nThe memory holds no answer to this: say so plainly, and do not invent one.")
 		return
 	case "ambiguous":
 		fmt.Fprintf(b, "ambiguous: %s", out.Message)

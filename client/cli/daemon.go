@@ -55,7 +55,13 @@ func cmdDaemon(e *env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	c, err := e.client(false)
+	// A daemon a person starts explicitly stays until stopped; only one an
+	// agent starts on demand exits when idle.
+	caller, err := e.caller()
+	if err != nil {
+		return err
+	}
+	c, err := client.New(client.Options{Socket: e.socket, Caller: caller, IdleExit: -1})
 	if err != nil {
 		return err
 	}

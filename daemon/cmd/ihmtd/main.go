@@ -54,7 +54,9 @@ func main() {
 	})
 	switch {
 	case errors.Is(err, daemon.ErrLockHeld):
-		log.Info(err.Error())
+		// Said plainly: a person who ran ihmtd twice needs one line, not a
+		// structured log record.
+		fmt.Fprintln(os.Stderr, "ihmtd:", err)
 		os.Exit(daemon.ExitLockHeld)
 	case err != nil:
 		log.Error("ihmtd failed", "err", err)

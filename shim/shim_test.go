@@ -1,0 +1,581 @@
+package shim
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ihmt-dev/ihmt/client"
+	// Test-only: the shim's binary must not depend on the daemon (see
+	// deps_test.go), but its tests run a real one in-process.
+	"github.com/ihmt-dev/ihmt/daemon"
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// The protocol versions the shim is tested on: the two an agent speaks with
+// initialize today, and the SDK's default (stateless discover, per-request
+// _meta, roots through input requests).
+var protocols = []struct{ ask, want string }{
+	{"2025-06-18", "2025-06-18"},
+	{"2025-11-25", "2025-11-25"},
+	{"", "2026-07-28"},
+}
+
+const testAgentName, testAgentVersion = "test-agent", "1.2.3"
+
+// testDaemon is a real ihmtd running in-process on a temporary socket.
+type testDaemon struct {
+	socket string
+	data   string
+	api    *client.Client // a direct client, to check what the shim did
+}
+
+func startDaemon(t *testing.T) *testDaemon {
+	t.Helper()
+	// A short directory of our own: t.TempDir can exceed the socket path
+	// limit on macOS.
+	run, err := os.MkdirTemp("", "ihmt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &testDaemon{socket: filepath.Join(run, "ihmtd.sock"), data: filepath.Join(t.TempDir(), "store")}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Run(ctx, daemon.Config{Paths: paths.Paths{Data: d.data, Socket: d.socket}, Logger: slog.New(slog.DiscardHandler)})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("daemon: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("daemon did not stop")
+		}
+		os.RemoveAll(run)
+	})
+	d.api = d.client(t)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := d.api.Ping(context.Background())
+		if err == nil {
+			return d
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("daemon exited: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon not serving: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (d *testDaemon) client(t *testing.T) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Options{Socket: d.socket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func (d *testDaemon) stats(t *testing.T) *ihmtv1.StatsResponse {
+	t.Helper()
+	s, err := d.api.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// logDigest is a digest of the daemon's log, which every mutation appends
+// to before it is acknowledged.
+func (d *testDaemon) logDigest(t *testing.T) [32]byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(d.data, "log.jsonl"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(data)
+}
+
+// newShim returns a shim server talking to d, with the client filled in.
+func (d *testDaemon) newShim(t *testing.T, cfg Config) *mcp.Server {
+	t.Helper()
+	cfg.Client = d.client(t)
+	if cfg.SessionID == "" {
+		cfg.SessionID = "session-" + strings.ReplaceAll(t.Name(), "/", "-")
+	}
+	return NewServer(cfg)
+}
+
+// connect joins an MCP client to srv over in-memory transports on a
+// protocol version ("" for the SDK's default).
+func connect(t *testing.T, srv *mcp.Server, cl *mcp.Client, protocol string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := cl.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+// newAgent is an MCP client offering dir as its only root, or no roots.
+func newAgent(dir string) *mcp.Client {
+	c := mcp.NewClient(&mcp.Implementation{Name: testAgentName, Version: testAgentVersion}, nil)
+	if dir != "" {
+		c.AddRoots(&mcp.Root{URI: "file://" + dir, Name: filepath.Base(dir)})
+	}
+	return c
+}
+
+// gitRepo makes a directory that git would call a clone of remote.
+func gitRepo(t *testing.T, remote string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := "[core]\n\trepositoryformatversion = 0\n[remote \"origin\"]\n\turl = " + remote + "\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	if err := os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error %v", tool, args, err)
+	}
+	return res
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// ok calls a tool that must succeed and returns its structured content as
+// generic JSON, which is what a client sees.
+func ok(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (map[string]any, string) {
+	t.Helper()
+	res := call(t, cs, tool, args)
+	if res.IsError {
+		t.Fatalf("%s(%v) failed: %s", tool, args, textOf(res))
+	}
+	sc, isMap := res.StructuredContent.(map[string]any)
+	if !isMap {
+		// Normalise whatever the SDK handed us through JSON.
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &sc); err != nil || sc == nil {
+			t.Fatalf("%s: structured content %T is not a JSON object: %v", tool, res.StructuredContent, err)
+		}
+	}
+	return sc, textOf(res)
+}
+
+func hasKeys(t *testing.T, what string, m map[string]any, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s lacks %q: %v", what, k, m)
+		}
+	}
+}
+
+func isArray(t *testing.T, what string, v any) []any {
+	t.Helper()
+	a, ok := v.([]any)
+	if !ok {
+		t.Errorf("%s = %#v, want a JSON array (empty, not null, when there is nothing)", what, v)
+	}
+	return a
+}
+
+// TestShimScenario runs one agent session on each protocol version: the
+// handshake, the tool list, saving, finding, duplicates, bad input and the
+// three verdicts.
+func TestShimScenario(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.want, func(t *testing.T) {
+			t.Parallel()
+			d := startDaemon(t)
+			repo := gitRepo(t, "git@github.com:Org/Repo.git")
+			cs := connect(t, d.newShim(t, Config{Dir: t.TempDir()}), newAgent(repo), p.ask)
+
+			init := cs.InitializeResult()
+			if init == nil {
+				t.Fatal("no initialize result")
+			}
+			if init.ProtocolVersion != p.want {
+				t.Errorf("protocol version = %q, want %q", init.ProtocolVersion, p.want)
+			}
+			for _, w := range []string{"ambiguous", "secrets"} {
+				if !strings.Contains(init.Instructions, w) {
+					t.Errorf("instructions do not mention %q:\n%s", w, init.Instructions)
+				}
+			}
+
+			checkTools(t, cs)
+
+			// Save, then find it.
+			const content = "2024-03-11 We chose PostgreSQL 17 for the staging database because of logical replication."
+			saved, text := ok(t, cs, "save_memory", map[string]any{"content": content})
+			hasKeys(t, "save result", saved, "id", "status", "scope", "project", "valid_from", "recorded_at", "corrections", "candidates")
+			id, _ := saved["id"].(string)
+			if saved["status"] != "saved" || id == "" || saved["scope"] != "project" || saved["project"] != "github.com/org/repo" || saved["valid_from"] != "2024-03-11" {
+				t.Errorf("save result = %v, want saved into project github.com/org/repo, valid from 2024-03-11", saved)
+			}
+			if rec, _ := saved["recorded_at"].(string); !strings.HasPrefix(rec, time.Now().UTC().Format("2006-01")) {
+				t.Errorf("recorded_at = %q, want about now", rec)
+			}
+			isArray(t, "save corrections", saved["corrections"])
+			isArray(t, "save candidates", saved["candidates"])
+			if !strings.Contains(text, id) {
+				t.Errorf("save text %q does not give the id %s", text, id)
+			}
+
+			found, text := ok(t, cs, "search_memory", map[string]any{"query": "which database does staging use?"})
+			hasKeys(t, "search result", found, "status", "confidence", "results", "candidates", "coverage")
+			if found["status"] != "found" {
+				t.Fatalf("search = %v\n%s", found, text)
+			}
+			results := isArray(t, "results", found["results"])
+			isArray(t, "candidates", found["candidates"])
+			if len(results) == 0 {
+				t.Fatalf("found without results: %v", found)
+			}
+			top, _ := results[0].(map[string]any)
+			hasKeys(t, "result", top, "id", "content", "valid_from", "recorded_at", "scope", "project", "agent", "current", "notices", "score")
+			if top["id"] != id || top["content"] != content || top["valid_from"] != "2024-03-11" || top["scope"] != "project" ||
+				top["project"] != "github.com/org/repo" || top["current"] != true {
+				t.Errorf("top result = %v", top)
+			}
+			if a, _ := top["agent"].(string); !strings.HasPrefix(a, testAgentName) {
+				t.Errorf("result agent = %q, want the MCP client's name %q", a, testAgentName)
+			}
+			isArray(t, "notices", top["notices"])
+			if s, _ := top["score"].(float64); s <= 0 {
+				t.Errorf("score = %v", top["score"])
+			}
+			if c, _ := found["confidence"].(float64); c <= 0 || c > 1 {
+				t.Errorf("confidence = %v", found["confidence"])
+			}
+			cov, _ := found["coverage"].(map[string]any)
+			hasKeys(t, "coverage", cov, "exhaustive", "nodes_read", "leaves_scored")
+			if cov["exhaustive"] != true {
+				t.Errorf("coverage = %v", cov)
+			}
+			if !strings.Contains(text, "found") || !strings.Contains(text, content) || !strings.Contains(text, id) || !strings.Contains(text, testAgentName) {
+				t.Errorf("found text does not carry the verdict, the memory, its id and its agent:\n%s", text)
+			}
+
+			// The daemon recorded the MCP client as the writer.
+			got, err := d.api.Get(context.Background(), &ihmtv1.GetRequest{Caller: &ihmtv1.Caller{Project: "github.com/org/repo"}, Id: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := got.GetMemory(); m.GetAgent().GetName() != testAgentName || m.GetAgent().GetVersion() != testAgentVersion || !strings.HasPrefix(m.GetSessionId(), "session-") {
+				t.Errorf("stored provenance = %v / %q, want %s %s and the shim's session", m.GetAgent(), m.GetSessionId(), testAgentName, testAgentVersion)
+			}
+
+			// The same text again is a duplicate of the first.
+			dup, text := ok(t, cs, "save_memory", map[string]any{"content": content})
+			if dup["status"] != "duplicate" || dup["id"] != id {
+				t.Errorf("second save = %v, want duplicate of %s", dup, id)
+			}
+			if !strings.Contains(text, id) || !strings.Contains(strings.ToLower(text), "nothing written") {
+				t.Errorf("duplicate text = %q", text)
+			}
+
+			checkBadInput(t, d, cs)
+			checkVerdictTexts(t, cs)
+		})
+	}
+}
+
+func checkTools(t *testing.T, cs *mcp.ClientSession) {
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*mcp.Tool{}
+	for _, tool := range list.Tools {
+		tools[tool.Name] = tool
+	}
+	for name, readOnly := range map[string]bool{"search_memory": true, "save_memory": false} {
+		tool := tools[name]
+		if tool == nil {
+			t.Errorf("tools/list lacks %s: %v", name, list.Tools)
+			continue
+		}
+		a := tool.Annotations
+		if a == nil {
+			t.Errorf("%s has no annotations", name)
+			continue
+		}
+		if a.ReadOnlyHint != readOnly {
+			t.Errorf("%s readOnlyHint = %v, want %v", name, a.ReadOnlyHint, readOnly)
+		}
+		// Both default to true in the spec, so they must be set, to false.
+		if a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s openWorldHint = %v, want explicitly false", name, a.OpenWorldHint)
+		}
+		if a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("%s destructiveHint = %v, want explicitly false", name, a.DestructiveHint)
+		}
+		if tool.Description == "" || tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s lacks a description or a schema", name)
+		}
+	}
+}
+
+// checkBadInput: each bad call is a tool error (which the model sees and
+// can act on), names the problem, and changes nothing.
+func checkBadInput(t *testing.T, d *testDaemon, cs *mcp.ClientSession) {
+	before, digest := d.stats(t), d.logDigest(t)
+	tests := []struct {
+		name string
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"empty content", "save_memory", map[string]any{"content": ""}, []string{"content is empty"}},
+		{"blank content", "save_memory", map[string]any{"content": "  \n\t"}, []string{"content is empty"}},
+		{"control character", "save_memory", map[string]any{"content": "bell\u0007here"}, []string{"control character"}},
+		{"unknown scope", "save_memory", map[string]any{"content": "a fine memory", "scope": "everywhere"}, []string{"everywhere", "global", "project"}},
+		{"malformed date", "save_memory", map[string]any{"content": "a fine memory", "date": "11/03/2024"}, []string{"malformed date", "YYYY-MM-DD"}},
+		{"impossible date", "save_memory", map[string]any{"content": "a fine memory", "date": "2024-02-30"}, []string{"malformed date"}},
+		{"path in domain", "save_memory", map[string]any{"content": "a fine memory", "domain": "../../etc"}, []string{"domain"}},
+		{"bad detail", "search_memory", map[string]any{"query": "staging", "detail": "verbose"}, []string{"verbose", "compact", "full"}},
+		{"limit 99", "search_memory", map[string]any{"query": "staging", "limit": 99}, []string{"limit 99", "1 to 50"}},
+		{"negative limit", "search_memory", map[string]any{"query": "staging", "limit": -1}, []string{"limit -1"}},
+		{"unknown search scope", "search_memory", map[string]any{"query": "staging", "scope": "everywhere"}, []string{"everywhere", "default"}},
+		{"empty query", "search_memory", map[string]any{"query": ""}, []string{"query is empty"}},
+	}
+	for _, tt := range tests {
+		res := call(t, cs, tt.tool, tt.args)
+		text := textOf(res)
+		if !res.IsError {
+			t.Errorf("%s: %s(%v) succeeded: %s", tt.name, tt.tool, tt.args, text)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(strings.ToLower(text), strings.ToLower(w)) {
+				t.Errorf("%s: error %q does not mention %q", tt.name, text, w)
+			}
+		}
+	}
+	after := d.stats(t)
+	if after.GetMemories() != before.GetMemories() || after.GetLogEntries() != before.GetLogEntries() || d.logDigest(t) != digest {
+		t.Errorf("bad input changed the store: %d memories / %d log entries before, %d / %d after",
+			before.GetMemories(), before.GetLogEntries(), after.GetMemories(), after.GetLogEntries())
+	}
+}
+
+// checkVerdictTexts: ambiguous and not_found answers tell the model what to
+// do, not just what happened.
+func checkVerdictTexts(t *testing.T, cs *mcp.ClientSession) {
+	ok(t, cs, "save_memory", map[string]any{"content": "Luis owns the billing service."})
+	ok(t, cs, "save_memory", map[string]any{"content": "Luis owns the payment gateway."})
+
+	amb, text := ok(t, cs, "search_memory", map[string]any{"query": "Luis"})
+	if amb["status"] != "ambiguous" {
+		t.Fatalf("search for Luis = %v, want ambiguous\n%s", amb, text)
+	}
+	if r := isArray(t, "ambiguous results", amb["results"]); len(r) != 0 {
+		t.Errorf("ambiguous answer carries results %v: it must not offer an answer", r)
+	}
+	cands := isArray(t, "ambiguous candidates", amb["candidates"])
+	if len(cands) != 2 {
+		t.Errorf("candidates = %v, want both memories about Luis", cands)
+	}
+	for _, c := range cands {
+		hasKeys(t, "candidate", c.(map[string]any), "id", "excerpt", "valid_from")
+		if id, _ := c.(map[string]any)["id"].(string); !strings.Contains(text, id) {
+			t.Errorf("ambiguous text does not list candidate %s:\n%s", id, text)
+		}
+	}
+	lower := strings.ToLower(text)
+	if !strings.HasPrefix(lower, "ambiguous") || !strings.Contains(lower, "ask") || !strings.Contains(lower, "clue") {
+		t.Errorf("ambiguous text does not tell the model to ask or search again with a clue:\n%s", text)
+	}
+
+	// A clue settles it.
+	clued, text := ok(t, cs, "search_memory", map[string]any{"query": "Luis", "clue": "payment"})
+	if clued["status"] != "found" || !strings.Contains(text, "payment gateway") {
+		t.Errorf("search for Luis with a clue = %v\n%s", clued["status"], text)
+	}
+
+	for _, q := range []string{
+		"zebra quantum", // no term matches
+		"staging kubernetes autoscaler terraform", // a near miss
+	} {
+		nf, text := ok(t, cs, "search_memory", map[string]any{"query": q})
+		if nf["status"] != "not_found" {
+			t.Errorf("search %q = %v, want not_found\n%s", q, nf["status"], text)
+			continue
+		}
+		if r := isArray(t, "not_found results", nf["results"]); len(r) != 0 {
+			t.Errorf("not_found answer carries results %v", r)
+		}
+		lower := strings.ToLower(text)
+		if !strings.HasPrefix(lower, "not_found") {
+			t.Errorf("not_found text does not open with the verdict:\n%s", text)
+		}
+		// What the model should do: say that nothing is stored, and not
+		// make something up.
+		told := false
+		for _, w := range []string{"say so", "do not invent", "don't invent", "do not guess", "don't guess", "tell the user"} {
+			told = told || strings.Contains(lower, w)
+		}
+		if !told {
+			t.Errorf("search %q: not_found text does not tell the model what to do (say so; do not invent an answer):\n%s", q, text)
+		}
+	}
+}
+
+// TestShimProject: the project comes from the client's roots, else from the
+// working directory, and IHMT_PROJECT beats both — on every protocol.
+func TestShimProject(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.want, func(t *testing.T) {
+			t.Parallel()
+			d := startDaemon(t)
+			roots := gitRepo(t, "git@github.com:Org/Repo.git")
+			cwd := gitRepo(t, "https://gitlab.com/Team/FromDir.git")
+			noRootsCap := mcp.NewClient(&mcp.Implementation{Name: testAgentName, Version: testAgentVersion}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+			tests := []struct {
+				name     string
+				cfg      Config
+				agent    *mcp.Client
+				want     string
+				wantNote bool
+			}{
+				{name: "roots", cfg: Config{Dir: cwd}, agent: newAgent(roots), want: "github.com/org/repo"},
+				{name: "no roots offered", cfg: Config{Dir: cwd}, agent: newAgent(""), want: "gitlab.com/team/fromdir"},
+				{name: "no roots capability", cfg: Config{Dir: cwd}, agent: noRootsCap, want: "gitlab.com/team/fromdir"},
+				{name: "override beats roots", cfg: Config{Dir: cwd, ProjectOverride: "acme-mono"}, agent: newAgent(roots), want: "acme-mono"},
+				{name: "override without roots", cfg: Config{Dir: cwd, ProjectOverride: "acme-mono"}, agent: noRootsCap, want: "acme-mono"},
+				{name: "bad override", cfg: Config{Dir: cwd, ProjectOverride: "../../etc"}, agent: newAgent(roots), want: "", wantNote: true},
+			}
+			for i, tt := range tests {
+				cs := connect(t, d.newShim(t, tt.cfg), tt.agent, p.ask)
+				content := "Project detection case " + string(rune('a'+i)) + ": " + tt.name + "."
+				saved, text := ok(t, cs, "save_memory", map[string]any{"content": content})
+				if saved["project"] != tt.want {
+					t.Errorf("%s: project = %v, want %q", tt.name, saved["project"], tt.want)
+				}
+				wantScope := "project"
+				if tt.want == "" {
+					wantScope = "global"
+				}
+				if saved["scope"] != wantScope {
+					t.Errorf("%s: scope = %v, want %s", tt.name, saved["scope"], wantScope)
+				}
+				if hasNote := strings.Contains(text, "IHMT_PROJECT"); hasNote != tt.wantNote {
+					t.Errorf("%s: text %q: note about the project = %v, want %v", tt.name, text, hasNote, tt.wantNote)
+				}
+				// A search from the same session sees its own project.
+				scope := "project"
+				if tt.want == "" {
+					scope = "global"
+				}
+				found, text := ok(t, cs, "search_memory", map[string]any{"query": content, "scope": scope})
+				if found["status"] != "found" {
+					t.Errorf("%s: project search = %v\n%s", tt.name, found["status"], text)
+				}
+			}
+		})
+	}
+}
+
+// TestShimSavesOnceAcrossRootsRoundTrip: on 2026-07-28 the shim asks for
+// roots through an input request, and the SDK calls the handler again with
+// the answer. The save must happen once, with the project from the roots —
+// a handler that saved before asking would leave a global memory too.
+func TestShimSavesOnceAcrossRootsRoundTrip(t *testing.T) {
+	d := startDaemon(t)
+	repo := gitRepo(t, "git@github.com:Org/Repo.git")
+	cs := connect(t, d.newShim(t, Config{Dir: t.TempDir()}), newAgent(repo), "")
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("protocol = %s; this test is about 2026-07-28", v)
+	}
+	saved, _ := ok(t, cs, "save_memory", map[string]any{"content": "The deploy key lives in the team vault, not in the repo."})
+	if saved["status"] != "saved" || saved["project"] != "github.com/org/repo" {
+		t.Errorf("save = %v, want saved into the roots' project", saved)
+	}
+	st := d.stats(t)
+	if st.GetLogEntries() != 1 || st.GetMemories() != 1 || st.GetGlobalMemories() != 0 {
+		t.Errorf("after one save: %d log entries, %d memories (%d global), want exactly 1 entry and 1 project memory",
+			st.GetLogEntries(), st.GetMemories(), st.GetGlobalMemories())
+	}
+	// The project is now known: a second tool call needs no round trip and
+	// still lands in the same project.
+	again, _ := ok(t, cs, "save_memory", map[string]any{"content": "Releases are tagged from main only."})
+	if again["project"] != "github.com/org/repo" {
+		t.Errorf("second save = %v", again)
+	}
+	if st := d.stats(t); st.GetLogEntries() != 2 {
+		t.Errorf("after two saves: %d log entries, want 2", st.GetLogEntries())
+	}
+}
+
+// TestShimDaemonUnavailable: without a daemon, a tool call is a tool error
+// that says the memory is unavailable, not a protocol failure.
+func TestShimDaemonUnavailable(t *testing.T) {
+	run, err := os.MkdirTemp("", "ihmt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(run)
+	c, err := client.New(client.Options{Socket: filepath.Join(run, "ihmtd.sock")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, p := range protocols {
+		cs := connect(t, NewServer(Config{Client: c, Dir: t.TempDir(), SessionID: "s"}), newAgent(""), p.ask)
+		res := call(t, cs, "search_memory", map[string]any{"query": "staging database"})
+		if text := textOf(res); !res.IsError || !strings.Contains(text, "not reachable") || !strings.Contains(text, "Tell the user") {
+			t.Errorf("%s: search without a daemon: isError=%v %q", p.want, res.IsError, text)
+		}
+	}
+}
