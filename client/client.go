@@ -227,6 +227,11 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	if status.Code(err) != codes.Unavailable {
 		return resp, c.translate(err)
 	}
+	if uid, ok := socketOwner(c.socket); ok && uid != os.Getuid() {
+		// Another user's daemon: it refuses us by peer credentials, so
+		// waiting would only delay the same answer.
+		return resp, fmt.Errorf("%w: the socket %s belongs to uid %d, not to you (uid %d), and a daemon serves only its own user: set IHMT_SOCKET to a path of your own", ErrUnavailable, c.socket, uid, os.Getuid())
+	}
 	deadline := time.Now().Add(c.opts.StartTimeout)
 	spawned := false
 	for {
@@ -250,9 +255,9 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 		attempt, cancel := context.WithDeadline(ctx, deadline)
 		r, aerr := rpc(attempt)
 		cancel()
-		if status.Code(aerr) == codes.DeadlineExceeded && ctx.Err() == nil {
-			// Our own retry deadline ran out, not the caller's: report why
-			// the daemon was unavailable, which says what to do.
+		if code := status.Code(aerr); code == codes.DeadlineExceeded || code == codes.Canceled {
+			// A deadline (ours or the caller's) ran out while the daemon was
+			// unavailable: report why it was, which says what to do.
 			return resp, c.translate(err)
 		}
 		resp, err = r, aerr
@@ -260,6 +265,19 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 			return resp, c.translate(err)
 		}
 	}
+}
+
+// socketOwner returns the uid owning the socket file, if it exists.
+func socketOwner(path string) (int, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
 }
 
 // listening reports whether something accepts connections on the socket —
@@ -329,7 +347,7 @@ func (c *Client) daemonPath() (string, error) {
 	if p, err := exec.LookPath("ihmtd"); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("%w: no daemon answers at %s and ihmtd is neither beside this program nor on PATH: install it with `go install ./daemon/cmd/ihmtd` or run `ihmt service install`", ErrUnavailable, c.socket)
+	return "", fmt.Errorf("%w: no daemon answers at %s and ihmtd is neither beside this program nor on PATH: install it with `go install ./daemon/cmd/ihmtd` or start a daemon with `ihmt daemon start`", ErrUnavailable, c.socket)
 }
 
 // translate turns a gRPC status back into this package's errors — the one

@@ -98,6 +98,10 @@ func Run(ctx context.Context, cfg Config) error {
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", p.Socket, err)
 		}
+		// The socket goes last, after the store is closed: its absence is how
+		// `ihmt daemon stop` knows the daemon is really gone. (Deferred after
+		// the unlock above, so it runs before it.)
+		defer os.Remove(p.Socket)
 	}
 
 	stopRequested := make(chan struct{}, 1)
@@ -170,8 +174,8 @@ wait:
 	}
 
 	// Stop: refuse new calls, let in-flight ones finish (bounded), then
-	// close the store, which drains accepted writes and syncs the log.
-	// Stopping the server closes the listener, which removes the socket.
+	// close the store, which drains accepted writes, writes out pending leaf
+	// files and syncs the log; the socket is removed after that.
 	hs.Shutdown()
 	done := make(chan struct{})
 	go func() { gs.GracefulStop(); close(done) }()

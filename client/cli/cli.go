@@ -126,14 +126,26 @@ func (e *env) flags(name, args string) (*flag.FlagSet, *bool) {
 	return fs, fs.Bool("json", false, "print JSON for scripts")
 }
 
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return usageError{}
+// parse parses a subcommand's flags wherever they stand, so that
+// `ihmt get ID --json` works like `ihmt get --json ID`, and returns the
+// positional arguments. After "--" everything is positional, for text that
+// starts with a dash.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{}
 		}
-		return usageError{}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
-	return nil
 }
 
 // caller identifies the CLI to the daemon: agent "ihmt-cli", a session per
@@ -170,7 +182,7 @@ func (e *env) warnVersion(c *client.Client) {
 
 func cmdVersion(e *env, args []string) error {
 	fs, asJSON := e.flags("version", "")
-	if err := parse(fs, args); err != nil {
+	if _, err := parse(fs, args); err != nil {
 		return err
 	}
 	out := map[string]string{"ihmt": version.Version}

@@ -37,8 +37,10 @@ type demoStep struct {
 func cmdDemo(e *env, args []string) error {
 	fs, asJSON := e.flags("demo", "")
 	keep := fs.Bool("keep", false, "keep the throw-away store and daemon log, and print where they are")
-	if err := parse(fs, args); err != nil {
+	if pos, err := parse(fs, args); err != nil {
 		return err
+	} else if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	// With --json, stdout carries only the JSON; the narration goes to stderr.
 	say := e.stdout

@@ -25,10 +25,11 @@ func cmdSave(e *env, args []string) error {
 	domain := fs.String("domain", "", "dotted subject area, e.g. software.go")
 	var tags stringList
 	fs.Var(&tags, "tag", "label (repeatable)")
-	if err := parse(fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
 	}
-	text := strings.Join(fs.Args(), " ")
+	text := strings.Join(pos, " ")
 	if text == "-" {
 		b, err := io.ReadAll(io.LimitReader(os.Stdin, 2<<20))
 		if err != nil {
@@ -77,10 +78,11 @@ func cmdSearch(e *env, args []string) error {
 	clue := fs.String("clue", "", "a detail that tells apart the candidates of an ambiguous answer")
 	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
 	limit := fs.Int("limit", 5, "results to return (1-50)")
-	if err := parse(fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
 	}
-	query := strings.Join(fs.Args(), " ")
+	query := strings.Join(pos, " ")
 	if strings.TrimSpace(query) == "" {
 		return usageError{"give a query: ihmt search where do I deploy staging"}
 	}
@@ -134,10 +136,11 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 func cmdGet(e *env, args []string) error {
 	fs, asJSON := e.flags("get", "ID")
 	all := fs.Bool("all", false, "look in every project, not only global + this project")
-	if err := parse(fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		return usageError{"give one memory id: ihmt get 3f2a9c1b7d4e5f60"}
 	}
 	c, err := e.client(true)
@@ -149,7 +152,7 @@ func cmdGet(e *env, args []string) error {
 	if *all {
 		sc = ihmtv1.SearchScope_SEARCH_SCOPE_ALL
 	}
-	resp, err := c.Get(e.ctx, &ihmtv1.GetRequest{Id: fs.Arg(0), Scope: sc})
+	resp, err := c.Get(e.ctx, &ihmtv1.GetRequest{Id: pos[0], Scope: sc})
 	if err != nil {
 		return err
 	}

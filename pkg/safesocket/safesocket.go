@@ -43,7 +43,11 @@ var ErrOtherUser = errors.New("peer runs as a different user")
 //
 // onReject runs on the goroutine calling Accept, so it must be quick (log
 // and return); uid is -1 when the peer's uid could not be read, and err then
-// says why. Closing the returned listener removes the socket file.
+// says why.
+//
+// Closing the returned listener leaves the socket file in place: its owner
+// removes it (os.Remove) once it has really finished stopping, so that a
+// socket's absence means the daemon is gone, not merely no longer accepting.
 //
 // The directory checks follow no symlink in the last component: a symlink
 // there is refused, because chmod through it could tighten a directory we
@@ -66,6 +70,7 @@ func Listen(path string, onReject func(uid int, err error)) (net.Listener, error
 		ln.Close()
 		return nil, fmt.Errorf("chmod socket %s: %w", path, err)
 	}
+	ln.SetUnlinkOnClose(false)
 	return &listener{ul: ln, uid: uid, onReject: onReject}, nil
 }
 

@@ -179,12 +179,25 @@ func (s *Store) leafPath(id string) string {
 // reported by id (when the file name gives one) so replay can restore them.
 func (s *Store) loadLeaves() (bad map[string]bool, err error) {
 	bad = map[string]bool{}
+	tempsRemoved := 0
 	root := filepath.Join(s.dir, leavesDir)
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(path, leafSuffix) || strings.HasPrefix(d.Name(), ".") {
+		if d.IsDir() {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), ".tmp") {
+			// A temp file of an atomic write cut short by a crash. We hold
+			// the store lock, so no writer owns it; the log restores its leaf.
+			if err := os.Remove(path); err != nil {
+				return fmt.Errorf("remove leftover temp file: %w", err)
+			}
+			tempsRemoved++
+			return nil
+		}
+		if !strings.HasSuffix(path, leafSuffix) || strings.HasPrefix(d.Name(), ".") {
 			return nil
 		}
 		data, err := os.ReadFile(path)
@@ -205,6 +218,9 @@ func (s *Store) loadLeaves() (bad map[string]bool, err error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load leaves from %s: %w", root, err)
+	}
+	if tempsRemoved > 0 {
+		s.log.Info("removed temp files left by an interrupted write", "files", tempsRemoved)
 	}
 	return bad, nil
 }

@@ -305,6 +305,9 @@ func TestRestoresFromLog(t *testing.T) {
 	f, _ := os.OpenFile(filepath.Join(dir, logName), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"seq":999,"op":"sa`)
 	f.Close()
+	// And a temp file of an atomic write that a crash cut short.
+	temp := filepath.Join(dir, leavesDir, saved[2].Leaf.ID[:2], "."+saved[2].Leaf.ID+leafSuffix+".tmp12345")
+	os.WriteFile(temp, []byte("half a le"), 0o600)
 
 	s = open(t, dir)
 	for _, sv := range saved {
@@ -313,6 +316,9 @@ func TestRestoresFromLog(t *testing.T) {
 		}
 	}
 	s.Close()
+	if _, err := os.Stat(temp); !os.IsNotExist(err) {
+		t.Errorf("leftover temp file not removed: %v", err)
+	}
 	if got := snapshot(t, dir); got != want {
 		t.Fatal("restored store differs from the original")
 	}
