@@ -71,6 +71,10 @@ type Options struct {
 	// StartTimeout bounds how long a call waits for a daemon to come up;
 	// 0 means 5 s.
 	StartTimeout time.Duration
+	// OpenTimeout bounds how long a call waits for a daemon that is up but
+	// still opening a large store; 0 means 45 s (under the 60 s an agent
+	// such as Codex gives a tool call).
+	OpenTimeout time.Duration
 }
 
 // Client is a connection to ihmtd. It is safe for concurrent use.
@@ -100,6 +104,9 @@ func New(opts Options) (*Client, error) {
 	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = 5 * time.Second
+	}
+	if opts.OpenTimeout == 0 {
+		opts.OpenTimeout = 45 * time.Second
 	}
 	c := &Client{opts: opts, socket: socket}
 	conn, err := grpc.NewClient("unix://"+socket,
@@ -232,7 +239,8 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 		// waiting would only delay the same answer.
 		return resp, fmt.Errorf("%w: the socket %s belongs to uid %d, not to you (uid %d), and a daemon serves only its own user: set IHMT_SOCKET to a path of your own", ErrUnavailable, c.socket, uid, os.Getuid())
 	}
-	deadline := time.Now().Add(c.opts.StartTimeout)
+	begin := time.Now()
+	deadline := begin.Add(c.opts.StartTimeout)
 	spawned := false
 	for {
 		if !spawned && !c.listening() {
@@ -245,7 +253,12 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 			spawned = true
 		}
 		if time.Now().After(deadline) {
-			return resp, c.translate(err)
+			// A daemon that answers but is still opening a large store is
+			// worth waiting for, up to OpenTimeout in all.
+			if !c.listening() || time.Since(begin) > c.opts.OpenTimeout {
+				return resp, c.translate(err)
+			}
+			deadline = time.Now().Add(time.Second)
 		}
 		select {
 		case <-ctx.Done():

@@ -24,13 +24,24 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	return WriteBatch([]File{{Path: path, Data: data}}, perm)
 }
 
+// chunk bounds the temp files open at once, well under any descriptor limit.
+const chunk = 256
+
 // WriteBatch writes every file atomically with mode perm, creating parent
 // directories (0700) as needed. Each file is all-or-nothing; the batch is
 // not: after a crash some files may be new and some old.
 func WriteBatch(files []File, perm os.FileMode) error {
-	if len(files) == 0 {
-		return nil
+	for len(files) > 0 {
+		n := min(chunk, len(files))
+		if err := writeChunk(files[:n], perm); err != nil {
+			return err
+		}
+		files = files[n:]
 	}
+	return nil
+}
+
+func writeChunk(files []File, perm os.FileMode) error {
 	temps := make([]*os.File, len(files))
 	defer func() {
 		for _, t := range temps {
@@ -76,12 +87,7 @@ func WriteBatch(files []File, perm os.FileMode) error {
 		}
 		temps[i] = nil
 	}
-	for dir := range dirs {
-		if err := SyncDir(dir); err != nil {
-			return err
-		}
-	}
-	return nil
+	return syncDirs(dirs)
 }
 
 // SyncDir fsyncs a directory so that renames and creations in it are

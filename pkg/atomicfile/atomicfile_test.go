@@ -10,8 +10,10 @@ import (
 func TestWriteBatch(t *testing.T) {
 	dir := t.TempDir()
 	var files []File
-	for i := 0; i < 10; i++ {
-		files = append(files, File{Path: filepath.Join(dir, fmt.Sprintf("d%d", i%3), fmt.Sprintf("f%d", i)), Data: []byte(fmt.Sprint("content ", i))})
+	// More files than one chunk, over more directories than are fsynced
+	// one by one.
+	for i := 0; i < 2*chunk+10; i++ {
+		files = append(files, File{Path: filepath.Join(dir, fmt.Sprintf("d%d", i%12), fmt.Sprintf("f%d", i)), Data: []byte(fmt.Sprint("content ", i))})
 	}
 	if err := WriteBatch(files, 0o600); err != nil {
 		t.Fatal(err)

@@ -24,3 +24,28 @@ func syncFiles(fs []*os.File) error {
 	}
 	return nil
 }
+
+// syncDirs makes renames in dirs durable: an fsync per directory for a few,
+// one syncfs(2) for many (a batch of leaves spreads over many shards).
+func syncDirs(dirs map[string]bool) error {
+	if len(dirs) <= 4 {
+		for dir := range dirs {
+			if err := SyncDir(dir); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for dir := range dirs {
+		d, err := os.Open(dir)
+		if err != nil {
+			return fmt.Errorf("open dir %s: %w", dir, err)
+		}
+		defer d.Close()
+		if err := unix.Syncfs(int(d.Fd())); err != nil {
+			return fmt.Errorf("syncfs: %w", err)
+		}
+		return nil
+	}
+	return nil
+}

@@ -16,3 +16,13 @@ func syncFiles(fs []*os.File) error {
 	}
 	return nil
 }
+
+// syncDirs makes renames in dirs durable, one fsync each.
+func syncDirs(dirs map[string]bool) error {
+	for dir := range dirs {
+		if err := SyncDir(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -92,16 +92,16 @@ func (s *Store) Save(ctx context.Context, in SaveInput) (SaveResult, error) {
 		return SaveResult{}, err
 	}
 	req := &saveReq{leaf: l, dateGiven: dateGiven, done: make(chan saveResp, 1)}
-	select {
-	case <-s.closing:
+	s.closeMu.RLock()
+	if s.closed {
+		s.closeMu.RUnlock()
 		return SaveResult{}, fmt.Errorf("save: %w", ErrClosed)
-	default:
 	}
 	select {
 	case s.reqs <- req:
-	case <-s.closing:
-		return SaveResult{}, fmt.Errorf("save: %w", ErrClosed)
+		s.closeMu.RUnlock()
 	case <-ctx.Done():
+		s.closeMu.RUnlock()
 		return SaveResult{}, fmt.Errorf("save: %w", ctx.Err())
 	}
 	// Once queued, the save completes even if the caller gives up: waiting
@@ -183,7 +183,7 @@ func (s *Store) prepare(in SaveInput) (*leaf.Leaf, bool, error) {
 // writeLoop is the single writer. It runs until Close, then drains what was
 // already queued so no accepted save is dropped.
 func (s *Store) writeLoop(j *journal.Journal) {
-	defer close(s.leaves)
+	defer s.leaves.close()
 	defer func() {
 		if err := j.Close(); err != nil {
 			s.writerErr = err
@@ -194,8 +194,8 @@ func (s *Store) writeLoop(j *journal.Journal) {
 		select {
 		case first = <-s.reqs:
 		case <-s.closing:
-			// Drain: Save stops enqueuing once closing is closed, but some
-			// callers may have enqueued just before.
+			// Drain: every request accepted before Close is in reqs by now
+			// (see closeMu), and no more can arrive.
 			for {
 				select {
 				case r := <-s.reqs:
@@ -285,5 +285,5 @@ func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 			r.done <- saveResp{res: SaveResult{Status: Duplicate, Leaf: *first.leaf}}
 		}
 	}
-	s.handOff(written)
+	s.leaves.push(written)
 }

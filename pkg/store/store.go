@@ -33,8 +33,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
@@ -85,7 +88,7 @@ type Store struct {
 	log    *slog.Logger
 	now    func() time.Time
 	reqs   chan *saveReq
-	leaves chan []*leaf.Leaf
+	leaves *leafQueue
 
 	mu       sync.RWMutex // guards everything below
 	ix       *index.Index
@@ -95,12 +98,11 @@ type Store struct {
 	projects []string               // group → project
 	entries  int64                  // log entries
 
-	// pendingLeaves counts batches handed to the leaf writer and not yet
-	// written; Flush waits for it to reach zero.
-	pendingMu     sync.Mutex
-	pendingCond   *sync.Cond
-	pendingLeaves int
-
+	// closeMu orders Save against Close: a Save holds it shared while it
+	// enqueues, so once Close holds it exclusively every accepted request is
+	// in reqs, where the writer's final drain finds it.
+	closeMu   sync.RWMutex
+	closed    bool
 	closeOnce sync.Once
 	closing   chan struct{}
 	writerErr error
@@ -116,7 +118,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		log:      opts.Logger,
 		now:      opts.Now,
 		reqs:     make(chan *saveReq, maxBatch),
-		leaves:   make(chan []*leaf.Leaf, 64),
+		leaves:   newLeafQueue(),
 		ix:       index.New(),
 		byID:     make(map[string]index.Doc),
 		groups:   map[string]index.Group{"": 0},
@@ -124,7 +126,6 @@ func Open(dir string, opts Options) (*Store, error) {
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
-	s.pendingCond = sync.NewCond(&s.pendingMu)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -135,13 +136,28 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create store: %w", err)
 	}
 	start := time.Now()
-	bad, err := s.loadLeaves()
+	loaded, bad, err := s.loadLeaves()
 	if err != nil {
 		return nil, err
 	}
-	repaired, err := s.replay(bad)
+	repaired, err := s.replay(loaded, bad)
 	if err != nil {
 		return nil, err
+	}
+	// Index in record order, so the order of documents (which breaks score
+	// ties, newer first) is the same at every start.
+	all := make([]*leaf.Leaf, 0, len(loaded))
+	for _, l := range loaded {
+		all = append(all, l)
+	}
+	slices.SortFunc(all, func(a, b *leaf.Leaf) int {
+		if c := a.RecordedAt.Compare(b.RecordedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	for _, l := range all {
+		s.publish(l)
 	}
 	j, err := journal.Open(filepath.Join(dir, logName))
 	if err != nil {
@@ -166,7 +182,12 @@ func (s *Store) Dir() string { return s.dir }
 // writes out pending leaf files and syncs the log. It is safe to call more
 // than once.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() { close(s.closing) })
+	s.closeOnce.Do(func() {
+		s.closeMu.Lock()
+		s.closed = true
+		s.closeMu.Unlock()
+		close(s.closing)
+	})
 	<-s.done
 	return s.writerErr
 }
@@ -175,76 +196,106 @@ func (s *Store) leafPath(id string) string {
 	return filepath.Join(s.dir, leavesDir, id[:2], id+leafSuffix)
 }
 
-// loadLeaves reads every leaf file into the index. Unreadable leaves are
-// reported by id (when the file name gives one) so replay can restore them.
-func (s *Store) loadLeaves() (bad map[string]bool, err error) {
-	bad = map[string]bool{}
-	tempsRemoved := 0
+// loadLeaves reads and verifies every leaf file, in parallel: opening a
+// large store is mostly this. Unreadable leaves are reported by id (when the
+// file name gives one) so replay can restore them.
+func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool, err error) {
 	root := filepath.Join(s.dir, leavesDir)
+	var paths []string
+	tempsRemoved := 0
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), ".tmp") {
+		name := d.Name()
+		switch {
+		case d.IsDir():
+		case strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp"):
 			// A temp file of an atomic write cut short by a crash. We hold
 			// the store lock, so no writer owns it; the log restores its leaf.
 			if err := os.Remove(path); err != nil {
 				return fmt.Errorf("remove leftover temp file: %w", err)
 			}
 			tempsRemoved++
-			return nil
+		case strings.HasSuffix(name, leafSuffix) && !strings.HasPrefix(name, "."):
+			paths = append(paths, path)
 		}
-		if !strings.HasSuffix(path, leafSuffix) || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("read leaf: %w", err)
-		}
-		l, err := leaf.Parse(data)
-		if err == nil && filepath.Base(path) != l.ID+leafSuffix {
-			err = fmt.Errorf("file name does not match id %s", l.ID)
-		}
-		if err != nil {
-			s.log.Warn("unreadable leaf; it will be restored from the log if the log has it", "path", path, "err", err)
-			bad[strings.TrimSuffix(filepath.Base(path), leafSuffix)] = true
-			return nil
-		}
-		s.publish(&l)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load leaves from %s: %w", root, err)
+		return nil, nil, fmt.Errorf("load leaves from %s: %w", root, err)
 	}
 	if tempsRemoved > 0 {
 		s.log.Info("removed temp files left by an interrupted write", "files", tempsRemoved)
 	}
-	return bad, nil
+
+	leaves := make([]*leaf.Leaf, len(paths))
+	errs := make([]error, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				data, err := os.ReadFile(paths[i])
+				if err != nil {
+					errs[i] = fmt.Errorf("read leaf: %w", err)
+					continue
+				}
+				l, err := leaf.Parse(data)
+				if err == nil && filepath.Base(paths[i]) != l.ID+leafSuffix {
+					err = fmt.Errorf("%w: file name does not match id %s", leaf.ErrMalformed, l.ID)
+				}
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				leaves[i] = &l
+			}
+		})
+	}
+	wg.Wait()
+
+	loaded = make(map[string]*leaf.Leaf, len(paths))
+	bad = map[string]bool{}
+	for i, l := range leaves {
+		switch {
+		case errors.Is(errs[i], leaf.ErrMalformed):
+			s.log.Warn("unreadable leaf; it will be restored from the log if the log has it", "path", paths[i], "err", errs[i])
+			bad[strings.TrimSuffix(filepath.Base(paths[i]), leafSuffix)] = true
+		case errs[i] != nil:
+			return nil, nil, errs[i]
+		default:
+			loaded[l.ID] = l
+		}
+	}
+	return loaded, bad, nil
 }
 
-// replay re-applies every logged save whose leaf is missing or unreadable,
-// writing the leaf file again. Replaying is idempotent.
-func (s *Store) replay(bad map[string]bool) (int, error) {
+// replay finds every logged save whose leaf file is missing or unreadable,
+// adds it to loaded and writes its file again. Replaying is idempotent.
+func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, error) {
 	var restore []*leaf.Leaf
 	err := journal.Read(filepath.Join(s.dir, logName), func(line []byte) error {
-		var e entry
-		if err := json.Unmarshal(line, &e); err != nil {
+		// Most entries name a leaf that loaded: read just enough to tell.
+		var head struct {
+			Op string `json:"op"`
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
 			return fmt.Errorf("log entry: %w", err)
 		}
-		if e.Op != opSave || e.Leaf == nil {
+		if _, ok := loaded[head.ID]; ok || head.Op != opSave {
 			return nil
 		}
-		if _, ok := s.byID[e.Leaf.ID]; ok {
-			return nil
+		var e entry
+		if err := json.Unmarshal(line, &e); err != nil || e.Leaf == nil {
+			return fmt.Errorf("log entry for %s: %v", head.ID, err)
 		}
 		l := &leaf.Leaf{Header: *e.Leaf, Text: e.Text}
 		if leaf.Checksum(l.Text) != l.Checksum || !leaf.IsID(l.ID) {
 			return fmt.Errorf("log entry %d for %s fails its checksum", e.Seq, l.ID)
 		}
-		s.publish(l)
+		loaded[l.ID] = l
 		restore = append(restore, l)
 		delete(bad, l.ID)
 		return nil
@@ -290,55 +341,30 @@ func (s *Store) writeLeaves(ls []*leaf.Leaf) error {
 	return nil
 }
 
-// leafLoop writes leaf files for batches the writer has made durable. A
+// leafBatch bounds how many leaf files one atomic batch writes and syncs.
+const leafBatch = 1024
+
+// leafLoop writes leaf files for leaves the writer has made durable. A
 // failure here loses nothing (the log has every leaf, and the next start
 // rewrites it) but is logged loudly, because the files are what a person
 // reads.
 func (s *Store) leafLoop() {
-	for batch := range s.leaves {
-		// Coalesce whatever else is waiting into one write.
-		n := 1
-		for more := true; more; {
-			select {
-			case b, ok := <-s.leaves:
-				if !ok {
-					more = false
-					break
-				}
-				batch = append(batch, b...)
-				n++
-			default:
-				more = false
-			}
+	for {
+		batch, ok := s.leaves.take(leafBatch)
+		if !ok {
+			return
 		}
 		if err := s.writeLeaves(batch); err != nil {
 			s.log.Error("writing leaf files failed; they will be restored from the log at the next start", "leaves", len(batch), "err", err)
 		}
-		s.pendingMu.Lock()
-		s.pendingLeaves -= n
-		s.pendingMu.Unlock()
-		s.pendingCond.Broadcast()
+		s.leaves.done(len(batch))
 	}
-}
-
-// handOff queues a durable batch for the leaf writer.
-func (s *Store) handOff(ls []*leaf.Leaf) {
-	s.pendingMu.Lock()
-	s.pendingLeaves++
-	s.pendingMu.Unlock()
-	s.leaves <- ls
 }
 
 // Flush waits until every acknowledged save has reached its leaf file.
 // Saves are durable before that (in the log); Flush is for whoever reads the
 // files themselves, such as a test or a backup.
-func (s *Store) Flush() {
-	s.pendingMu.Lock()
-	for s.pendingLeaves > 0 {
-		s.pendingCond.Wait()
-	}
-	s.pendingMu.Unlock()
-}
+func (s *Store) Flush() { s.leaves.wait() }
 
 // parseDate reads an optional caller date.
 func parseDate(s string) (time.Time, bool, error) {

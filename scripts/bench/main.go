@@ -1,0 +1,976 @@
+// Command bench measures IHMT end to end on this machine and prints the
+// figures: durable saves per second through the daemon (real gRPC over a
+// real Unix socket) with 1, 4 and 16 clients, save latency as the store
+// grows from 1,000 to 100,000 leaves, search latency, the MCP shim's start
+// and tool-call round trip, memory, and how long a large store takes to open.
+//
+//	go run ./scripts/bench          # full run, a few minutes
+//	go run ./scripts/bench -quick   # CI smoke run, under 30 s
+//	go run ./scripts/bench -json    # machine-readable figures on stdout
+//
+// Figures are printed, never asserted: the targets are shown beside them.
+// The daemon runs in this process (daemon.Run in a goroutine), so memory
+// figures are the bench process's; a real ihmtd is also started on the
+// loaded store to measure its open time and resident size.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/daemon"
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+type config struct {
+	quick, json, keep bool
+	cpuprofile        string
+	seed              uint64
+
+	levels        []int         // concurrent clients for the throughput phase
+	levelDur      time.Duration // per level
+	sizes         []int         // store sizes for the save-latency ladder
+	searchAt      int           // the size the search target is stated for
+	latencySaves  int           // sequential saves timed at each size
+	searches      int           // sequential searches timed at each size
+	preloadConns  int
+	preloadPerCon int
+	shimSpawns    int
+	shimCalls     int
+	coldStarts    int
+}
+
+func main() {
+	var cfg config
+	flag.BoolVar(&cfg.quick, "quick", false, "small sizes for a CI smoke run (< 30 s)")
+	flag.BoolVar(&cfg.json, "json", false, "print the figures as JSON on stdout instead of tables")
+	flag.BoolVar(&cfg.keep, "keep", false, "keep the temporary stores and binaries (their paths go to stderr)")
+	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the 16-client save phase (daemon and clients) to this file")
+	flag.Uint64Var(&cfg.seed, "seed", 20260101, "seed of the generated memories and queries")
+	flag.Parse()
+
+	cfg.levels = []int{1, 4, 16}
+	cfg.preloadConns, cfg.preloadPerCon = 16, 4
+	if cfg.quick {
+		cfg.levelDur = 500 * time.Millisecond
+		cfg.sizes = []int{1_000, 5_000}
+		cfg.searchAt = 5_000
+		cfg.latencySaves, cfg.searches = 100, 300
+		cfg.shimSpawns, cfg.shimCalls, cfg.coldStarts = 5, 40, 1
+	} else {
+		cfg.levelDur = 3 * time.Second
+		cfg.sizes = []int{1_000, 10_000, 100_000}
+		cfg.searchAt = 10_000
+		cfg.latencySaves, cfg.searches = 500, 2000
+		cfg.shimSpawns, cfg.shimCalls, cfg.coldStarts = 30, 200, 3
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := run(ctx, cfg)
+	if res != nil {
+		if cfg.json {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(res)
+		} else {
+			res.print(os.Stdout, cfg)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// Results are every figure of one run.
+type Results struct {
+	Mode         string       `json:"mode"`
+	Env          Env          `json:"env"`
+	Fsync        Lat          `json:"fsync_600B_baseline"`
+	Create       Lat          `json:"create_rename_baseline"`
+	BuildSeconds float64      `json:"build_seconds"`
+	Throughput   []Throughput `json:"throughput"`
+	LeafCatchUp  float64      `json:"leaf_files_catch_up_ms_after_throughput"`
+	Preload      []Preload    `json:"preload"`
+	SaveLatency  []AtSize     `json:"save_latency"`
+	SaveRatios   []Ratio      `json:"save_p50_ratios"`
+	Search       []SearchAt   `json:"search"`
+	Memory       []Mem        `json:"memory"`
+	StoreBytes   int64        `json:"store_bytes_at_max"`
+	Shim         ShimResults  `json:"shim"`
+	Restart      Restart      `json:"restart"`
+	Notes        []string     `json:"notes"`
+	TotalSeconds float64      `json:"total_seconds"`
+}
+
+// Env describes the machine.
+type Env struct {
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	CPUs       int    `json:"cpus"`
+	GoVersion  string `json:"go_version"`
+	TempDir    string `json:"temp_dir"`
+	TextBytes  [2]int `json:"text_bytes_min_max"`
+	TextSample string `json:"text_sample"`
+	// LoadStart and LoadEnd are /proc/loadavg at the start and the end: on
+	// a shared machine, other processes' work shows in every figure.
+	LoadStart string `json:"loadavg_start"`
+	LoadEnd   string `json:"loadavg_end"`
+}
+
+// Throughput is one level of the concurrent-save phase.
+type Throughput struct {
+	Clients     int     `json:"clients"`
+	Saves       int     `json:"saves"`
+	Seconds     float64 `json:"seconds"`
+	PerSecond   float64 `json:"saves_per_second"`
+	Latency     Lat     `json:"latency"`
+	StoreBefore int64   `json:"store_leaves_before"`
+	Errors      int     `json:"errors"`
+}
+
+// Preload is one bulk-load stage.
+type Preload struct {
+	From      int64   `json:"from"`
+	To        int64   `json:"to"`
+	Seconds   float64 `json:"seconds"`
+	PerSecond float64 `json:"saves_per_second"`
+	InFlight  int     `json:"in_flight"`
+	Errors    int     `json:"errors"`
+	// LeafLagMs is how long after the last acknowledgement the leaf files
+	// were all on disk (the log makes a save durable; files follow).
+	LeafLagMs float64 `json:"leaf_files_lag_ms"`
+}
+
+// AtSize is a latency sample taken at a store size.
+type AtSize struct {
+	Leaves  int64 `json:"leaves"`
+	Latency Lat   `json:"latency"`
+}
+
+// Ratio compares p50 save latency at a size with the smallest size.
+type Ratio struct {
+	Leaves int64   `json:"leaves"`
+	VsBase int64   `json:"vs_leaves"`
+	Ratio  float64 `json:"p50_ratio"`
+}
+
+// SearchAt is the search latency at one store size.
+type SearchAt struct {
+	Leaves       int64          `json:"leaves"`
+	Scope        string         `json:"scope"`
+	Latency      Lat            `json:"latency"`
+	MeanScored   float64        `json:"mean_leaves_scored"`
+	MeanVisible  float64        `json:"mean_leaves_visible"`
+	Verdicts     map[string]int `json:"verdicts"`
+	ResponseKiB  float64        `json:"mean_response_kib"`
+	TargetP99Ms  float64        `json:"target_p99_ms,omitempty"`
+	Errors       int            `json:"errors"`
+	RealDaemon   bool           `json:"real_ihmtd_process"`
+	FirstMessage string         `json:"first_error,omitempty"`
+}
+
+// Restart is a real ihmtd opening the loaded store.
+type Restart struct {
+	Leaves      int64    `json:"leaves"`
+	OpenSeconds float64  `json:"open_to_serving_seconds"`
+	RSSMiB      float64  `json:"ihmtd_rss_mib"`
+	MaxRSSMiB   float64  `json:"ihmtd_max_rss_mib"`
+	Search      SearchAt `json:"search"`
+	StopSeconds float64  `json:"sigterm_to_exit_seconds"`
+	// A shim's first call with no daemon running on this store: it starts
+	// ihmtd and waits (client.Options.StartTimeout, 5 s) for it to serve.
+	ColdCallMs    float64 `json:"cold_shim_first_call_ms"`
+	ColdServingMs float64 `json:"cold_autostarted_serving_after_ms"`
+	ColdError     string  `json:"cold_shim_first_call_error,omitempty"`
+	Error         string  `json:"error,omitempty"`
+}
+
+type bench struct {
+	cfg  config
+	tmp  string
+	sock string // socket directory (short, under os.TempDir)
+	bin  string // built binaries
+	log  *slog.Logger
+}
+
+func run(ctx context.Context, cfg config) (*Results, error) {
+	start := time.Now()
+	res := &Results{Mode: "full"}
+	if cfg.quick {
+		res.Mode = "quick"
+	}
+	defer func() {
+		res.TotalSeconds = time.Since(start).Seconds()
+		res.Env.LoadEnd = loadavg()
+	}()
+
+	b := &bench{cfg: cfg, log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	var err error
+	if b.tmp, err = os.MkdirTemp("", "ihmt-bench-"); err != nil {
+		return nil, err
+	}
+	if b.sock, err = os.MkdirTemp("", "ihmtb"); err != nil {
+		return nil, err
+	}
+	if cfg.keep {
+		progress("keeping %s and %s", b.tmp, b.sock)
+	} else {
+		defer os.RemoveAll(b.tmp)
+		defer os.RemoveAll(b.sock)
+	}
+
+	res.Env = Env{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), TempDir: os.TempDir(), LoadStart: loadavg()}
+	res.Env.TextBytes = [2]int{1 << 30, 0}
+	for i := range 2000 {
+		n := len(memoryText(cfg.seed, i))
+		res.Env.TextBytes[0], res.Env.TextBytes[1] = min(res.Env.TextBytes[0], n), max(res.Env.TextBytes[1], n)
+	}
+	res.Env.TextSample = memoryText(cfg.seed, 7)
+	if res.Fsync, err = fsyncBaseline(b.tmp, 200); err != nil {
+		return res, fmt.Errorf("fsync baseline: %w", err)
+	}
+	if res.Create, err = createBaseline(b.tmp, 300); err != nil {
+		return res, fmt.Errorf("create baseline: %w", err)
+	}
+
+	progress("building ihmt-mcp and ihmtd")
+	t := time.Now()
+	if err := b.build(ctx); err != nil {
+		return res, err
+	}
+	res.BuildSeconds = time.Since(t).Seconds()
+
+	if err := b.throughputPhase(ctx, res); err != nil {
+		return res, err
+	}
+	if err := b.ladderPhase(ctx, res); err != nil {
+		return res, err
+	}
+	b.coldStartPhase(ctx, res)
+	return res, ctx.Err()
+}
+
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+// build compiles the shim and the daemon into the temp dir, side by side,
+// which is where the shim looks for an ihmtd to auto-start.
+func (b *bench) build(ctx context.Context) error {
+	root, err := moduleRoot(ctx)
+	if err != nil {
+		return err
+	}
+	b.bin = filepath.Join(b.tmp, "bin")
+	for _, pkg := range []string{"./shim/cmd/ihmt-mcp", "./daemon/cmd/ihmtd"} {
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", b.bin+"/", pkg)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return nil
+}
+
+func moduleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("run from inside the ihmt module (scripts/bench.sh does)")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// An in-process daemon: daemon.Run in a goroutine.
+type inproc struct {
+	p      paths.Paths
+	cancel context.CancelFunc
+	done   chan struct{} // closed when Run has returned err
+	err    error
+}
+
+func (b *bench) startDaemon(ctx context.Context, name string) (*inproc, error) {
+	p := paths.Paths{Data: filepath.Join(b.tmp, name), Socket: filepath.Join(b.sock, name+".sock")}
+	dctx, cancel := context.WithCancel(ctx)
+	d := &inproc{p: p, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		d.err = daemon.Run(dctx, daemon.Config{Paths: p, Logger: b.log})
+		close(d.done)
+	}()
+	if err := waitServing(ctx, p.Socket, d.done, func() error { return d.err }, 30*time.Second); err != nil {
+		cancel()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *inproc) stop() error {
+	d.cancel()
+	<-d.done
+	return d.err
+}
+
+// waitServing polls the health service until the daemon serves. exited is
+// closed when the daemon has stopped, with exitErr saying why.
+func waitServing(ctx context.Context, socket string, exited <-chan struct{}, exitErr func() error, timeout time.Duration) error {
+	c, err := client.New(client.Options{Socket: socket})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	deadline := time.Now().Add(timeout)
+	for {
+		pctx, cancel := context.WithTimeout(ctx, time.Second)
+		err := c.Ping(pctx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("daemon at %s not serving after %v: %w", socket, timeout, err)
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("daemon exited before serving: %v", exitErr())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+func newClients(socket string, n int) ([]*client.Client, error) {
+	cs := make([]*client.Client, n)
+	for i := range cs {
+		c, err := client.New(client.Options{Socket: socket, Caller: &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: fmt.Sprintf("bench-%d", i)}})
+		if err != nil {
+			return nil, err
+		}
+		cs[i] = c
+	}
+	return cs, nil
+}
+
+func closeAll(cs []*client.Client) {
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
+// saveReq builds the request for memory i (outside any timing).
+func saveReq(seed uint64, i int, session string) *ihmtv1.SaveRequest {
+	proj, global := projectOf(i)
+	req := &ihmtv1.SaveRequest{
+		Caller:  &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: session, Project: proj},
+		Content: memoryText(seed, i),
+	}
+	if global {
+		// Said from inside a project, but about the user.
+		req.Caller.Project = projectName(i % nProjects)
+		req.Scope = ihmtv1.Scope_SCOPE_GLOBAL
+	}
+	return req
+}
+
+// saver hands out memory numbers to any number of goroutines and counts
+// what the daemon answered.
+type saver struct {
+	seed   uint64
+	next   atomic.Int64
+	saved  atomic.Int64
+	dups   atomic.Int64
+	errs   atomic.Int64
+	errMu  sync.Mutex
+	errMsg string
+}
+
+func (s *saver) save(ctx context.Context, c *client.Client, session string) (time.Duration, error) {
+	req := saveReq(s.seed, int(s.next.Add(1)-1), session)
+	t := time.Now()
+	resp, err := c.Save(ctx, req)
+	d := time.Since(t)
+	switch {
+	case err != nil:
+		s.errs.Add(1)
+		s.errMu.Lock()
+		if s.errMsg == "" {
+			s.errMsg = err.Error()
+		}
+		s.errMu.Unlock()
+	case resp.GetStatus() == ihmtv1.SaveStatus_SAVE_STATUS_SAVED:
+		s.saved.Add(1)
+	default:
+		s.dups.Add(1)
+	}
+	return d, err
+}
+
+func (s *saver) firstErr() string {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	return s.errMsg
+}
+
+func storeLeaves(ctx context.Context, socket string) int64 {
+	c, err := client.New(client.Options{Socket: socket})
+	if err != nil {
+		return -1
+	}
+	defer c.Close()
+	st, err := c.Stats(ctx)
+	if err != nil {
+		return -1
+	}
+	return st.GetMemories()
+}
+
+// throughputPhase: a fresh store, each client its own connection with one
+// save in flight at a time (as an agent's shim does), for a fixed time.
+func (b *bench) throughputPhase(ctx context.Context, res *Results) error {
+	d, err := b.startDaemon(ctx, "throughput")
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	sv := &saver{seed: b.cfg.seed + 1}
+	for _, n := range b.cfg.levels {
+		progress("throughput: %d concurrent client(s) for %v", n, b.cfg.levelDur)
+		cs, err := newClients(d.p.Socket, n)
+		if err != nil {
+			return err
+		}
+		// Warm up: dial every connection.
+		for i, c := range cs {
+			sv.save(ctx, c, fmt.Sprintf("warm-%d", i))
+		}
+		before := storeLeaves(ctx, d.p.Socket)
+		errsBefore := sv.errs.Load()
+		var prof *os.File
+		if n == 16 && b.cfg.cpuprofile != "" {
+			if prof, err = os.Create(b.cfg.cpuprofile); err != nil {
+				return err
+			}
+			pprof.StartCPUProfile(prof)
+		}
+		lat := make([][]time.Duration, n)
+		var wg sync.WaitGroup
+		start := time.Now()
+		deadline := start.Add(b.cfg.levelDur)
+		for k := range n {
+			wg.Go(func() {
+				for time.Now().Before(deadline) && ctx.Err() == nil {
+					dur, err := sv.save(ctx, cs[k], fmt.Sprintf("tp-%d", k))
+					if err == nil {
+						lat[k] = append(lat[k], dur)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		if prof != nil {
+			pprof.StopCPUProfile()
+			prof.Close()
+			progress("CPU profile of the 16-client phase written to %s", b.cfg.cpuprofile)
+		}
+		closeAll(cs)
+		var all []time.Duration
+		for _, l := range lat {
+			all = append(all, l...)
+		}
+		res.Throughput = append(res.Throughput, Throughput{
+			Clients: n, Saves: len(all), Seconds: elapsed.Seconds(), PerSecond: float64(len(all)) / elapsed.Seconds(),
+			Latency: summarize(all), StoreBefore: before, Errors: int(sv.errs.Load() - errsBefore),
+		})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if e := sv.firstErr(); e != "" {
+		res.Notes = append(res.Notes, "throughput phase error: "+e)
+	}
+	if n := sv.dups.Load(); n > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("throughput phase: %d saves answered duplicate (the generator should make every text unique)", n))
+	}
+	res.LeafCatchUp = b.leafLag(ctx, d.p, 60*time.Second)
+	return nil
+}
+
+// leafLag waits until every memory has its leaf file and says how long that
+// took from now (the last acknowledgement was just before).
+func (b *bench) leafLag(ctx context.Context, p paths.Paths, timeout time.Duration) float64 {
+	want := storeLeaves(ctx, p.Socket)
+	start := time.Now()
+	for {
+		t := time.Now()
+		if countLeafFiles(p.Data) >= want {
+			return ms(time.Since(start))
+		}
+		if time.Since(start) > timeout || ctx.Err() != nil {
+			return -1
+		}
+		// Walking 100,000 files takes a while; poll no more than half the
+		// time, so the walk does not slow the writer it is waiting for.
+		time.Sleep(max(20*time.Millisecond, time.Since(t)))
+	}
+}
+
+// preload saves memories until the store holds to leaves, through many
+// connections with several saves in flight on each, so group commit batches
+// them. It reports its own rate: the bulk-load figure.
+func (b *bench) preload(ctx context.Context, p paths.Paths, sv *saver, to int64, res *Results) error {
+	from := storeLeaves(ctx, p.Socket)
+	if from >= to {
+		return nil
+	}
+	cs, err := newClients(p.Socket, b.cfg.preloadConns)
+	if err != nil {
+		return err
+	}
+	defer closeAll(cs)
+	inFlight := b.cfg.preloadConns * b.cfg.preloadPerCon
+	progress("preload: %s → %s leaves, %d saves in flight over %d connections", thousands(from), thousands(to), inFlight, len(cs))
+	var remaining atomic.Int64
+	remaining.Store(to - from)
+	errsBefore := sv.errs.Load()
+	savedBefore := sv.saved.Load()
+	stopTicker := make(chan struct{})
+	tickerDone := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(tickerDone)
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopTicker:
+				return
+			case <-t.C:
+				n := sv.saved.Load() - savedBefore
+				progress("preload: %s / %s leaves, %s saves/s", thousands(from+n), thousands(to), thousands(int64(float64(n)/time.Since(start).Seconds())))
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for k := range inFlight {
+		c := cs[k%len(cs)]
+		wg.Go(func() {
+			for remaining.Add(-1) >= 0 && ctx.Err() == nil {
+				if _, err := sv.save(ctx, c, fmt.Sprintf("preload-%d", k)); err != nil && sv.errs.Load()-errsBefore > 100 {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(stopTicker)
+	<-tickerDone
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	pl := Preload{From: from, To: to, Seconds: elapsed.Seconds(), PerSecond: float64(to-from) / elapsed.Seconds(), InFlight: inFlight, Errors: int(sv.errs.Load() - errsBefore)}
+	if pl.Errors > 100 {
+		return fmt.Errorf("preload: %d errors, first: %s", pl.Errors, sv.firstErr())
+	}
+	pl.LeafLagMs = b.leafLag(ctx, p, 120*time.Second)
+	progress("preload: %s leaves in %.1f s (%s saves/s); leaf files caught up %s later", thousands(to), pl.Seconds, thousands(int64(pl.PerSecond)), fmtMs(pl.LeafLagMs))
+	res.Preload = append(res.Preload, pl)
+	return nil
+}
+
+// saveLatency: one client, one save at a time.
+func (b *bench) saveLatency(ctx context.Context, p paths.Paths, sv *saver) (AtSize, error) {
+	cs, err := newClients(p.Socket, 1)
+	if err != nil {
+		return AtSize{}, err
+	}
+	defer closeAll(cs)
+	for range 10 { // warm-up: dial, first-use costs
+		sv.save(ctx, cs[0], "latency")
+	}
+	at := AtSize{Leaves: storeLeaves(ctx, p.Socket)}
+	var ds []time.Duration
+	for range b.cfg.latencySaves {
+		d, err := sv.save(ctx, cs[0], "latency")
+		if err != nil {
+			continue
+		}
+		ds = append(ds, d)
+	}
+	at.Latency = summarize(ds)
+	return at, ctx.Err()
+}
+
+// searchLatency: one client, one search at a time, from a caller in project
+// svc-0 (so the default scope sees the global memories and that project's).
+func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope ihmtv1.SearchScope, storeN int) (SearchAt, error) {
+	cs, err := newClients(socket, 1)
+	if err != nil {
+		return SearchAt{}, err
+	}
+	defer closeAll(cs)
+	c := cs[0]
+	caller := &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: "search", Project: projectName(0)}
+	r := rand.New(rand.NewPCG(b.cfg.seed, uint64(storeN)))
+	at := SearchAt{Leaves: storeLeaves(ctx, socket), Scope: "default", Verdicts: map[string]int{}}
+	if scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL {
+		at.Scope = "all"
+	}
+	for range 20 {
+		c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: query(r, b.cfg.seed, storeN), Scope: scope})
+	}
+	var ds []time.Duration
+	var scored, visible, bytes float64
+	for range n {
+		q := query(r, b.cfg.seed, storeN)
+		t := time.Now()
+		resp, err := c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: q, Scope: scope})
+		d := time.Since(t)
+		if err != nil {
+			at.Errors++
+			if at.FirstMessage == "" {
+				at.FirstMessage = fmt.Sprintf("%q: %v", q, err)
+			}
+			continue
+		}
+		ds = append(ds, d)
+		scored += float64(resp.GetCoverage().GetLeavesScored())
+		visible += float64(resp.GetCoverage().GetLeavesVisible())
+		bytes += float64(protoSize(resp))
+		at.Verdicts[strings.ToLower(strings.TrimPrefix(resp.GetStatus().String(), "SEARCH_STATUS_"))]++
+	}
+	at.Latency = summarize(ds)
+	if k := float64(len(ds)); k > 0 {
+		at.MeanScored, at.MeanVisible, at.ResponseKiB = scored/k, visible/k, bytes/k/1024
+	}
+	return at, ctx.Err()
+}
+
+// ladderPhase grows one store through the sizes, timing saves at each, and
+// searches, memory and the shim at the sizes the targets name.
+func (b *bench) ladderPhase(ctx context.Context, res *Results) error {
+	d, err := b.startDaemon(ctx, "ladder")
+	if err != nil {
+		return err
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			d.stop()
+		}
+	}()
+	// The ladder's memories are numbered from 0, so queries can regenerate
+	// any stored text from its number.
+	sv := &saver{seed: b.cfg.seed}
+	for _, size := range b.cfg.sizes {
+		if err := b.preload(ctx, d.p, sv, int64(size), res); err != nil {
+			return err
+		}
+		progress("save latency at %s leaves: %d sequential saves", thousands(int64(size)), b.cfg.latencySaves)
+		at, err := b.saveLatency(ctx, d.p, sv)
+		if err != nil {
+			return err
+		}
+		res.SaveLatency = append(res.SaveLatency, at)
+		stored := int(sv.next.Load())
+		if size >= b.cfg.searchAt {
+			for _, scope := range []ihmtv1.SearchScope{ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, ihmtv1.SearchScope_SEARCH_SCOPE_ALL} {
+				progress("search latency at %s leaves, scope %s: %d sequential searches", thousands(int64(size)), map[bool]string{true: "all", false: "default"}[scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL], b.cfg.searches)
+				s, err := b.searchLatency(ctx, d.p.Socket, b.cfg.searches, scope, stored)
+				if err != nil {
+					return err
+				}
+				if size == b.cfg.searchAt {
+					s.TargetP99Ms = 5
+				}
+				res.Search = append(res.Search, s)
+			}
+			res.Memory = append(res.Memory, memSample(storeLeaves(ctx, d.p.Socket)))
+		}
+		if size == b.cfg.searchAt {
+			b.shimPhase(ctx, d.p, res, stored)
+		}
+	}
+	if e := sv.firstErr(); e != "" {
+		res.Notes = append(res.Notes, "ladder phase error: "+e)
+	}
+	if n := sv.dups.Load(); n > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("ladder phase: %d saves answered duplicate", n))
+	}
+	base := res.SaveLatency[0]
+	for _, at := range res.SaveLatency[1:] {
+		res.SaveRatios = append(res.SaveRatios, Ratio{Leaves: at.Leaves, VsBase: base.Leaves, Ratio: at.Latency.P50 / base.Latency.P50})
+	}
+	leaves := storeLeaves(ctx, d.p.Socket)
+	stopped = true
+	if err := d.stop(); err != nil {
+		return fmt.Errorf("stop daemon: %w", err)
+	}
+	res.StoreBytes = dirSize(d.p.Data)
+	b.restartPhase(ctx, d.p, leaves, res)
+
+	// A session starting after a reboot: the shim's first call auto-starts
+	// ihmtd on the loaded store and must wait for it to open.
+	progress("cold start on the loaded store: ihmt-mcp's first call auto-starts ihmtd on %s leaves", thousands(leaves))
+	c := b.coldStart(ctx, d.p.Data, filepath.Join(b.sock, "cold-loaded", "s.sock"))
+	res.Restart.ColdCallMs, res.Restart.ColdServingMs = ms(c.call), ms(c.serving)
+	if c.err != nil {
+		res.Restart.ColdError = c.err.Error()
+	}
+	return nil
+}
+
+// shimPhase spawns ihmt-mcp against the ladder daemon: spawn→initialize and
+// the first tool call, N times; then the steady round trip in one shim.
+func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stored int) {
+	s := &res.Shim
+	s.Spawns = b.cfg.shimSpawns
+	s.StoreLeaves = storeLeaves(ctx, p.Socket)
+	env := shimEnv(p.Socket, p.Data, projectName(0))
+	bin := filepath.Join(b.bin, "ihmt-mcp")
+	progress("ihmt-mcp: %d spawns (initialize, first save_memory), then %d steady calls of each tool", b.cfg.shimSpawns, b.cfg.shimCalls)
+	// One untimed spawn first, so the binary is in the page cache.
+	if m, err := startShim(bin, env); err == nil {
+		m.initialize()
+		m.close()
+	}
+	seed := b.cfg.seed + 2 // texts of their own, so no save is a duplicate
+	next := 0
+	saveArgs := func() map[string]any {
+		next++
+		return map[string]any{"content": memoryText(seed, next)}
+	}
+	var inits, firsts, exits []time.Duration
+	for range b.cfg.shimSpawns {
+		if ctx.Err() != nil {
+			return
+		}
+		t := time.Now()
+		m, err := startShim(bin, env)
+		if err != nil {
+			s.fail(err)
+			continue
+		}
+		if err := m.initialize(); err != nil {
+			s.fail(err)
+			m.close()
+			continue
+		}
+		inits = append(inits, time.Since(t))
+		m.notify("notifications/initialized")
+		args := saveArgs()
+		t = time.Now()
+		if _, err := m.tool("save_memory", args); err != nil {
+			s.fail(err)
+		} else {
+			firsts = append(firsts, time.Since(t))
+		}
+		t = time.Now()
+		if err := m.close(); err != nil {
+			s.fail(fmt.Errorf("shim exit: %w", err))
+		} else {
+			exits = append(exits, time.Since(t))
+		}
+	}
+	s.SpawnToInit, s.FirstCall, s.Exit = summarize(inits), summarize(firsts), summarize(exits)
+
+	m, err := startShim(bin, env)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	defer m.close()
+	if err := m.initialize(); err != nil {
+		s.fail(err)
+		return
+	}
+	m.notify("notifications/initialized")
+	if _, err := m.tool("save_memory", saveArgs()); err != nil { // the lazy dial
+		s.fail(err)
+		return
+	}
+	r := rand.New(rand.NewPCG(b.cfg.seed, 99))
+	var saves, searches []time.Duration
+	for range b.cfg.shimCalls {
+		args := saveArgs()
+		t := time.Now()
+		if _, err := m.tool("save_memory", args); err != nil {
+			s.fail(err)
+		} else {
+			saves = append(saves, time.Since(t))
+		}
+	}
+	for range b.cfg.shimCalls {
+		args := map[string]any{"query": query(r, b.cfg.seed, stored)}
+		t := time.Now()
+		if _, err := m.tool("search_memory", args); err != nil {
+			s.fail(err)
+		} else {
+			searches = append(searches, time.Since(t))
+		}
+	}
+	s.SteadySave, s.SteadySearch = summarize(saves), summarize(searches)
+	if v, ok := procStatus(m.cmd.Process.Pid, "VmRSS"); ok {
+		s.ShimRSSMiB = mib(v)
+	}
+	if v, ok := procStatus(m.cmd.Process.Pid, "VmHWM"); ok {
+		s.ShimMaxRSSMiB = mib(v)
+	}
+}
+
+// restartPhase starts the built ihmtd on the loaded store: how long until
+// it serves (it reads every leaf file and the log), its resident size, and
+// search latency through a real separate daemon process.
+func (b *bench) restartPhase(ctx context.Context, p paths.Paths, leaves int64, res *Results) {
+	r := &res.Restart
+	r.Leaves = leaves
+	progress("restart: a real ihmtd opens the %s-leaf store", thousands(leaves))
+	cmd := exec.Command(filepath.Join(b.bin, "ihmtd"), "-data", p.Data, "-socket", p.Socket, "-log-level", "warn")
+	cmd.Stderr = os.Stderr
+	t := time.Now()
+	if err := cmd.Start(); err != nil {
+		r.Error = err.Error()
+		return
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+	}()
+	if err := waitServing(ctx, p.Socket, exited, func() error { return waitErr }, 5*time.Minute); err != nil {
+		r.Error = err.Error()
+		return
+	}
+	r.OpenSeconds = time.Since(t).Seconds()
+	n := b.cfg.searches / 4
+	s, err := b.searchLatency(ctx, p.Socket, n, ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, int(leaves))
+	if err != nil {
+		r.Error = err.Error()
+		return
+	}
+	s.RealDaemon = true
+	r.Search = s
+	if v, ok := procStatus(cmd.Process.Pid, "VmRSS"); ok {
+		r.RSSMiB = mib(v)
+	}
+	if v, ok := procStatus(cmd.Process.Pid, "VmHWM"); ok {
+		r.MaxRSSMiB = mib(v)
+	}
+	t = time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+		r.StopSeconds = time.Since(t).Seconds()
+		if waitErr != nil {
+			r.Error = "ihmtd exit: " + waitErr.Error()
+		}
+	case <-time.After(30 * time.Second):
+		r.Error = "ihmtd did not exit within 30 s of SIGTERM"
+	}
+}
+
+// coldStartPhase: no daemon running; the shim's first tool call starts
+// ihmtd (found beside the shim binary) and waits for it.
+func (b *bench) coldStartPhase(ctx context.Context, res *Results) {
+	s := &res.Shim
+	var ds []time.Duration
+	progress("cold start: %d × ihmt-mcp with no daemon running (first call auto-starts ihmtd on an empty store)", b.cfg.coldStarts)
+	for k := range b.cfg.coldStarts {
+		if ctx.Err() != nil {
+			return
+		}
+		home := filepath.Join(b.tmp, fmt.Sprintf("cold-%d", k))
+		sock := filepath.Join(b.sock, fmt.Sprintf("cold-%d", k), "s.sock")
+		c := b.coldStart(ctx, home, sock)
+		s.ColdDaemonRSS = max(s.ColdDaemonRSS, c.rssMiB)
+		if c.err != nil {
+			s.ColdStartError = c.err.Error()
+			continue
+		}
+		ds = append(ds, c.call)
+	}
+	s.ColdStart = summarize(ds)
+}
+
+type cold struct {
+	call    time.Duration // the first tool call's round trip, or time to its failure
+	serving time.Duration // from the call until the auto-started daemon served
+	rssMiB  float64       // the auto-started daemon's resident size
+	err     error
+}
+
+// coldStart runs one shim with no daemon at sock: its first save_memory
+// starts ihmtd on the store at home. It then stops that daemon.
+func (b *bench) coldStart(ctx context.Context, home, sock string) cold {
+	var c cold
+	m, err := startShim(filepath.Join(b.bin, "ihmt-mcp"), shimEnv(sock, home, projectName(0)))
+	if err != nil {
+		c.err = err
+		return c
+	}
+	defer m.close()
+	if c.err = m.initialize(); c.err != nil {
+		return c
+	}
+	m.notify("notifications/initialized")
+	t := time.Now()
+	_, c.err = m.tool("save_memory", map[string]any{"content": "2026-01-05: The bench started this daemon from a cold shim, at " + time.Now().Format(time.RFC3339Nano) + "."})
+	c.call = time.Since(t)
+	// Stop the daemon the shim started, whether or not the call worked;
+	// it may still be opening its store.
+	if err := waitServing(ctx, sock, nil, nil, 5*time.Minute); err != nil {
+		if c.err == nil {
+			c.err = err
+		}
+		return c
+	}
+	c.serving = time.Since(t)
+	cl, err := client.New(client.Options{Socket: sock})
+	if err != nil {
+		c.err = err
+		return c
+	}
+	defer cl.Close()
+	if st, err := cl.Stats(ctx); err == nil {
+		pid := int(st.GetPid())
+		if v, ok := procStatus(pid, "VmRSS"); ok {
+			c.rssMiB = mib(v)
+		}
+		cl.Shutdown(ctx)
+		for range 1000 { // up to 10 s for it to exit
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return c
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"google.golang.org/protobuf/proto"
+)
+
+func protoSize(m proto.Message) int { return proto.Size(m) }
+
+// mark compares a figure with its target: "ok" or "MISSED".
+func mark(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "MISSED"
+}
+
+func (r *Results) print(w io.Writer, cfg config) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	section := func(title string) { p("\n%s\n%s\n", title, strings.Repeat("─", len([]rune(title)))) }
+	table := func(rows [][]string) {
+		tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+		for _, row := range rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		tw.Flush()
+	}
+	e := r.Env
+	p("IHMT benchmark (%s) — %s/%s, %d CPUs, %s, temp dir %s\n", r.Mode, e.GOOS, e.GOARCH, e.CPUs, e.GoVersion, e.TempDir)
+	p("memories: generated, %d–%d bytes each, unique; e.g. %q\n", e.TextBytes[0], e.TextBytes[1], clipText(e.TextSample, 150))
+	p("disk floor: append+fsync of 600 B p50 %s, p99 %s (every durable save pays at least one, shared by group commit)\n", fmtMs(r.Fsync.P50), fmtMs(r.Fsync.P99))
+	p("file create floor: create temp + write 900 B + close + rename p50 %s, p99 %s (the leaf writer pays this per leaf, serially)\n", fmtMs(r.Create.P50), fmtMs(r.Create.P99))
+	p("load average at start %s, at end %s (on a shared machine other work shows in every figure)\n", e.LoadStart, e.LoadEnd)
+	p("build of ihmt-mcp + ihmtd: %.1f s\n", r.BuildSeconds)
+
+	section("Durable saves through the daemon (gRPC over a Unix socket; each client its own connection, one save in flight)")
+	rows := [][]string{{"clients", "saves/s", "p50", "p99", "max", "saves", "store before", "errors", "target"}}
+	for _, t := range r.Throughput {
+		target := ""
+		if t.Clients == 16 {
+			target = fmt.Sprintf("≥ 3,000/s: %s", mark(t.PerSecond >= 3000))
+		}
+		rows = append(rows, []string{fmt.Sprint(t.Clients), thousands(int64(t.PerSecond)), fmtMs(t.Latency.P50), fmtMs(t.Latency.P99), fmtMs(t.Latency.Max),
+			thousands(int64(t.Saves)), thousands(t.StoreBefore), fmt.Sprint(t.Errors), target})
+	}
+	table(rows)
+	if len(r.Throughput) > 1 {
+		p("scaling: %s\n", scaling(r.Throughput))
+	}
+	if r.LeafCatchUp >= 0 {
+		p("leaf files all on disk %s after the last acknowledgement (the log is the durability point; files follow)\n", fmtMs(r.LeafCatchUp))
+	} else {
+		p("leaf files did NOT catch up with the acknowledged saves within 60 s\n")
+	}
+
+	section("Bulk preload (the bulk saves/s figure)")
+	rows = [][]string{{"leaves", "time", "saves/s", "in flight", "leaf files lag", "errors"}}
+	for _, pl := range r.Preload {
+		rows = append(rows, []string{thousands(pl.From) + " → " + thousands(pl.To), fmt.Sprintf("%.2f s", pl.Seconds), thousands(int64(pl.PerSecond)),
+			fmt.Sprint(pl.InFlight), fmtMs(pl.LeafLagMs), fmt.Sprint(pl.Errors)})
+	}
+	table(rows)
+
+	section(fmt.Sprintf("Save latency vs store size (1 client, sequential, %d saves each)", cfg.latencySaves))
+	rows = [][]string{{"leaves", "p50", "p90", "p99", "max", "p50 ratio"}}
+	for i, at := range r.SaveLatency {
+		ratio := "1.00 (base)"
+		if base := r.SaveLatency[0]; i > 0 && base.Latency.P50 > 0 {
+			ratio = fmt.Sprintf("%.2f× vs %s", at.Latency.P50/base.Latency.P50, thousands(base.Leaves))
+		}
+		rows = append(rows, []string{thousands(at.Leaves), fmtMs(at.Latency.P50), fmtMs(at.Latency.P90), fmtMs(at.Latency.P99), fmtMs(at.Latency.Max), ratio})
+	}
+	table(rows)
+	p("goal: flat (ratio ≈ 1)\n")
+
+	section(fmt.Sprintf("Search latency through the daemon (1 client, sequential; caller in project svc-0; queries: words of stored memories, 10%% nonsense)"))
+	rows = [][]string{{"leaves", "scope", "p50", "p90", "p99", "max", "mean scored / visible", "resp", "verdicts", "target"}}
+	searches := r.Search
+	if r.Restart.Search.Latency.N > 0 {
+		searches = append(searches, r.Restart.Search)
+	}
+	for _, s := range searches {
+		target := ""
+		if s.TargetP99Ms > 0 {
+			target = fmt.Sprintf("p99 ≤ %.0f ms: %s", s.TargetP99Ms, mark(s.Latency.P99 <= s.TargetP99Ms))
+		}
+		scope := s.Scope
+		if s.RealDaemon {
+			scope += " (real ihmtd)"
+		}
+		rows = append(rows, []string{thousands(s.Leaves), scope, fmtMs(s.Latency.P50), fmtMs(s.Latency.P90), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max),
+			fmt.Sprintf("%s / %s", thousands(int64(s.MeanScored)), thousands(int64(s.MeanVisible))), fmt.Sprintf("%.1f KiB", s.ResponseKiB),
+			verdicts(s.Verdicts), target})
+		if s.Errors > 0 {
+			rows = append(rows, []string{"", fmt.Sprintf("%d errors, first: %s", s.Errors, s.FirstMessage)})
+		}
+	}
+	table(rows)
+
+	sh := r.Shim
+	section(fmt.Sprintf("ihmt-mcp over stdio (raw JSON-RPC, protocol 2025-06-18; store of %s leaves)", thousands(sh.StoreLeaves)))
+	rows = [][]string{{"measure", "n", "p50", "p90", "p99", "max", "target"}}
+	add := func(name string, l Lat, target string) {
+		rows = append(rows, []string{name, fmt.Sprint(l.N), fmtMs(l.P50), fmtMs(l.P90), fmtMs(l.P99), fmtMs(l.Max), target})
+	}
+	add("spawn → initialize result", sh.SpawnToInit, fmt.Sprintf("p50 ≤ 20 ms: %s", mark(sh.SpawnToInit.N > 0 && sh.SpawnToInit.P50 <= 20)))
+	add("first save_memory (lazy dial)", sh.FirstCall, "")
+	add("stdin closed → exit", sh.Exit, "")
+	add("steady save_memory round trip", sh.SteadySave, fmt.Sprintf("p50 ≤ 3 ms: %s", mark(sh.SteadySave.N > 0 && sh.SteadySave.P50 <= 3)))
+	add("steady search_memory round trip", sh.SteadySearch, fmt.Sprintf("p50 ≤ 3 ms: %s", mark(sh.SteadySearch.N > 0 && sh.SteadySearch.P50 <= 3)))
+	add("cold: first call auto-starts ihmtd", sh.ColdStart, "")
+	table(rows)
+	if len(r.SaveLatency) > 0 && sh.SteadySave.N > 0 {
+		// The latency sample nearest the shim's store size.
+		base := r.SaveLatency[0]
+		for _, at := range r.SaveLatency {
+			if at.Leaves <= sh.StoreLeaves {
+				base = at
+			}
+		}
+		p("shim overhead on a save: %s (p50 via shim %s − direct gRPC p50 %s at %s leaves)\n",
+			fmtMs(sh.SteadySave.P50-base.Latency.P50), fmtMs(sh.SteadySave.P50), fmtMs(base.Latency.P50), thousands(base.Leaves))
+	}
+	p("shim RSS after %d calls: %.1f MiB (peak %.1f MiB); auto-started ihmtd RSS (empty store): %.1f MiB\n", 2*cfg.shimCalls, sh.ShimRSSMiB, sh.ShimMaxRSSMiB, sh.ColdDaemonRSS)
+	if sh.Errors > 0 {
+		p("shim errors: %d, first: %s\n", sh.Errors, sh.FirstError)
+	}
+	if sh.ColdStartError != "" {
+		p("cold start error: %s\n", sh.ColdStartError)
+	}
+
+	section("Memory")
+	rows = [][]string{{"process", "leaves", "heap in use", "heap alloc", "Go sys", "RSS", "RSS peak"}}
+	for _, m := range r.Memory {
+		rows = append(rows, []string{"bench (in-process daemon)", thousands(m.Leaves), fmt.Sprintf("%.1f MiB", m.HeapInuseMiB), fmt.Sprintf("%.1f MiB", m.HeapAllocMiB),
+			fmt.Sprintf("%.1f MiB", m.SysMiB), fmt.Sprintf("%.1f MiB", m.RSSMiB), ""})
+	}
+	if r.Restart.RSSMiB > 0 {
+		rows = append(rows, []string{"ihmtd (real, after open + searches)", thousands(r.Restart.Leaves), "", "", "", fmt.Sprintf("%.1f MiB", r.Restart.RSSMiB), fmt.Sprintf("%.1f MiB", r.Restart.MaxRSSMiB)})
+	}
+	table(rows)
+	p("in-process figures are the whole bench process (daemon + clients), after runtime.GC; the store on disk: %.1f MiB\n", mib(uint64(r.StoreBytes)))
+
+	section("Daemon restart on the loaded store (real ihmtd binary)")
+	if r.Restart.Error != "" {
+		p("error: %s\n", r.Restart.Error)
+	}
+	p("%s leaves: open → SERVING %.2f s; SIGTERM → exit %.2f s\n", thousands(r.Restart.Leaves), r.Restart.OpenSeconds, r.Restart.StopSeconds)
+	p("cold session on it (no daemon running): ihmt-mcp's first save_memory took %s", fmtMs(r.Restart.ColdCallMs))
+	if r.Restart.ColdError != "" {
+		p(" and FAILED: %s\n", r.Restart.ColdError)
+	} else {
+		p(" and succeeded\n")
+	}
+	p("  (the auto-started ihmtd served %s after that call began)\n", fmtMs(r.Restart.ColdServingMs))
+
+	if len(r.Notes) > 0 {
+		section("Notes")
+		for _, n := range r.Notes {
+			p("- %s\n", n)
+		}
+	}
+	p("\ntotal %.1f s\n", r.TotalSeconds)
+}
+
+func scaling(ts []Throughput) string {
+	var parts []string
+	base := ts[0].PerSecond
+	for _, t := range ts[1:] {
+		parts = append(parts, fmt.Sprintf("%d clients = %.1f× of 1 client", t.Clients, t.PerSecond/base))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func verdicts(m map[string]int) string {
+	var parts []string
+	for _, k := range []string{"found", "ambiguous", "not_found"} {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
