@@ -201,7 +201,7 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 		Status:      saveStatus(resp.GetStatus()),
 		Scope:       scopeName(m.GetScope()),
 		Project:     m.GetProject(),
-		ValidFrom:   day(m.GetValidFrom().AsTime()),
+		ValidFrom:   client.FormatTime(m.GetValidFrom().AsTime()),
 		RecordedAt:  m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339),
 		Corrections: []Correction{},
 		Candidates:  []Candidate{},
@@ -210,9 +210,9 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 	var b strings.Builder
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
-		fmt.Fprintf(&b, "Already stored as %s (%s, recorded %s); nothing written.", out.ID, where(m), out.RecordedAt[:10])
+		fmt.Fprintf(&b, "Already stored as %s (%s, recorded %s); nothing written.", out.ID, client.Where(m), out.RecordedAt[:10])
 	default:
-		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, where(m), out.ValidFrom)
+		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, client.Where(m), out.ValidFrom)
 	}
 	s.notes(&b)
 	return text(b.String()), out, nil
@@ -265,14 +265,14 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 			notices = []string{}
 		}
 		out.Results = append(out.Results, Result{
-			ID: m.GetId(), Content: m.GetContent(), ValidFrom: day(m.GetValidFrom().AsTime()),
+			ID: m.GetId(), Content: m.GetContent(), ValidFrom: client.FormatTime(m.GetValidFrom().AsTime()),
 			RecordedAt: m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), Scope: scopeName(m.GetScope()),
 			Project: m.GetProject(), Agent: agentName(m.GetAgent()), Session: m.GetSessionId(), Trust: trustName(m.GetTrust()),
 			Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()),
 		})
 	}
 	for _, c := range resp.GetCandidates() {
-		out.Candidates = append(out.Candidates, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: day(c.GetValidFrom().AsTime())})
+		out.Candidates = append(out.Candidates, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
 	}
 	var b strings.Builder
 	renderSearch(&b, out, full)
@@ -486,28 +486,11 @@ func agentName(a *ihmtv1.Agent) string {
 	return a.GetName() + " " + a.GetVersion()
 }
 
-func where(m *ihmtv1.Memory) string {
-	if m.GetScope() == ihmtv1.Scope_SCOPE_PROJECT {
-		return "project " + m.GetProject()
-	}
-	return "global"
-}
-
 func whereResult(r Result) string {
 	if r.Scope == "project" {
 		return "project " + r.Project
 	}
 	return "global"
-}
-
-// day renders a valid time as a date when it is midnight UTC, as dates
-// without a time are stored.
-func day(t time.Time) string {
-	t = t.UTC()
-	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-		return t.Format("2006-01-02")
-	}
-	return t.Format(time.RFC3339)
 }
 
 func clipRunes(s string, n int) string {

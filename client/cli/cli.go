@@ -206,21 +206,6 @@ func cmdVersion(e *env, args []string) error {
 	return nil
 }
 
-func day(t time.Time) string {
-	t = t.UTC()
-	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-		return t.Format("2006-01-02")
-	}
-	return t.Format(time.RFC3339)
-}
-
-func where(m *ihmtv1.Memory) string {
-	if m.GetScope() == ihmtv1.Scope_SCOPE_PROJECT {
-		return "project " + m.GetProject()
-	}
-	return "global"
-}
-
 func lower(s fmt.Stringer, prefix string) string {
 	return strings.ToLower(strings.TrimPrefix(s.String(), prefix))
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
@@ -66,9 +67,9 @@ func cmdSave(e *env, args []string) error {
 	m := resp.GetMemory()
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
-		fmt.Fprintf(e.stdout, "already stored as %s (%s, recorded %s); nothing written\n", resp.GetId(), where(m), day(m.GetRecordedAt().AsTime()))
+		fmt.Fprintf(e.stdout, "already stored as %s (%s, recorded %s); nothing written\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetRecordedAt().AsTime()))
 	default:
-		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s)\n", resp.GetId(), where(m), day(m.GetValidFrom().AsTime()))
+		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s)\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetValidFrom().AsTime()))
 	}
 	return nil
 }
@@ -118,7 +119,7 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", lower(resp.GetStatus(), "SEARCH_STATUS_"), resp.GetConfidence(), resp.GetMessage())
 	for i, r := range resp.GetResults() {
 		m := r.GetMemory()
-		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, day(m.GetValidFrom().AsTime()), where(m),
+		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, client.FormatTime(m.GetValidFrom().AsTime()), client.Where(m),
 			lower(m.GetTrust(), "TRUST_"), m.GetAgent().GetName(), m.GetId(), r.GetScore())
 		for _, line := range strings.Split(strings.TrimRight(m.GetContent(), "\n"), "\n") {
 			fmt.Fprintf(w, "   %s\n", line)
@@ -128,7 +129,7 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 		}
 	}
 	for _, c := range resp.GetCandidates() {
-		fmt.Fprintf(w, "  - %s (%s): %s\n", c.GetId(), day(c.GetValidFrom().AsTime()), c.GetExcerpt())
+		fmt.Fprintf(w, "  - %s (%s): %s\n", c.GetId(), client.FormatTime(c.GetValidFrom().AsTime()), c.GetExcerpt())
 	}
 	fmt.Fprintf(w, "\n(%d of %d visible memories scored; exhaustive: %v)\n", cov.GetLeavesScored(), cov.GetLeavesVisible(), cov.GetExhaustive())
 }
@@ -161,7 +162,7 @@ func cmdGet(e *env, args []string) error {
 	}
 	m := resp.GetMemory()
 	fmt.Fprintf(e.stdout, "id:          %s\nvalid from:  %s\nrecorded at: %s\nscope:       %s\nagent:       %s %s (session %s)\ntrust:       %s\nstatus:      %s\n",
-		m.GetId(), day(m.GetValidFrom().AsTime()), m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), where(m),
+		m.GetId(), client.FormatTime(m.GetValidFrom().AsTime()), m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), client.Where(m),
 		m.GetAgent().GetName(), m.GetAgent().GetVersion(), m.GetSessionId(), lower(m.GetTrust(), "TRUST_"), m.GetStatus())
 	if m.GetDomain() != "" {
 		fmt.Fprintf(e.stdout, "domain:      %s\n", m.GetDomain())

@@ -55,19 +55,6 @@ func Leading(text string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// Format renders a time as a date when it falls on midnight UTC (how dates
-// without a time are stored), else as RFC 3339.
-func Format(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	t = t.UTC()
-	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-		return t.Format("2006-01-02")
-	}
-	return t.Format(time.RFC3339)
-}
-
 func clip(s string) string {
 	if len(s) > 40 {
 		return s[:40] + "…"

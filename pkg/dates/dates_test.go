@@ -57,8 +57,12 @@ func TestLeading(t *testing.T) {
 			}
 			continue
 		}
-		if !ok || Format(got) != tt.want {
-			t.Errorf("Leading(%q) = %q, %v; want %q", tt.in, Format(got), ok, tt.want)
+		want, err := Parse(tt.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || !got.Equal(want) {
+			t.Errorf("Leading(%q) = %v, %v; want %v", tt.in, got, ok, want)
 		}
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 )
 
 // Journal is an open log, positioned for appending. It is not safe for
@@ -67,7 +69,7 @@ func Open(path string) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("seek log: %w", err)
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -159,16 +161,4 @@ func scan(r io.ReaderAt, from int64, fn func(off int64, line []byte) error) erro
 		}
 		off += int64(len(line))
 	}
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("open dir %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync dir %s: %w", dir, err)
-	}
-	return nil
 }

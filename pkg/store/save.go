@@ -278,6 +278,9 @@ func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 		}
 	}
 	s.mu.Unlock()
+	// Queue the leaf files before acknowledging, so a Flush after an
+	// acknowledgement covers them.
+	s.leaves.push(written)
 	for _, r := range fresh {
 		if first := inBatch[r.leaf.ID]; first == r {
 			r.done <- saveResp{res: SaveResult{Status: Saved, Leaf: *r.leaf}}
@@ -285,5 +288,4 @@ func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 			r.done <- saveResp{res: SaveResult{Status: Duplicate, Leaf: *first.leaf}}
 		}
 	}
-	s.leaves.push(written)
 }
