@@ -143,7 +143,7 @@ type SearchResult struct {
 	Results    []Result    `json:"results"`
 	Candidates []Candidate `json:"candidates"`
 	Coverage   Coverage    `json:"coverage"`
-	Scope      string      `json:"scope" jsonschema:"what the search could see"`
+	Searched   string      `json:"searched" jsonschema:"what the search could see, e.g. global + project github.com/org/repo"`
 	Message    string      `json:"message"`
 }
 
@@ -255,8 +255,8 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 			LeavesScored:  resp.GetCoverage().GetLeavesScored(),
 			LeavesVisible: resp.GetCoverage().GetLeavesVisible(),
 		},
-		Scope:   resp.GetScopeDescription(),
-		Message: resp.GetMessage(),
+		Searched: resp.GetScopeDescription(),
+		Message:  resp.GetMessage(),
 	}
 	for _, r := range resp.GetResults() {
 		m := r.GetMemory()
@@ -304,7 +304,7 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		}
 		return
 	}
-	fmt.Fprintf(b, "found (confidence %.2f; searched %s):", out.Confidence, out.Scope)
+	fmt.Fprintf(b, "found (confidence %.2f; searched %s):", out.Confidence, out.Searched)
 	for i, r := range out.Results {
 		if !full && i >= 3 {
 			break
