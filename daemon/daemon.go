@@ -106,8 +106,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 	stopRequested := make(chan struct{}, 1)
 	svc := &service{
-		log:      log,
-		idleExit: cfg.IdleExit > 0,
+		log: log,
 		shutdown: func() {
 			select {
 			case stopRequested <- struct{}{}:

@@ -30,7 +30,6 @@ type service struct {
 	log       *slog.Logger
 	info      *ihmtv1.StatsResponse // static part of Stats
 	shutdown  func()
-	idleExit  bool
 	lastCall  atomic.Int64 // unix nanos of the last finished call
 	inFlight  atomic.Int64
 	warnedFor sync.Map // client versions already warned about

@@ -387,7 +387,11 @@ func (s *server) caller(ctx context.Context, req *mcp.CallToolRequest) (*ihmtv1.
 	return c, nil
 }
 
-// roots returns the client's root URIs. On protocols before 2026-07-28 it
+// roots returns the client's root URIs. Roots are deprecated by SEP-2577
+// but still what Claude Code and others use to say which project a session
+// is in; when they go, the working directory and IHMT_PROJECT remain.
+//
+// On protocols before 2026-07-28 it
 // asks the client directly (a client without roots simply answers with an
 // error, and the working directory is used); on 2026-07-28 it must ask
 // through an input request, and only if the client declared roots.
