@@ -66,3 +66,19 @@ func TestLeading(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseAndLeading(f *testing.F) {
+	for _, s := range []string{"2024-03-11", "2024-03-11T09:30:00+02:00", "9999-12-31 23:59", "0000-00-00", "2024-03-11 09:30Z", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, err := Parse(s); err == nil {
+			if got.Location() != time.UTC || got.Year() < 1 || got.Year() > 9999 {
+				t.Fatalf("Parse(%q) = %v: not a UTC time in range", s, got)
+			}
+		}
+		if got, ok := Leading(s); ok && got.Location() != time.UTC {
+			t.Fatalf("Leading(%q) = %v: not UTC", s, got)
+		}
+	})
+}
