@@ -175,9 +175,6 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Dir returns the store's directory.
-func (s *Store) Dir() string { return s.dir }
-
 // Close stops accepting writes, finishes every write already accepted,
 // writes out pending leaf files and syncs the log. It is safe to call more
 // than once.
