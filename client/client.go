@@ -379,11 +379,18 @@ func (c *Client) translate(err error) error {
 	case codes.NotFound:
 		return fmt.Errorf("%w: %s", ErrNotFound, st.Message())
 	case codes.Unavailable:
-		hint := "start it with `ihmt daemon start`, or check `ihmt status`"
+		// Say what is wrong in the user's terms, not gRPC's.
+		why := st.Message()
+		if _, err := os.Stat(c.socket); errors.Is(err, os.ErrNotExist) {
+			why = "no daemon is running: there is no socket"
+		} else if !c.listening() {
+			why = "nothing listens on the socket (a daemon that stopped uncleanly?)"
+		}
+		hint := "start it with `ihmt daemon start`"
 		if c.opts.AutoStart {
 			hint = "it could not be started in time; see " + filepath.Join(filepath.Dir(c.socket), "ihmtd.log") + " or run `ihmt daemon start`"
 		}
-		return fmt.Errorf("%w at %s (%s): %s", ErrUnavailable, c.socket, st.Message(), hint)
+		return fmt.Errorf("%w at %s: %s; %s", ErrUnavailable, c.socket, why, hint)
 	case codes.DeadlineExceeded:
 		return fmt.Errorf("ihmtd did not answer in time: %s: %w", st.Message(), context.DeadlineExceeded)
 	case codes.Canceled:

@@ -98,6 +98,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := run(e, rest[1:]); err != nil {
+		if errors.Is(err, errReported) {
+			return exitError
+		}
 		var ue usageError
 		if errors.As(err, &ue) {
 			if ue.msg != "" {
@@ -110,6 +113,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
+
+// errReported fails a command whose output already said what is wrong.
+var errReported = errors.New("reported")
 
 type usageError struct{ msg string }
 

@@ -115,7 +115,7 @@ func cmdDaemon(e *env, args []string) error {
 			if err := report(false, "ihmtd is not running at "+c.Socket()+" (start it with `ihmt daemon start`)"); err != nil {
 				return err
 			}
-			return errors.New("not running")
+			return errReported
 		}
 		return report(true, "ihmtd is running at "+c.Socket())
 	}
