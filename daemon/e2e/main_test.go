@@ -22,6 +22,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+
+	// The binaries under test are built by TestMain, which go test's cache
+	// cannot see; importing what they are made of makes a change to any of
+	// it rerun these tests instead of replaying a cached pass.
+	_ "github.com/ihmt-dev/ihmt/client/cli"
+	_ "github.com/ihmt-dev/ihmt/daemon"
+	_ "github.com/ihmt-dev/ihmt/shim"
 )
 
 // bins are the binaries TestMain built, all in one directory.
