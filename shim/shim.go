@@ -119,6 +119,7 @@ type SaveResult struct {
 	Corrections []Correction `json:"corrections"`
 	Candidates  []Candidate  `json:"candidates"`
 	Message     string       `json:"message,omitempty"`
+	Notes       []string     `json:"notes" jsonschema:"things to tell the user about this session"`
 }
 
 // Correction names a memory this save superseded.
@@ -145,6 +146,16 @@ type SearchResult struct {
 	Coverage   Coverage    `json:"coverage"`
 	Searched   string      `json:"searched" jsonschema:"what the search could see, e.g. global + project github.com/org/repo"`
 	Message    string      `json:"message"`
+	NextStep   string      `json:"next_step" jsonschema:"what to do with this answer"`
+	Notes      []string    `json:"notes" jsonschema:"things to tell the user about this session"`
+}
+
+// nextStep tells the model what each verdict asks of it. It is in the
+// structured result too, since some clients show the model only that.
+var nextStep = map[string]string{
+	"found":     "Answer from results[0]: say when it was saved and where it came from, and relay its notices.",
+	"ambiguous": "Do not guess: ask the user which one is meant, or call search_memory again with a clue that tells the candidates apart.",
+	"not_found": "The memory holds no answer to this: say so plainly, and do not invent one.",
 }
 
 // Result is one memory in a search answer.
@@ -206,6 +217,7 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 		Corrections: []Correction{},
 		Candidates:  []Candidate{},
 		Message:     resp.GetMessage(),
+		Notes:       s.notes(),
 	}
 	var b strings.Builder
 	switch resp.GetStatus() {
@@ -214,7 +226,7 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 	default:
 		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, client.Where(m), out.ValidFrom)
 	}
-	s.notes(&b)
+	writeNotes(&b, out.Notes)
 	return text(b.String()), out, nil
 }
 
@@ -274,9 +286,11 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 	for _, c := range resp.GetCandidates() {
 		out.Candidates = append(out.Candidates, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
 	}
+	out.NextStep = nextStep[out.Status]
+	out.Notes = s.notes()
 	var b strings.Builder
 	renderSearch(&b, out, full)
-	s.notes(&b)
+	writeNotes(&b, out.Notes)
 	return text(b.String()), out, nil
 }
 
@@ -295,13 +309,14 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		for _, c := range out.Candidates {
 			fmt.Fprintf(b, "\nNear miss (not an answer): %s (%s) %s", c.ID, c.ValidFrom, c.Excerpt)
 		}
-		b.WriteString("\nThe memory holds no answer to this: say so plainly, and do not invent one.")
+		b.WriteString("\n" + out.NextStep)
 		return
 	case "ambiguous":
 		fmt.Fprintf(b, "ambiguous: %s", out.Message)
 		for _, c := range out.Candidates {
 			fmt.Fprintf(b, "\n- %s (%s): %s", c.ID, c.ValidFrom, c.Excerpt)
 		}
+		b.WriteString("\n" + out.NextStep)
 		return
 	}
 	fmt.Fprintf(b, "found (confidence %.2f; searched %s):", out.Confidence, out.Searched)
@@ -331,20 +346,30 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 	}
 }
 
-// notes appends what the user should know about this session: a project
-// that could not be determined, a daemon of another version.
-func (s *server) notes(b *strings.Builder) {
+// notes returns what the user should know about this session: a project
+// that could not be determined, a daemon of another version (once). They go
+// into the structured result as well as the text, because some clients
+// (Claude Code) give the model only the structured content.
+func (s *server) notes() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	notes := []string{}
 	if s.projectNote != "" {
-		fmt.Fprintf(b, "\nNote: %s", s.projectNote)
+		notes = append(notes, s.projectNote)
 	}
 	if !s.versionWarned {
 		if m := s.cfg.Client.VersionMismatch(); m != "" {
 			s.versionWarned = true
 			s.cfg.Logger.Warn("version mismatch", "detail", m)
-			fmt.Fprintf(b, "\nNote for the user: %s.", m)
+			notes = append(notes, "tell the user: "+m)
 		}
+	}
+	return notes
+}
+
+func writeNotes(b *strings.Builder, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(b, "\nNote: %s", n)
 	}
 }
 
@@ -408,6 +433,15 @@ func (s *server) roots(ctx context.Context, req *mcp.CallToolRequest) (uris []st
 		}
 		res = r
 	} else {
+		// Ask only a client that declared roots. The SDK cannot tell an
+		// empty "roots": {} from no roots at all (its issue #607), so
+		// listChanged, which roots-capable clients set, stands for it; a
+		// client that declares neither is never sent a request it did not
+		// offer to answer (Codex, for one), and its working directory is used.
+		caps := req.ClientCapabilities()
+		if caps == nil || (!caps.Roots.ListChanged && caps.RootsV2 == nil) {
+			return nil, false
+		}
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		r, err := req.Session.ListRoots(ctx, nil)

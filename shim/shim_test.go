@@ -437,6 +437,11 @@ func checkVerdictTexts(t *testing.T, cs *mcp.ClientSession) {
 	if !strings.HasPrefix(lower, "ambiguous") || !strings.Contains(lower, "ask") || !strings.Contains(lower, "clue") {
 		t.Errorf("ambiguous text does not tell the model to ask or search again with a clue:\n%s", text)
 	}
+	// Some clients (Claude Code) show the model only the structured
+	// content, so the instruction must be there too.
+	if step, _ := amb["next_step"].(string); !strings.Contains(step, "Do not guess") || !strings.Contains(step, "clue") {
+		t.Errorf("ambiguous next_step = %q, want the instruction not to guess", amb["next_step"])
+	}
 
 	// A clue settles it.
 	clued, text := ok(t, cs, "search_memory", map[string]any{"query": "Luis", "clue": "payment"})
@@ -469,6 +474,13 @@ func checkVerdictTexts(t *testing.T, cs *mcp.ClientSession) {
 		if !told {
 			t.Errorf("search %q: not_found text does not tell the model what to do (say so; do not invent an answer):\n%s", q, text)
 		}
+		if step, _ := nf["next_step"].(string); !strings.Contains(step, "do not invent") {
+			t.Errorf("search %q: not_found next_step = %q, want the instruction not to invent", q, nf["next_step"])
+		}
+	}
+	// Positive control: a found answer's next step says to answer from it.
+	if step, _ := clued["next_step"].(string); !strings.Contains(step, "results[0]") {
+		t.Errorf("found next_step = %q", clued["next_step"])
 	}
 }
 
@@ -512,6 +524,10 @@ func TestShimProject(t *testing.T) {
 				}
 				if hasNote := strings.Contains(text, "IHMT_PROJECT"); hasNote != tt.wantNote {
 					t.Errorf("%s: text %q: note about the project = %v, want %v", tt.name, text, hasNote, tt.wantNote)
+				}
+				notes, _ := json.Marshal(saved["notes"])
+				if hasNote := strings.Contains(string(notes), "IHMT_PROJECT"); hasNote != tt.wantNote {
+					t.Errorf("%s: structured notes %s: note about the project = %v, want %v", tt.name, notes, hasNote, tt.wantNote)
 				}
 				// A search from the same session sees its own project.
 				scope := "project"

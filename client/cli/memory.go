@@ -131,6 +131,9 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 	for _, c := range resp.GetCandidates() {
 		fmt.Fprintf(w, "  - %s (%s): %s\n", c.GetId(), client.FormatTime(c.GetValidFrom().AsTime()), c.GetExcerpt())
 	}
+	if resp.GetStatus() == ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS {
+		fmt.Fprintln(w, "\nTell them apart with --clue WORDS, or look at one with `ihmt get ID`.")
+	}
 	fmt.Fprintf(w, "\n(%d of %d visible memories scored; exhaustive: %v)\n", cov.GetLeavesScored(), cov.GetLeavesVisible(), cov.GetExhaustive())
 }
 

@@ -32,8 +32,8 @@ import (
 var ErrOtherUser = errors.New("peer runs as a different user")
 
 // Listen prepares the socket's directory (created 0700 if missing; if it
-// exists it must be owned by this uid — if its mode is wider than 0700 it is
-// tightened to 0700 when owned by us, else an error), removes a stale socket
+// exists it must be owned by this uid and have mode 0700, else an error that
+// says how to fix it), removes a stale socket
 // file at path (the caller holds the store lock, so no live daemon owns it;
 // refuse to remove anything that is not a socket), listens on unix, chmods
 // the socket 0600, and returns a listener whose Accept only ever returns
@@ -101,10 +101,13 @@ func prepareDir(dir string, uid int) error {
 	if owner != uid {
 		return fmt.Errorf("socket directory %s is owned by uid %d, not by us (uid %d); remove it or point IHMT_SOCKET elsewhere", dir, owner, uid)
 	}
-	if fi.Mode().Perm()&^0o700 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("tighten socket directory %s to 0700: %w", dir, err)
-		}
+	// An existing directory others can open is refused, never tightened:
+	// it may be a shared or personal directory (/tmp, the home directory)
+	// that IHMT_SOCKET happens to point into, and chmod-ing it would break
+	// whatever else lives there.
+	if perm := fi.Mode().Perm(); perm&^0o700 != 0 {
+		return fmt.Errorf("socket directory %s has mode %#o, but the socket must live in a directory only you can open: run `chmod 700 %s` if it is IHMT's own, or set IHMT_SOCKET to a path in a private directory (e.g. %s)",
+			dir, perm, dir, filepath.Join(dir, fmt.Sprintf("ihmt-%d", uid), "ihmtd.sock"))
 	}
 	return nil
 }

@@ -81,13 +81,33 @@ func TestListenPreparesPath(t *testing.T) {
 			},
 		},
 		{
-			name: "tightens our 0755 directory",
+			// Shared or personal directories (/tmp, $HOME) must never be
+			// chmod-ed because IHMT_SOCKET points into them.
+			name: "refuses our 0755 directory and leaves it alone",
 			setup: func(t *testing.T, dir, _ string) {
 				if err := os.Mkdir(dir, 0o755); err != nil {
 					t.Fatal(err)
 				}
 				chmod(t, dir, 0o755)
 			},
+			wantErr: "only you can open",
+			check: func(t *testing.T, dir, _ string) {
+				if got := perm(t, dir); got != 0o755 {
+					t.Errorf("directory mode changed to %#o", got)
+				}
+			},
+		},
+		{
+			name: "refuses a sticky world-writable directory like /tmp",
+			setup: func(t *testing.T, dir, _ string) {
+				if err := os.Mkdir(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(dir, 0o777|fs.ModeSticky); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantErr: "only you can open",
 		},
 		{
 			name: "removes stale socket",

@@ -204,13 +204,13 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 			}
 			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
 		}
-		res.Message = fmt.Sprintf("%d memories match about equally; ask which one is meant, or search again with a clue that tells them apart.", len(res.Hits))
+		res.Message = fmt.Sprintf("%d memories match about equally.", len(res.Hits))
 	case res.Confidence < minConfidence:
 		res.Verdict = Ambiguous
 		for _, h := range raw[:min(len(raw), maxCandidates)] {
 			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
 		}
-		res.Message = "No memory matches the query clearly; these partly match. Ask for a detail, or search again with a clue."
+		res.Message = "No memory matches the query clearly; these match part of it."
 	default:
 		res.Verdict = Found
 		for _, h := range raw[:min(len(raw), limit)] {

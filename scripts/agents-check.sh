@@ -1,0 +1,436 @@
+#!/usr/bin/env bash
+# Checks that ihmt-mcp works with three real coding agents as MCP clients — Claude Code 2.1.328,
+# Codex 0.169.0 and opencode 1.18.33 — with no model and no network beyond the npm registry:
+#   - each agent's own CLI registers ihmt-mcp by absolute path (user-level config, throw-away HOME);
+#   - each agent's health check really starts and initialises the server
+#     (`claude mcp list`, `opencode mcp list`, `codex app-server` mcpServerStatus/list);
+#   - Codex calls save_memory and then search_memory through `codex app-server`
+#     (mcpServer/tool/call), and `ihmt search --json` shows the memory stored under the client
+#     name Codex sent;
+#   - Claude Code, driven by a local fake Anthropic Messages API that asks for
+#     mcp__ihmt__search_memory, calls the tool and gets that memory back.
+# The first run downloads ~1.3 GB from the npm registry into ${IHMT_AGENTS_DIR:-~/.cache/ihmt-agents}
+# (20-40 s); later runs reuse it. A run takes ~10 s once the agents are installed.
+#
+# Usage (from the repository root): scripts/agents-check.sh [--keep]
+#   --keep   keep the temporary directory (store, configs, logs) and leave ihmtd running
+# Prints one PASS/FAIL line per check; exits non-zero if any check fails.
+set -euo pipefail
+
+CLAUDE_VERSION=2.1.328
+CODEX_VERSION=0.169.0
+OPENCODE_VERSION=1.18.33
+PROJECT_KEY=github.com/example/agents-check
+
+keep=0
+for arg in "$@"; do
+	case "$arg" in
+	--keep) keep=1 ;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "agents-check: unknown argument $arg (use --keep or --help)" >&2
+		exit 2
+		;;
+	esac
+done
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+for tool in go node npm timeout; do
+	command -v "$tool" >/dev/null || {
+		echo "agents-check: $tool is required" >&2
+		exit 2
+	}
+done
+
+AGENTS_DIR=${IHMT_AGENTS_DIR:-$HOME/.cache/ihmt-agents}
+# Short, private paths: the socket path must fit in sun_path, and ihmtd wants the
+# socket's directory private (0700), so it gets one of its own that IHMT creates.
+WORK=$(mktemp -d /tmp/ihmt-agents.XXXXXX)
+BIN=$WORK/bin
+MCP=$BIN/ihmt-mcp
+STORE=$WORK/store
+SOCK=$WORK/run/ihmtd.sock
+PROJ=$WORK/proj
+LOGS=$WORK/logs
+mkdir -p "$BIN" "$WORK/home" "$PROJ" "$LOGS"
+
+fake_pid=
+cleanup() {
+	local rc=$?
+	if [[ -n $fake_pid ]]; then kill "$fake_pid" 2>/dev/null || true; fi
+	if [[ $keep == 1 ]]; then
+		echo "kept $WORK (ihmtd, if running, stops itself after 30 idle minutes; or: IHMT_SOCKET=$SOCK $BIN/ihmt daemon stop)"
+		exit "$rc"
+	fi
+	if [[ -S $SOCK ]]; then
+		IHMT_SOCKET=$SOCK timeout 15 "$BIN/ihmt" daemon stop >/dev/null 2>&1 || true
+	fi
+	# An ihmtd that did not stop cleanly: kill it by the pid it logged.
+	local pid
+	pid=$(sed -n 's/.*msg="ihmtd listening".* pid=\([0-9]*\).*/\1/p' "$WORK/run/ihmtd.log" 2>/dev/null | tail -n 1)
+	if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && grep -q ihmtd "/proc/$pid/cmdline" 2>/dev/null; then
+		kill "$pid" 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+now_ms() { date +%s%3N; }
+t0=0
+start() { t0=$(now_ms); }
+elapsed() { awk -v a="$t0" -v b="$(now_ms)" 'BEGIN { printf "%.1fs", (b - a) / 1000 }'; }
+pass() {
+	passed=$((passed + 1))
+	printf 'PASS  %-34s %6s  %s\n' "$1" "$(elapsed)" "$2"
+}
+fail() {
+	failed=$((failed + 1))
+	printf 'FAIL  %-34s %6s  %s\n' "$1" "$(elapsed)" "$2"
+	if [[ -n ${3:-} && -s $3 ]]; then sed 's/^/      | /' "$3" | tail -n 20; fi
+}
+# check NAME EVIDENCE-FILE COMMAND...: PASS with the evidence file's first line, or FAIL.
+check() {
+	local name=$1 evidence=$2
+	shift 2
+	if "$@" >"$evidence.check" 2>&1; then
+		pass "$name" "$(head -n 1 "$evidence.check")"
+	else
+		fail "$name" "$(head -n 1 "$evidence.check")" "$evidence"
+	fi
+}
+
+total_t0=$(now_ms)
+
+# --- 1. the agents (npm, once) and the binaries -----------------------------------------------
+pkg_version() { node -p "require('$AGENTS_DIR/node_modules/$1/package.json').version" 2>/dev/null || true; }
+agents_present() {
+	[[ $(pkg_version @anthropic-ai/claude-code) == "$CLAUDE_VERSION" &&
+		$(pkg_version @openai/codex) == "$CODEX_VERSION" &&
+		$(pkg_version opencode-ai) == "$OPENCODE_VERSION" &&
+		-x $AGENTS_DIR/node_modules/.bin/claude && -x $AGENTS_DIR/node_modules/.bin/codex &&
+		-x $AGENTS_DIR/node_modules/.bin/opencode ]]
+}
+start
+if agents_present; then
+	pass "agents installed" "cached in $AGENTS_DIR"
+else
+	echo "installing the agents into $AGENTS_DIR (~1.3 GB from the npm registry, ~40 s)..."
+	mkdir -p "$AGENTS_DIR"
+	if timeout 900 npm install --prefix "$AGENTS_DIR" --no-audit --no-fund \
+		"@anthropic-ai/claude-code@$CLAUDE_VERSION" "@openai/codex@$CODEX_VERSION" \
+		"opencode-ai@$OPENCODE_VERSION" >"$LOGS/npm-install.log" 2>&1 && agents_present; then
+		pass "agents installed" "npm install into $AGENTS_DIR"
+	else
+		fail "agents installed" "npm install failed" "$LOGS/npm-install.log"
+		exit 1
+	fi
+fi
+CLAUDE=$AGENTS_DIR/node_modules/.bin/claude
+CODEX=$AGENTS_DIR/node_modules/.bin/codex
+OPENCODE=$AGENTS_DIR/node_modules/.bin/opencode
+
+start
+if timeout 300 go build -o "$BIN/" ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt >"$LOGS/go-build.log" 2>&1; then
+	pass "go build" "$BIN/{ihmtd,ihmt-mcp,ihmt}"
+else
+	fail "go build" "go build failed" "$LOGS/go-build.log"
+	exit 1
+fi
+
+# --- 2. a throw-away environment ---------------------------------------------------------------
+# Nothing of the user's real configuration or credentials may reach the agents.
+unset CLAUDE_CONFIG_DIR CODEX_HOME OPENCODE_CONFIG OPENCODE_CONFIG_DIR OPENCODE_CONFIG_CONTENT \
+	XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME XDG_RUNTIME_DIR \
+	ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL OPENAI_API_KEY OPENAI_BASE_URL \
+	IHMT_HOME IHMT_SOCKET IHMT_PROJECT
+export HOME=$WORK/home
+export NO_COLOR=1 CI=1
+# Keep the agents off the network: no update checks, telemetry or model-list downloads.
+export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+export OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_SHARE=1
+cd "$PROJ"
+NONCE="n$(date +%s)x$RANDOM"
+CONTENT="Agents check $NONCE: the zebra-kumquat staging deploy key rotates every 17 days."
+QUERY="zebra-kumquat deploy key $NONCE"
+IHMT_ENV=(IHMT_HOME="$STORE" IHMT_SOCKET="$SOCK" IHMT_PROJECT="$PROJECT_KEY")
+
+# --- 3. registration with each agent's own CLI -------------------------------------------------
+reg_claude() {
+	local env_args=() kv
+	for kv in "${IHMT_ENV[@]}"; do env_args+=(-e "$kv"); done
+	timeout 60 "$CLAUDE" mcp add --scope user ihmt "${env_args[@]}" -- "$MCP" >"$LOGS/claude-add.log" 2>&1 || return 1
+	node -e '
+		const c = require(process.argv[1]).mcpServers.ihmt;
+		if (!c || c.command !== process.argv[2] || c.env.IHMT_SOCKET !== process.argv[3]) { console.log("~/.claude.json: mcpServers.ihmt is", JSON.stringify(c)); process.exit(1); }
+		console.log("~/.claude.json mcpServers.ihmt.command =", c.command);' "$HOME/.claude.json" "$MCP" "$SOCK"
+}
+reg_codex() {
+	local env_args=() kv
+	for kv in "${IHMT_ENV[@]}"; do env_args+=(--env "$kv"); done
+	timeout 60 "$CODEX" mcp add ihmt "${env_args[@]}" -- "$MCP" >"$LOGS/codex-add.log" 2>&1 || return 1
+	grep -qF "command = \"$MCP\"" "$HOME/.codex/config.toml" || { cat "$HOME/.codex/config.toml"; return 1; }
+	echo "~/.codex/config.toml [mcp_servers.ihmt] command = \"$MCP\""
+}
+reg_opencode() {
+	local env_args=() kv
+	for kv in "${IHMT_ENV[@]}"; do env_args+=(--env "$kv"); done
+	timeout 60 "$OPENCODE" mcp add ihmt "${env_args[@]}" -- "$MCP" </dev/null >"$LOGS/opencode-add.log" 2>&1 || return 1
+	grep -qF "\"$MCP\"" "$HOME/.config/opencode/opencode.jsonc" || { cat "$HOME/.config/opencode/opencode.jsonc"; return 1; }
+	echo "~/.config/opencode/opencode.jsonc mcp.ihmt.command = [\"$MCP\"]"
+}
+start; check "claude mcp add" "$LOGS/claude-add.log" reg_claude
+start; check "codex mcp add" "$LOGS/codex-add.log" reg_codex
+start; check "opencode mcp add" "$LOGS/opencode-add.log" reg_opencode
+
+# --- 4. health checks that start and initialise the server -------------------------------------
+health_claude() {
+	# Exits 0 whether or not the server connected: read the line.
+	MCP_TIMEOUT=30000 timeout 120 "$CLAUDE" mcp list </dev/null >"$LOGS/claude-list.log" 2>&1 || true
+	local line
+	line=$(grep -F "ihmt: " "$LOGS/claude-list.log" | sed 's/  */ /g' || true)
+	[[ $line == *"$MCP"*"✔ Connected"* ]] || { echo "want 'ihmt: $MCP - ✔ Connected', got: ${line:-no ihmt line}"; return 1; }
+	echo "$line"
+}
+health_opencode() {
+	# Exits 0 whether or not the server connected: read the line.
+	timeout 120 "$OPENCODE" mcp list </dev/null >"$LOGS/opencode-list.log" 2>&1 || true
+	local line
+	line=$(sed 's/\x1b\[[0-9;]*m//g' "$LOGS/opencode-list.log" | grep -oE '(✓|✗) ihmt .*' || true)
+	[[ $line == "✓ ihmt connected"* ]] || { echo "want '✓ ihmt connected', got: ${line:-no ihmt line}"; return 1; }
+	echo "$line"
+}
+start; check "claude mcp list" "$LOGS/claude-list.log" health_claude
+start; check "opencode mcp list" "$LOGS/opencode-list.log" health_opencode
+
+# --- 5. Codex: app-server status, then save_memory and search_memory with no model -------------
+cat >"$WORK/codex-driver.js" <<'EOF'
+// Drives `codex app-server` (JSON-RPC over stdio, one JSON object a line, no "jsonrpc" field)
+// and writes every answer it needs to the JSON file argv[2].
+const { spawn } = require('child_process');
+const fs = require('fs');
+const [, , out, content, query, ...cmd] = process.argv;
+const p = spawn(cmd[0], cmd.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+const result = {};
+const save = () => fs.writeFileSync(out, JSON.stringify(result, null, 2));
+let buf = '', id = 0;
+const pending = new Map();
+p.stdout.on('data', (d) => {
+  buf += d;
+  for (let i; (i = buf.indexOf('\n')) >= 0;) {
+    const line = buf.slice(0, i); buf = buf.slice(i + 1);
+    if (!line.trim()) continue;
+    let m; try { m = JSON.parse(line); } catch { continue; }
+    if (m.method === undefined && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
+  }
+});
+p.on('exit', (code) => { for (const r of pending.values()) r({ error: { message: `codex app-server exited (${code})` } }); pending.clear(); });
+function request(method, params) {
+  const i = ++id;
+  p.stdin.write(JSON.stringify({ id: i, method, params }) + '\n');
+  return new Promise((resolve) => {
+    const t = setTimeout(() => { pending.delete(i); resolve({ error: { message: `${method}: no answer in 60 s` } }); }, 60000);
+    pending.set(i, (m) => { clearTimeout(t); resolve(m); });
+  });
+}
+(async () => {
+  try {
+    const init = await request('initialize', { clientInfo: { name: 'ihmt-agents-check', title: 'IHMT agents check', version: '1' } });
+    result.initialize = init;
+    if (init.error) throw new Error('initialize: ' + JSON.stringify(init.error));
+    p.stdin.write(JSON.stringify({ method: 'initialized', params: {} }) + '\n');
+    result.status = await request('mcpServerStatus/list', {});
+    const t = await request('thread/start', { cwd: process.cwd(), ephemeral: true });
+    result.thread = t;
+    if (t.error) throw new Error('thread/start: ' + JSON.stringify(t.error));
+    const threadId = t.result.thread.id;
+    result.save = await request('mcpServer/tool/call', { threadId, server: 'ihmt', tool: 'save_memory', arguments: { content } });
+    result.search = await request('mcpServer/tool/call', { threadId, server: 'ihmt', tool: 'search_memory', arguments: { query } });
+  } catch (e) {
+    result.driverError = String(e);
+  }
+  save();
+  p.stdin.end();
+  const kill = setTimeout(() => p.kill('SIGTERM'), 10000);
+  p.on('exit', () => { clearTimeout(kill); process.exit(0); });
+})();
+EOF
+# A model provider on a closed local port: the thread never reaches OpenAI.
+CODEX_OFFLINE=(-c model_provider=ihmtcheck -c model_providers.ihmtcheck.name=ihmtcheck
+	-c 'model_providers.ihmtcheck.base_url="http://127.0.0.1:9/v1"' -c model_providers.ihmtcheck.wire_api=responses
+	-c model_providers.ihmtcheck.supports_websockets=false -c model=ihmtcheck-model -c check_for_update_on_startup=false)
+start
+timeout 180 node "$WORK/codex-driver.js" "$WORK/codex.json" "$CONTENT" "$QUERY" \
+	"$CODEX" app-server "${CODEX_OFFLINE[@]}" >"$LOGS/codex-app-server.log" 2>&1 || true
+[[ -s $WORK/codex.json ]] || echo '{"driverError":"no output (timed out?)"}' >"$WORK/codex.json"
+# jcheck NAME JS-EXPRESSION: evaluates the expression with `r` = the driver's output; it returns
+# the evidence string, or throws with the reason.
+jcheck() {
+	local name=$1 expr=$2
+	if node -e '
+		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		const env = { CONTENT: process.argv[2], NONCE: process.argv[3], PROJECT: process.argv[4], CODEX_VERSION: process.argv[5] };
+		try { console.log(eval(process.argv[6])); } catch (e) { console.log(e.message); process.exit(1); }' \
+		"$WORK/codex.json" "$CONTENT" "$NONCE" "$PROJECT_KEY" "$CODEX_VERSION" "$expr" >"$LOGS/$name.check" 2>&1; then
+		pass "$3" "$(cat "$LOGS/$name.check")"
+	else
+		# Only the first Codex failure shows the app-server's log.
+		fail "$3" "$(head -n 3 "$LOGS/$name.check")" "$([[ $name != codex-status ]] || echo "$LOGS/codex-app-server.log")"
+	fi
+}
+# The three Codex checks share one app-server session: their time is the session's.
+jcheck codex-status '
+	if (r.driverError && !r.status) throw new Error(r.driverError);
+	const s = (r.status.result || {}).data && r.status.result.data.find((x) => x.name === "ihmt");
+	if (!s) throw new Error("mcpServerStatus/list has no ihmt: " + JSON.stringify(r.status).slice(0, 300));
+	if (!s.serverInfo) throw new Error("no serverInfo; toolsError: " + JSON.stringify(s.toolsError || s).slice(0, 300));
+	const names = Object.keys(s.tools || {}).sort();
+	for (const t of ["save_memory", "search_memory"]) if (!names.includes(t)) throw new Error("tools are " + names.join(", "));
+	`serverInfo ${s.serverInfo.name} ${s.serverInfo.version} (${s.serverInfo.title}); tools: ${names.join(", ")}`' \
+	"codex app-server mcpServerStatus"
+jcheck codex-save '
+	if (!r.save) throw new Error(r.driverError || "no save");
+	if (r.save.error) throw new Error("error: " + JSON.stringify(r.save.error));
+	const res = r.save.result, sc = res.structuredContent || {};
+	if (res.isError) throw new Error("tool error: " + JSON.stringify(res.content));
+	if (sc.status !== "saved") throw new Error("status " + sc.status + ": " + JSON.stringify(res.content));
+	if (sc.project !== env.PROJECT) throw new Error("project " + sc.project + ", want " + env.PROJECT);
+	res.content[0].text' \
+	"codex tool call save_memory"
+jcheck codex-search '
+	if (!r.search) throw new Error(r.driverError || "no search");
+	if (r.search.error) throw new Error("error: " + JSON.stringify(r.search.error));
+	const res = r.search.result, sc = res.structuredContent || {}, text = (res.content[0] || {}).text || "";
+	if (res.isError) throw new Error("tool error: " + text);
+	if (!text.startsWith("found")) throw new Error("reply text: " + text.slice(0, 200));
+	const top = (sc.results || [])[0] || {};
+	if (!(top.content || "").includes(env.NONCE)) throw new Error("results[0] is not the saved memory: " + JSON.stringify(top).slice(0, 300));
+	const want = "codex-mcp-client " + env.CODEX_VERSION;
+	if (top.agent !== want) throw new Error(`results[0].agent is "${top.agent}", want "${want}"`);
+	`${text.split("\n")[0]} results[0].agent="${top.agent}"`' \
+	"codex tool call search_memory"
+
+start
+cli_check() {
+	IHMT_SOCKET=$SOCK IHMT_PROJECT=$PROJECT_KEY timeout 30 "$BIN/ihmt" search --json "$QUERY" >"$LOGS/ihmt-search.json" 2>&1 || {
+		cat "$LOGS/ihmt-search.json"
+		return 1
+	}
+	node -e '
+		const [file, nonce, project, version] = process.argv.slice(1);
+		const j = JSON.parse(require("fs").readFileSync(file, "utf8"));
+		const m = ((j.results || [])[0] || {}).memory || {};
+		const fail = (s) => { console.log(s); process.exit(1); };
+		if (j.status !== "SEARCH_STATUS_FOUND") fail("status " + j.status + ": " + j.message);
+		if (!(m.content || "").includes(nonce)) fail("top result is not the saved memory: " + m.content);
+		if (m.project !== project || m.scope !== "SCOPE_PROJECT") fail(`stored in ${m.scope} ${m.project}, want project ${project}`);
+		if (!m.agent || m.agent.name !== "codex-mcp-client" || m.agent.version !== version) fail("stored agent " + JSON.stringify(m.agent));
+		console.log(`id ${m.id} agent.name="${m.agent.name}" agent.version="${m.agent.version}" project=${m.project} session=${m.session_id}`);' \
+		"$LOGS/ihmt-search.json" "$NONCE" "$PROJECT_KEY" "$CODEX_VERSION"
+}
+check "ihmt search --json (stored agent)" "$LOGS/ihmt-search.json" cli_check
+
+# --- 6. Claude Code: a tool call chosen by a (fake) model ---------------------------------------
+cat >"$WORK/fake-anthropic.js" <<'EOF'
+// A fake Anthropic Messages API. While the conversation has no tool result yet and the request
+// offers the tool argv[4], it streams a tool_use for it with input argv[5]; otherwise it answers
+// with text. Every request body is appended to argv[3]; the port is written to argv[2].
+const http = require('http'); const fs = require('fs');
+const [, , portFile, logFile, toolName, toolInput] = process.argv;
+let n = 0;
+function reply(res, j, content, stop) {
+  const message = { id: 'msg_' + (++n), type: 'message', role: 'assistant', model: j.model || 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
+  if (!j.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify(Object.assign(message, { content, stop_reason: stop })));
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const ev = (type, d) => res.write(`event: ${type}\ndata: ${JSON.stringify(Object.assign({ type }, d))}\n\n`);
+  ev('message_start', { message });
+  content.forEach((c, index) => {
+    if (c.type === 'tool_use') {
+      ev('content_block_start', { index, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } });
+      ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(c.input) } });
+    } else {
+      ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      ev('content_block_delta', { index, delta: { type: 'text_delta', text: c.text } });
+    }
+    ev('content_block_stop', { index });
+  });
+  ev('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  ev('message_stop', {});
+  res.end();
+}
+const srv = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    let j = {}; try { j = JSON.parse(body); } catch {}
+    fs.appendFileSync(logFile, JSON.stringify({ url: req.url, body: j }) + '\n');
+    if (!req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ input_tokens: 10 }));
+    }
+    const msgs = j.messages || [], last = msgs[msgs.length - 1] || {};
+    const answered = Array.isArray(last.content) && last.content.some((c) => c.type === 'tool_result');
+    const offered = (j.tools || []).some((t) => t.name === toolName);
+    if (!answered && offered) reply(res, j, [{ type: 'tool_use', id: 'toolu_ihmtcheck_' + n, name: toolName, input: JSON.parse(toolInput) }], 'tool_use');
+    else reply(res, j, [{ type: 'text', text: 'FAKE-MODEL-DONE' }], 'end_turn');
+  });
+});
+srv.listen(0, '127.0.0.1', () => fs.writeFileSync(portFile, String(srv.address().port)));
+EOF
+claude_call() {
+	node "$WORK/fake-anthropic.js" "$WORK/fake.port" "$LOGS/fake-anthropic.jsonl" mcp__ihmt__search_memory \
+		"{\"query\":\"$QUERY\"}" >"$LOGS/fake-anthropic.log" 2>&1 &
+	fake_pid=$!
+	local i
+	for i in $(seq 50); do [[ -s $WORK/fake.port ]] && break; sleep 0.1; done
+	[[ -s $WORK/fake.port ]] || { echo "the fake Anthropic API did not start"; return 1; }
+	ENABLE_TOOL_SEARCH=false ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$WORK/fake.port")" ANTHROPIC_API_KEY=dummy \
+		MCP_TIMEOUT=30000 timeout 180 "$CLAUDE" -p "What do we know about the staging deploy key?" \
+		--allowedTools mcp__ihmt__search_memory --output-format json </dev/null >"$LOGS/claude-p.json" 2>"$LOGS/claude-p.err" || {
+		echo "claude -p failed: $(head -c 300 "$LOGS/claude-p.json" "$LOGS/claude-p.err")"
+		return 1
+	}
+	node -e '
+		const fs = require("fs");
+		const [log, out, nonce] = process.argv.slice(1);
+		const fail = (s) => { console.log(s); process.exit(1); };
+		const reqs = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l).body);
+		if (!reqs.some((b) => (b.tools || []).some((t) => t.name === "mcp__ihmt__search_memory"))) fail("the model was never offered mcp__ihmt__search_memory");
+		let result;
+		for (const b of reqs) for (const m of b.messages || []) if (Array.isArray(m.content))
+			for (const c of m.content) if (c.type === "tool_result" && String(c.tool_use_id).startsWith("toolu_ihmtcheck_")) result = c;
+		if (!result) fail("claude never returned a tool_result for the tool_use");
+		const text = typeof result.content === "string" ? result.content : (result.content || []).map((c) => c.text || "").join("\n");
+		if (result.is_error) fail("tool_result is an error: " + text.slice(0, 300));
+		if (!text.includes(nonce)) fail("tool_result lacks the saved memory: " + text.slice(0, 300));
+		const o = JSON.parse(fs.readFileSync(out, "utf8"));
+		if (o.is_error || o.result !== "FAKE-MODEL-DONE") fail("claude -p result: " + JSON.stringify(o.result));
+		const shown = text.startsWith("{") ? "structured JSON " + text.slice(0, 60) + "…" : text.split("\n")[0];
+		console.log(`mcp__ihmt__search_memory called; tool_result (${shown}) holds the memory; num_turns=${o.num_turns}`);' \
+		"$LOGS/fake-anthropic.jsonl" "$LOGS/claude-p.json" "$NONCE"
+}
+start; check "claude -p tool call (fake model)" "$LOGS/claude-p.err" claude_call
+if [[ -n $fake_pid ]]; then kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; fi
+
+# --- 7. the daemon ------------------------------------------------------------------------------
+start
+daemon_log() {
+	[[ -s $WORK/run/ihmtd.log ]] || { echo "no ihmtd.log beside the socket: the shim never started ihmtd"; return 1; }
+	if grep -E 'level=(ERROR|WARN)' "$WORK/run/ihmtd.log"; then return 1; fi
+	echo "$(grep -c . "$WORK/run/ihmtd.log") lines, no WARN/ERROR ($(sed -n 's/.*msg="ihmtd listening".*\(pid=[0-9]*\).*/auto-started, \1/p' "$WORK/run/ihmtd.log" | head -n 1))"
+}
+check "ihmtd log clean" "$WORK/run/ihmtd.log" daemon_log
+
+total=$(awk -v a="$total_t0" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')
+echo "agents-check: $passed passed, $failed failed in ${total}s (logs: $LOGS$([[ $keep == 1 ]] || echo ', removed on exit; --keep keeps them'))"
+[[ $failed == 0 ]]
