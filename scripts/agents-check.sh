@@ -432,5 +432,7 @@ daemon_log() {
 check "ihmtd log clean" "$WORK/run/ihmtd.log" daemon_log
 
 total=$(awk -v a="$total_t0" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')
-echo "agents-check: $passed passed, $failed failed in ${total}s (logs: $LOGS$([[ $keep == 1 ]] || echo ', removed on exit; --keep keeps them'))"
+echo "took ${total}s; logs: $LOGS$([[ $keep == 1 ]] || echo ' (removed on exit; --keep keeps them)')"
+# The summary alone on the last line, in the form CI systems read.
+echo "agents-check: $passed passed, $failed failed"
 [[ $failed == 0 ]]
