@@ -49,6 +49,10 @@ var (
 	ErrUnavailable = errors.New("ihmtd unavailable")
 )
 
+// maxResponse bounds one response from the daemon: 50 results of 1 MiB and
+// their headers.
+const maxResponse = 64 << 20
+
 // DefaultIdleExit is how long a daemon the client started stays up without
 // calls. Long enough that a working session never pays for a restart, short
 // enough that an unsupervised daemon does not linger for days.
@@ -118,6 +122,9 @@ func New(opts Options) (*Client, error) {
 			MinConnectTimeout: time.Second,
 		}),
 		grpc.WithUnaryInterceptor(c.intercept),
+		// A search may return up to 50 memories of up to 1 MiB each; the
+		// default 4 MiB receive limit would fail it.
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponse)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("client for %s: %w", socket, err)

@@ -162,6 +162,7 @@ var nextStep = map[string]string{
 type Result struct {
 	ID         string   `json:"id"`
 	Content    string   `json:"content"`
+	Truncated  bool     `json:"truncated,omitempty" jsonschema:"content was clipped: search again with detail=full for all of it"`
 	ValidFrom  string   `json:"valid_from"`
 	RecordedAt string   `json:"recorded_at"`
 	Scope      string   `json:"scope"`
@@ -270,14 +271,25 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 		Searched: resp.GetScopeDescription(),
 		Message:  resp.GetMessage(),
 	}
-	for _, r := range resp.GetResults() {
+	for i, r := range resp.GetResults() {
 		m := r.GetMemory()
 		notices := r.GetNotices()
 		if notices == nil {
 			notices = []string{}
 		}
+		// Compact answers clip long memories in the structured content too:
+		// some clients hand the model only that, and five pasted documents
+		// would flood its context.
+		content, truncated := m.GetContent(), false
+		if !full {
+			limit := rivalMaxRunes
+			if i == 0 {
+				limit = compactMaxRunes
+			}
+			content, truncated = clipContent(content, limit)
+		}
 		out.Results = append(out.Results, Result{
-			ID: m.GetId(), Content: m.GetContent(), ValidFrom: client.FormatTime(m.GetValidFrom().AsTime()),
+			ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.FormatTime(m.GetValidFrom().AsTime()),
 			RecordedAt: m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), Scope: scopeName(m.GetScope()),
 			Project: m.GetProject(), Agent: agentName(m.GetAgent()), Session: m.GetSessionId(), Trust: trustName(m.GetTrust()),
 			Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()),
@@ -294,10 +306,22 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 	return text(b.String()), out, nil
 }
 
-// compactMaxRunes bounds the best memory's text in a compact answer: enough
-// for any ordinary memory, while one pasted document cannot flood the
-// model's context.
-const compactMaxRunes = 6000
+// compactMaxRunes bounds the best memory's text in a compact answer, and
+// rivalMaxRunes each other result's: enough for any ordinary memory, while
+// pasted documents cannot flood the model's context.
+const (
+	compactMaxRunes = 6000
+	rivalMaxRunes   = 600
+)
+
+// clipContent cuts s to n runes, saying so.
+func clipContent(s string, n int) (string, bool) {
+	r := []rune(s)
+	if len(r) <= n {
+		return s, false
+	}
+	return string(r[:n]) + fmt.Sprintf("… [%d more characters: search again with detail=\"full\"]", len(r)-n), true
+}
 
 // renderSearch writes the answer for the model: the verdict first, then the
 // best memory in full with its provenance, then at most two rivals as one
@@ -326,11 +350,7 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		}
 		if i == 0 || full {
 			fmt.Fprintf(b, "\n\n[%d] %s · %s · by %s · id %s\n", i+1, r.ValidFrom, whereResult(r), r.Agent, r.ID)
-			content := r.Content
-			if !full {
-				content = clipRunes(content, compactMaxRunes)
-			}
-			b.WriteString(content)
+			b.WriteString(r.Content)
 			for _, n := range r.Notices {
 				fmt.Fprintf(b, "\nNOTICE: %s", n)
 			}
@@ -339,7 +359,7 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		if i == 1 {
 			b.WriteString("\n\nAlso matching:")
 		}
-		fmt.Fprintf(b, "\n[%d] %s · %s · id %s: %s", i+1, r.ValidFrom, whereResult(r), r.ID, clipRunes(strings.Join(strings.Fields(r.Content), " "), 120))
+		fmt.Fprintf(b, "\n[%d] %s · %s · id %s: %s", i+1, r.ValidFrom, whereResult(r), r.ID, excerpt(r.Content, 120))
 	}
 	if full {
 		fmt.Fprintf(b, "\n\ncoverage: exhaustive=%v, %d of %d visible memories scored", out.Coverage.Exhaustive, out.Coverage.LeavesScored, out.Coverage.LeavesVisible)
@@ -531,12 +551,13 @@ func whereResult(r Result) string {
 	return "global"
 }
 
-func clipRunes(s string, n int) string {
-	r := []rune(s)
+// excerpt is the opening of a text on one line.
+func excerpt(s string, n int) string {
+	r := []rune(strings.Join(strings.Fields(s), " "))
 	if len(r) <= n {
-		return s
+		return string(r)
 	}
-	return string(r[:n]) + fmt.Sprintf("… [%d more characters: call with detail=\"full\"]", len(r)-n)
+	return string(r[:n]) + "…"
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

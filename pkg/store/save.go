@@ -223,6 +223,9 @@ func (s *Store) writeLoop(j *journal.Journal) {
 // publishes it and answers every caller.
 func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 	now := s.now().UTC()
+	// Only the writer changes entries, so it may read it unlocked; the new
+	// count is published under the lock together with the memories.
+	seq := s.entries
 	var (
 		lines   [][]byte
 		fresh   []*saveReq
@@ -245,11 +248,11 @@ func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 		if !r.dateGiven {
 			l.ValidFrom = now
 		}
-		s.entries++
-		e := entry{Seq: s.entries, Time: now, Op: opSave, ID: l.ID, Agent: l.Agent, Session: l.Session, Project: l.Project, Leaf: &l.Header, Text: l.Text}
+		seq++
+		e := entry{Seq: seq, Time: now, Op: opSave, ID: l.ID, Agent: l.Agent, Session: l.Session, Project: l.Project, Leaf: &l.Header, Text: l.Text}
 		line, err := json.Marshal(e)
 		if err != nil {
-			s.entries--
+			seq--
 			r.done <- saveResp{err: fmt.Errorf("encode log entry: %w", err)}
 			continue
 		}
@@ -261,7 +264,6 @@ func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 		return
 	}
 	if err := j.Append(lines); err != nil {
-		s.entries -= int64(len(lines))
 		err = fmt.Errorf("save not stored: %w (check free disk space and permissions of %s)", err, s.dir)
 		s.log.Error("log append failed", "entries", len(lines), "err", err)
 		for _, r := range fresh {
@@ -271,6 +273,7 @@ func (s *Store) commit(batch []*saveReq, j *journal.Journal) {
 	}
 	var written []*leaf.Leaf
 	s.mu.Lock()
+	s.entries = seq
 	for _, r := range fresh {
 		if inBatch[r.leaf.ID] == r {
 			s.publish(r.leaf)

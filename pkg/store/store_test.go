@@ -395,3 +395,33 @@ func countLeaves(t testing.TB, dir string) int {
 	})
 	return n
 }
+
+// TestStatsDuringSaves reads the counters while writers run: the race
+// detector checks that readers never see the writer's state unlocked.
+func TestStatsDuringSaves(t *testing.T) {
+	s := open(t, t.TempDir())
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 25 {
+				save(t, s, alice, fmt.Sprintf("writer %d note %d", w, i), ScopeUnspecified)
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for {
+		st := s.Stats(alice)
+		if st.LogEntries < int64(st.Memories) {
+			t.Fatalf("stats %+v: fewer log entries than memories", st)
+		}
+		select {
+		case <-done:
+			if st := s.Stats(alice); st.Memories != 100 || st.LogEntries != 100 {
+				t.Fatalf("final stats %+v, want 100 memories and 100 log entries", st)
+			}
+			return
+		default:
+		}
+	}
+}
