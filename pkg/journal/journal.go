@@ -4,9 +4,12 @@
 // A batch of lines is written with one write and made durable with one
 // fsync, which is what lets concurrent saves share the cost of a sync (group
 // commit): the store's writer hands over everything that queued up while
-// the previous sync was running. A crash can only tear the last line, since
-// nothing is ever rewritten; Open cuts such a torn tail off, and nothing in
-// it was acknowledged, because acknowledgement waits for the fsync.
+// the previous sync was running. Nothing is ever rewritten, so a crash can
+// only damage the last batch: its last line may be cut short, which Open
+// cuts off, and since the kernel may write the batch's pages in any order
+// before the fsync, a line inside it may hold garbage, which readers must
+// skip. Nothing in that batch was acknowledged: acknowledgement waits for
+// the fsync.
 package journal
 
 import (

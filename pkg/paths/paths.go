@@ -11,13 +11,14 @@
 // Data directory, first match wins:
 //
 //  1. $IHMT_HOME (must be absolute)
-//  2. Linux and other Unix: $XDG_DATA_HOME/ihmt if XDG_DATA_HOME is absolute,
-//     else $HOME/.local/share/ihmt
+//  2. Linux and other Unix: $HOME/.local/share/ihmt
 //  3. macOS: $HOME/Library/Application Support/ihmt
 //
-// Only the daemon uses the data directory, and the service files pass it
-// explicitly, so XDG_DATA_HOME being absent in some environment cannot split
-// the store in two.
+// XDG_DATA_HOME is deliberately ignored, like XDG_STATE_HOME below: a daemon
+// started on demand inherits the environment of whichever agent started it,
+// and Codex strips XDG variables, so honouring it would give a user who sets
+// it two stores depending on which agent happened to start the daemon.
+// IHMT_HOME is the one override; set it in every agent's MCP environment.
 //
 // Socket, first match wins:
 //
@@ -114,9 +115,6 @@ func (r resolver) data(goos string) (string, error) {
 	}
 	if goos == "darwin" {
 		return r.underHome("IHMT_HOME", "Library", "Application Support", "ihmt")
-	}
-	if dir, ok := r.absolute("XDG_DATA_HOME"); ok {
-		return filepath.Join(dir, "ihmt"), nil
 	}
 	return r.underHome("IHMT_HOME", ".local", "share", "ihmt")
 }

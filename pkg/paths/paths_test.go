@@ -50,10 +50,12 @@ func TestResolve(t *testing.T) {
 			want: Paths{Data: "/home/u/.local/share/ihmt", Socket: "/home/u/.local/state/ihmt/ihmtd.sock"},
 		},
 		{
-			name: "linux XDG_DATA_HOME",
+			// Ignored so that an agent that strips it (Codex) and one that
+			// does not start daemons on the same store.
+			name: "linux XDG_DATA_HOME is ignored",
 			env:  map[string]string{"HOME": "/home/u", "XDG_DATA_HOME": "/data/u/"},
 			goos: "linux",
-			want: Paths{Data: "/data/u/ihmt", Socket: "/home/u/.local/state/ihmt/ihmtd.sock"},
+			want: Paths{Data: "/home/u/.local/share/ihmt", Socket: "/home/u/.local/state/ihmt/ihmtd.sock"},
 		},
 		{
 			name:      "linux relative XDG variables are ignored",
@@ -76,8 +78,8 @@ func TestResolve(t *testing.T) {
 			want:      Paths{Data: "/srv/ihmt", Socket: "/tmp/ihmt-1000/s.sock"},
 		},
 		{
-			name: "XDG variables need no HOME",
-			env:  map[string]string{"XDG_DATA_HOME": "/d", "XDG_RUNTIME_DIR": "/r"},
+			name: "IHMT_HOME and XDG_RUNTIME_DIR need no HOME",
+			env:  map[string]string{"IHMT_HOME": "/d/ihmt", "XDG_RUNTIME_DIR": "/r"},
 			goos: "linux",
 			want: Paths{Data: "/d/ihmt", Socket: "/r/ihmt/ihmtd.sock"},
 		},

@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // ErrOtherUser is reported through Listen's onReject when a peer runs as a
@@ -113,9 +114,11 @@ func prepareDir(dir string, uid int) error {
 }
 
 // removeStale removes a socket left behind by a daemon that died without
-// closing its listener. The caller holds the store lock, so no live daemon
-// can be listening there, and we need not dial to find out. Anything that is
-// not a socket is someone's file: refuse rather than delete it.
+// closing its listener. The caller's store lock does not settle that no one
+// listens: a daemon of another store may have been pointed at the same
+// socket. So dial first, and never take a live socket away from its owner.
+// Anything that is not a socket is someone's file: refuse rather than
+// delete it.
 func removeStale(path string) error {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -126,6 +129,10 @@ func removeStale(path string) error {
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
 		return fmt.Errorf("%s exists and is not a socket (mode %v); refusing to remove it: move it away or point IHMT_SOCKET elsewhere", path, fi.Mode())
+	}
+	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
+		c.Close()
+		return fmt.Errorf("another process is already listening on %s (an ihmtd of another store?): stop it, or set IHMT_SOCKET to another path", path)
 	}
 	if err := os.Remove(path); err != nil {
 		return fmt.Errorf("remove stale socket: %w", err)
@@ -166,8 +173,8 @@ func (l *listener) Accept() (net.Conn, error) {
 	}
 }
 
-// Close stops listening and removes the socket file (net.UnixListener's
-// default, which we keep).
+// Close stops listening. It leaves the socket file for its owner to remove
+// once it has really stopped (see Listen).
 func (l *listener) Close() error { return l.ul.Close() }
 
 func (l *listener) Addr() net.Addr { return l.ul.Addr() }

@@ -129,6 +129,27 @@ func TestListenPreparesPath(t *testing.T) {
 			},
 		},
 		{
+			// A daemon of another store pointed at the same socket must not
+			// take it from the live one.
+			name: "refuses to take a live socket",
+			setup: func(t *testing.T, dir, path string) {
+				if err := os.Mkdir(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { ln.Close() })
+			},
+			wantErr: "already listening",
+			check: func(t *testing.T, _, path string) {
+				if fi, err := os.Lstat(path); err != nil || fi.Mode().Type() != fs.ModeSocket {
+					t.Errorf("the live socket was removed: %v, %v", fi, err)
+				}
+			},
+		},
+		{
 			name: "refuses to remove a regular file",
 			setup: func(t *testing.T, dir, path string) {
 				if err := os.Mkdir(dir, 0o700); err != nil {

@@ -270,27 +270,42 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 
 // replay finds every logged save whose leaf file is missing or unreadable,
 // adds it to loaded and writes its file again. Replaying is idempotent.
+//
+// A damaged line is skipped, loudly, rather than failing the start: a crash
+// in the middle of a batch can leave one (the kernel may write a batch's
+// pages in any order before its fsync), and nothing in such a batch was
+// acknowledged. Damage anywhere else loses at most that entry's copy of a
+// leaf, and the leaf file normally still has it.
 func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, error) {
 	var restore []*leaf.Leaf
+	lineNo, damaged := 0, 0
+	skip := func(why string, args ...any) {
+		damaged++
+		s.log.Warn("skipped a damaged log line", append([]any{"line", lineNo, "why", why}, args...)...)
+	}
 	err := journal.Read(filepath.Join(s.dir, logName), func(line []byte) error {
+		lineNo++
 		// Most entries name a leaf that loaded: read just enough to tell.
 		var head struct {
 			Op string `json:"op"`
 			ID string `json:"id"`
 		}
 		if err := json.Unmarshal(line, &head); err != nil {
-			return fmt.Errorf("log entry: %w", err)
+			skip("not JSON", "err", err)
+			return nil
 		}
 		if _, ok := loaded[head.ID]; ok || head.Op != opSave {
 			return nil
 		}
 		var e entry
 		if err := json.Unmarshal(line, &e); err != nil || e.Leaf == nil {
-			return fmt.Errorf("log entry for %s: %v", head.ID, err)
+			skip("not a save entry", "id", head.ID, "err", err)
+			return nil
 		}
 		l := &leaf.Leaf{Header: *e.Leaf, Text: e.Text}
-		if leaf.Checksum(l.Text) != l.Checksum || !leaf.IsID(l.ID) {
-			return fmt.Errorf("log entry %d for %s fails its checksum", e.Seq, l.ID)
+		if leaf.Checksum(l.Text) != l.Checksum || !leaf.IsID(l.ID) || l.ID != head.ID {
+			skip("fails its checksum", "id", head.ID)
+			return nil
 		}
 		loaded[l.ID] = l
 		restore = append(restore, l)
@@ -299,6 +314,9 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, 
 	})
 	if err != nil {
 		return 0, fmt.Errorf("replay log: %w", err)
+	}
+	if damaged > 0 {
+		s.log.Warn("the log has damaged lines; they were skipped", "lines", damaged, "log", filepath.Join(s.dir, logName))
 	}
 	if err := s.writeLeaves(restore); err != nil {
 		return 0, err

@@ -425,3 +425,36 @@ func TestStatsDuringSaves(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedLogLineIsSkipped: a crash mid-batch can leave garbage inside
+// the log followed by complete lines; the store still opens, and the
+// complete lines after the damage are still used.
+func TestDamagedLogLineIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	first := save(t, s, alice, "first memory about herons", ScopeUnspecified)
+	second := save(t, s, alice, "second memory about egrets", ScopeUnspecified)
+	s.Close()
+	logPath := filepath.Join(dir, logName)
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	// Garbage between the two entries, as out-of-order page writes leave it,
+	// and the second leaf's file gone, so only the log can restore it.
+	damaged := lines[0] + "\x00\x00\x00{\"seq\":2,\"op\":\"sa\n" + lines[1]
+	if err := os.WriteFile(logPath, []byte(damaged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, leavesDir, second.Leaf.ID[:2], second.Leaf.ID+leafSuffix))
+
+	s = open(t, dir)
+	for _, r := range []SaveResult{first, second} {
+		if got, err := s.Get(alice, r.Leaf.ID, ScopeDefault); err != nil || got.Text != r.Leaf.Text {
+			t.Errorf("%s after a damaged log line: %v", r.Leaf.ID, err)
+		}
+	}
+	// And the store keeps working.
+	save(t, s, alice, "third memory about ibises", ScopeUnspecified)
+}
