@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -221,19 +222,9 @@ func (c *Client) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Start starts a daemon unless one answers, and waits until it serves.
-func (c *Client) Start(ctx context.Context) error {
-	if c.Ping(ctx) == nil {
-		return nil
-	}
-	if err := c.spawn(); err != nil {
-		return err
-	}
-	return c.waitServing(ctx)
-}
-
-// call runs an RPC. When the daemon is not there and AutoStart is set, it
-// starts one and retries until the daemon serves or StartTimeout passes.
+// call runs an RPC. When no daemon is there and AutoStart is set, it
+// starts one and retries until the daemon serves or StartTimeout passes (or
+// OpenTimeout, while a daemon is up but still opening a large store).
 // Retrying a save is safe: saving the same text again is answered as a
 // duplicate, never stored twice.
 func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, error)) (T, error) {
@@ -248,16 +239,30 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	}
 	begin := time.Now()
 	deadline := begin.Add(c.opts.StartTimeout)
-	spawned := false
-	for {
-		if !spawned && !c.listening() {
+	var child *daemonProc // the daemon this call started, if any
+	for spawns := 0; ; {
+		if !c.listening() {
 			if !c.opts.AutoStart {
 				return resp, c.translate(err)
 			}
-			if serr := c.spawn(); serr != nil {
-				return resp, serr
+			if child != nil {
+				if done, exit := child.exited(); done {
+					if !lockHeld(exit) {
+						return resp, child.failure(exit)
+					}
+					// It lost the lock to a daemon that has stopped since
+					// (an idle exit, say): start another.
+					child = nil
+				}
 			}
-			spawned = true
+			if child == nil && spawns < 3 {
+				d, serr := c.spawn()
+				if serr != nil {
+					return resp, serr
+				}
+				child = d
+				spawns++
+			}
 		}
 		if time.Now().After(deadline) {
 			// A daemon that answers but is still opening a large store is
@@ -269,15 +274,18 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 		}
 		select {
 		case <-ctx.Done():
-			return resp, c.translate(err)
+			return resp, c.translate(status.FromContextError(ctx.Err()).Err())
 		case <-time.After(25 * time.Millisecond):
 		}
 		attempt, cancel := context.WithDeadline(ctx, deadline)
 		r, aerr := rpc(attempt)
 		cancel()
 		if code := status.Code(aerr); code == codes.DeadlineExceeded || code == codes.Canceled {
-			// A deadline (ours or the caller's) ran out while the daemon was
-			// unavailable: report why it was, which says what to do.
+			if ctx.Err() != nil {
+				return r, c.translate(aerr) // the caller gave up
+			}
+			// Our own wait ran out while the daemon was unavailable: say
+			// why it was, which says what to do.
 			return resp, c.translate(err)
 		}
 		resp, err = r, aerr
@@ -311,47 +319,80 @@ func (c *Client) listening() bool {
 	return true
 }
 
-func (c *Client) waitServing(ctx context.Context) error {
-	deadline := time.Now().Add(c.opts.StartTimeout)
-	for {
-		err := c.Ping(ctx)
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return err
-		}
-		time.Sleep(25 * time.Millisecond)
+// daemonProc is a daemon this client started.
+type daemonProc struct {
+	bin, log string
+	done     chan struct{}
+	err      error // set before done is closed
+}
+
+func (d *daemonProc) exited() (done bool, exit error) {
+	select {
+	case <-d.done:
+		return true, d.err
+	default:
+		return false, nil
 	}
 }
+
+// failure describes a daemon that exited instead of serving, with the last
+// line it logged, which usually says why.
+func (d *daemonProc) failure(exit error) error {
+	if exit == nil {
+		exit = errors.New("exit status 0")
+	}
+	last := ""
+	if data, err := os.ReadFile(d.log); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		last = lines[len(lines)-1]
+	}
+	return fmt.Errorf("%w: %s exited instead of serving (%v): %s (log: %s)", ErrUnavailable, d.bin, exit, last, d.log)
+}
+
+// lockHeld reports whether a daemon exited because another owns the store.
+func lockHeld(exit error) bool {
+	var ee *exec.ExitError
+	return errors.As(exit, &ee) && ee.ExitCode() == exitLockHeld
+}
+
+// exitLockHeld mirrors daemon.ExitLockHeld, which the client cannot import.
+const exitLockHeld = 3
 
 // spawn starts ihmtd in its own session, so it outlives the caller and no
 // terminal signal reaches it. Several clients may spawn at once: the store
 // lock lets exactly one daemon win, and the others exit at once.
-func (c *Client) spawn() error {
+func (c *Client) spawn() (*daemonProc, error) {
 	bin, err := c.daemonPath()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dir := filepath.Dir(c.socket)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("%w: create %s: %v", ErrUnavailable, dir, err)
+		return nil, fmt.Errorf("%w: create %s: %v", ErrUnavailable, dir, err)
 	}
-	logPath := filepath.Join(dir, "ihmtd.log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// The daemon's log goes beside the socket, so the directory must be
+	// private before anything is written there (ihmtd checks it too).
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%w: the socket directory %s is not private (it must be mode 0700): set IHMT_SOCKET to a path in a directory only you can open", ErrUnavailable, dir)
+	}
+	d := &daemonProc{bin: bin, log: filepath.Join(dir, "ihmtd.log"), done: make(chan struct{})}
+	logf, err := os.OpenFile(d.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("%w: open daemon log %s: %v", ErrUnavailable, logPath, err)
+		return nil, fmt.Errorf("%w: open daemon log %s: %v", ErrUnavailable, d.log, err)
 	}
 	defer logf.Close()
 	cmd := exec.Command(bin, "-socket", c.socket, "-idle-exit", max(c.opts.IdleExit, 0).String())
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: start %s: %v", ErrUnavailable, bin, err)
+		return nil, fmt.Errorf("%w: start %s: %v", ErrUnavailable, bin, err)
 	}
-	// Reap it if it exits while we live (e.g. it lost the race for the lock).
-	go cmd.Wait()
-	return nil
+	// Reap it if it exits while we live, and remember how it ended.
+	go func() {
+		d.err = cmd.Wait()
+		close(d.done)
+	}()
+	return d, nil
 }
 
 func (c *Client) daemonPath() (string, error) {

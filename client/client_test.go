@@ -284,6 +284,45 @@ func TestAutoStartDaemonNeverServes(t *testing.T) {
 	}
 }
 
+// TestAutoStartDaemonFails: a daemon that exits with an error instead of
+// serving is reported at once, with the line it logged; one that exits
+// because another daemon holds the lock (status 3) is not a failure, and
+// the client starts another while nothing serves.
+func TestAutoStartDaemonFails(t *testing.T) {
+	dir := shortDir(t)
+	broken := filepath.Join(dir, "broken-ihmtd")
+	script := "#!/bin/sh\necho 'ihmtd failed: open store: log entry is corrupt' >&2\nexit 1\n"
+	if err := os.WriteFile(broken, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{Socket: filepath.Join(dir, "ihmtd.sock"), AutoStart: true, DaemonPath: broken, StartTimeout: 5 * time.Second})
+	start := time.Now()
+	_, err := c.Stats(testCtx(t))
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "exited instead of serving") || !strings.Contains(err.Error(), "log entry is corrupt") {
+		t.Fatalf("err = %v, want ErrUnavailable quoting the daemon's last log line", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("a daemon that exited took %v to report (StartTimeout 5 s): it should be reported at once", took)
+	}
+
+	// Lock held: counted spawns, then the ordinary unavailable error.
+	counter := filepath.Join(dir, "spawns")
+	loser := filepath.Join(dir, "loser-ihmtd")
+	script = "#!/bin/sh\necho x >> " + counter + "\nexit 3\n"
+	if err := os.WriteFile(loser, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c = newClient(t, Options{Socket: filepath.Join(dir, "ihmtd.sock"), AutoStart: true, DaemonPath: loser, StartTimeout: time.Second})
+	_, err = c.Stats(testCtx(t))
+	if !errors.Is(err, ErrUnavailable) || strings.Contains(err.Error(), "exited instead of serving") {
+		t.Fatalf("err = %v, want the plain unavailable error", err)
+	}
+	data, _ := os.ReadFile(counter)
+	if n := strings.Count(string(data), "x"); n < 2 || n > 3 {
+		t.Errorf("spawned %d times after lock-held exits, want 2 or 3", n)
+	}
+}
+
 // TestAutoStartNoBinaryAnywhere: with no DaemonPath, no ihmtd beside the
 // program and none on PATH, the error says how to install one.
 func TestAutoStartNoBinaryAnywhere(t *testing.T) {

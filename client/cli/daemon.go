@@ -65,7 +65,7 @@ func cmdDaemon(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := client.New(client.Options{Socket: e.socket, Caller: caller, IdleExit: -1})
+	c, err := client.New(client.Options{Socket: e.socket, Caller: caller, AutoStart: sub == "start", IdleExit: -1})
 	if err != nil {
 		return err
 	}
@@ -84,10 +84,7 @@ func cmdDaemon(e *env, args []string) error {
 		if c.Ping(ctx) == nil {
 			return report(true, "ihmtd is already running at "+c.Socket())
 		}
-		if err := c.Start(ctx); err != nil {
-			return err
-		}
-		st, err := c.Stats(ctx)
+		st, err := c.Stats(ctx) // starts the daemon and waits for it to serve
 		if err != nil {
 			return err
 		}
