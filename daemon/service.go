@@ -3,7 +3,9 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,11 +58,15 @@ func (s *service) Save(ctx context.Context, req *ihmtv1.SaveRequest) (*ihmtv1.Sa
 	if err != nil {
 		return nil, err
 	}
+	scope, err := saveScope(req.GetScope())
+	if err != nil {
+		return nil, toStatus(err)
+	}
 	res, err := st.Save(ctx, store.SaveInput{
 		Caller:  caller(req.GetCaller()),
 		Content: req.GetContent(),
 		Date:    req.GetDate(),
-		Scope:   store.Scope(req.GetScope()),
+		Scope:   scope,
 		Domain:  req.GetDomain(),
 		Tags:    req.GetTags(),
 	})
@@ -83,11 +89,15 @@ func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv
 	if err != nil {
 		return nil, err
 	}
+	scope, err := searchScope(req.GetScope())
+	if err != nil {
+		return nil, toStatus(err)
+	}
 	res, err := st.Search(store.SearchInput{
 		Caller: caller(req.GetCaller()),
 		Query:  req.GetQuery(),
 		Clue:   req.GetClue(),
-		Scope:  store.SearchScope(req.GetScope()),
+		Scope:  scope,
 		Limit:  int(req.GetLimit()),
 	})
 	if err != nil {
@@ -131,7 +141,11 @@ func (s *service) Get(ctx context.Context, req *ihmtv1.GetRequest) (*ihmtv1.GetR
 	if err != nil {
 		return nil, err
 	}
-	l, err := st.Get(caller(req.GetCaller()), req.GetId(), store.SearchScope(req.GetScope()))
+	scope, err := searchScope(req.GetScope())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	l, err := st.Get(caller(req.GetCaller()), req.GetId(), scope)
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -202,12 +216,42 @@ func memory(l leaf.Leaf) *ihmtv1.Memory {
 	return m
 }
 
+// saveScope maps the API's scope onto the engine's, refusing values this
+// daemon does not know (a newer client's, or garbage).
+func saveScope(s ihmtv1.Scope) (store.Scope, error) {
+	switch s {
+	case ihmtv1.Scope_SCOPE_UNSPECIFIED:
+		return store.ScopeUnspecified, nil
+	case ihmtv1.Scope_SCOPE_GLOBAL:
+		return store.ScopeGlobal, nil
+	case ihmtv1.Scope_SCOPE_PROJECT:
+		return store.ScopeProject, nil
+	}
+	return 0, fmt.Errorf("%w: unknown scope %d: use global or project", store.ErrInvalid, s)
+}
+
+// searchScope maps the API's search scope onto the engine's.
+func searchScope(s ihmtv1.SearchScope) (store.SearchScope, error) {
+	switch s {
+	case ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED:
+		return store.ScopeDefault, nil
+	case ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT:
+		return store.ScopeOnlyProject, nil
+	case ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL:
+		return store.ScopeOnlyGlobal, nil
+	case ihmtv1.SearchScope_SEARCH_SCOPE_ALL:
+		return store.ScopeAll, nil
+	}
+	return 0, fmt.Errorf("%w: unknown search scope %d: use default, project, global or all", store.ErrInvalid, s)
+}
+
 // toStatus translates the engine's errors into gRPC codes — the one place
 // where that happens on this side of the wire.
 func toStatus(err error) error {
 	switch {
 	case errors.Is(err, store.ErrInvalid):
-		return status.Error(codes.InvalidArgument, err.Error())
+		// The code says "invalid"; the message need not say it again.
+		return status.Error(codes.InvalidArgument, strings.Replace(err.Error(), store.ErrInvalid.Error()+": ", "", 1))
 	case errors.Is(err, store.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
 	case errors.Is(err, store.ErrClosed):

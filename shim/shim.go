@@ -32,8 +32,7 @@ import (
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
-// Instructions is the guidance the server gives the model at initialize,
-// and what `ihmt mcp install` writes into an agent's instruction file.
+// Instructions is the guidance the server gives the model at initialize.
 //
 //go:embed instructions.md
 var Instructions string
@@ -96,6 +95,7 @@ type server struct {
 	project       string
 	projectNote   string
 	projectKnown  bool
+	rootsGen      int // bumped when the client says its roots changed
 	versionWarned bool
 }
 
@@ -403,7 +403,7 @@ func (s *server) caller(ctx context.Context, req *mcp.CallToolRequest) (*ihmtv1.
 		c.AgentName, c.AgentVersion = info.Name, info.Version
 	}
 	s.mu.Lock()
-	known, p := s.projectKnown, s.project
+	known, p, gen := s.projectKnown, s.project, s.rootsGen
 	s.mu.Unlock()
 	if known {
 		c.Project = p
@@ -425,7 +425,11 @@ func (s *server) caller(ctx context.Context, req *mcp.CallToolRequest) (*ihmtv1.
 		key = ""
 	}
 	s.mu.Lock()
-	s.project, s.projectNote, s.projectKnown = key, note, true
+	// Cache it unless the roots changed while it was being worked out; the
+	// next call then works it out again from the new roots.
+	if s.rootsGen == gen {
+		s.project, s.projectNote, s.projectKnown = key, note, true
+	}
 	s.mu.Unlock()
 	s.cfg.Logger.Info("session project", "project", key, "agent", c.AgentName, "session", c.SessionId)
 	c.Project = key
@@ -480,6 +484,7 @@ func (s *server) roots(ctx context.Context, req *mcp.CallToolRequest) (uris []st
 func (s *server) forgetProject() {
 	s.mu.Lock()
 	s.projectKnown = false
+	s.rootsGen++
 	s.mu.Unlock()
 }
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -180,10 +182,17 @@ func cmdGet(e *env, args []string) error {
 // printProto prints an API message as JSON with the proto field names, the
 // same shape grpcurl shows.
 func (e *env) printProto(m proto.Message) error {
-	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  ", UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
+	b, err := protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+	// protojson varies its spacing on purpose (so nobody depends on it);
+	// re-indenting makes the output stable for scripts that grep it.
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = e.stdout.Write(out.Bytes())
 	return err
 }

@@ -13,9 +13,10 @@
 // repository without remotes, and a directory outside git, are named by their
 // absolute path with symlinks resolved.
 //
-// The shim runs this at every start, so it uses the standard library only and
-// reads .git files itself instead of running git: a fork and exec of git would
-// cost more than the rest of the shim's start-up. The price is that only what
+// The shim runs this on a session's first tool call and the CLI on every
+// command, so it uses the standard library only and reads .git files itself
+// instead of running git: a fork and exec of git would cost more than the
+// rest of a call. The price is that only what
 // decides the key is understood, and some git features are deliberately not:
 //
 //   - [include] and [includeIf] in the repository config are not followed, and
@@ -87,7 +88,7 @@ func Detect(override string, roots []string, cwd string) (string, error) {
 
 // Validate reports whether key is acceptable to send to the daemon: non-empty,
 // at most [MaxKeyLen] bytes, valid UTF-8, free of NUL and other control
-// characters, and without a ".." path element. The daemon may use a key in
+// characters, and without "." or ".." path elements. The daemon may use a key in
 // file names and shows it to people, so anything that could escape a directory
 // or corrupt a line of output is refused here, before it is sent.
 func Validate(key string) error {
@@ -110,8 +111,8 @@ func Validate(key string) error {
 	// Backslash counts as a separator too: the key may reach a Windows tool or
 	// a person who reads it as a path.
 	for _, elem := range strings.FieldsFunc(key, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if elem == ".." {
-			return fmt.Errorf("%w: %q has a \"..\" path element", ErrInvalidKey, key)
+		if elem == ".." || elem == "." {
+			return fmt.Errorf("%w: %q has a %q path element", ErrInvalidKey, key, elem)
 		}
 	}
 	return nil

@@ -280,3 +280,19 @@ func BenchmarkDetect(b *testing.B) {
 		}
 	}
 }
+
+// TestValidateAgreesWithTheDaemon: keys the daemon refuses (a "." or ".."
+// path element) are refused here first, so a bad IHMT_PROJECT is reported
+// once, clearly, instead of failing every call.
+func TestValidateAgreesWithTheDaemon(t *testing.T) {
+	for _, bad := range []string{"./x", "a/./b", "../x", "a/.."} {
+		if err := Validate(bad); err == nil {
+			t.Errorf("Validate(%q) accepted a key the daemon refuses", bad)
+		}
+	}
+	for _, good := range []string{"x", ".hidden/x", "a/b.c", "github.com/org/repo"} {
+		if err := Validate(good); err != nil {
+			t.Errorf("Validate(%q) = %v", good, err)
+		}
+	}
+}

@@ -135,9 +135,14 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return SearchResult{}, fmt.Errorf("%w: the query has no words to search for", ErrInvalid)
 	}
 	if len(terms) > index.MaxQueryTerms {
-		terms = terms[:index.MaxQueryTerms]
+		// Scoring only some of them would miss memories that hold only the
+		// rest, and the search promises to be exhaustive.
+		return SearchResult{}, fmt.Errorf("%w: the query has %d distinct words, at most %d: keep the ones that matter", ErrInvalid, len(terms), index.MaxQueryTerms)
 	}
 	clueTerms := tokenize.Terms(in.Clue)
+	if len(clueTerms) > index.MaxQueryTerms {
+		return SearchResult{}, fmt.Errorf("%w: the clue has %d distinct words, at most %d", ErrInvalid, len(clueTerms), index.MaxQueryTerms)
+	}
 
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -376,9 +376,10 @@ func (s *Store) leafLoop() {
 	}
 }
 
-// Flush waits until every acknowledged save has reached its leaf file.
-// Saves are durable before that (in the log); Flush is for whoever reads the
-// files themselves, such as a test or a backup.
+// Flush waits until the leaf writer has handled every acknowledged save:
+// written its file, or failed to and logged why (the next start restores
+// it from the log). Saves are durable before that, in the log; Flush is for
+// whoever reads the files themselves, such as a test or a backup.
 func (s *Store) Flush() { s.leaves.wait() }
 
 // parseDate reads an optional caller date.

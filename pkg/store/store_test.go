@@ -458,3 +458,22 @@ func TestDamagedLogLineIsSkipped(t *testing.T) {
 	// And the store keeps working.
 	save(t, s, alice, "third memory about ibises", ScopeUnspecified)
 }
+
+// TestTooManyQueryTerms: a query is refused rather than searched in part,
+// since scoring only some of its words could miss a memory.
+func TestTooManyQueryTerms(t *testing.T) {
+	s := open(t, t.TempDir())
+	save(t, s, alice, "w70 is the only word that matters here", ScopeUnspecified)
+	var words []string
+	for i := range 70 {
+		words = append(words, fmt.Sprintf("w%d", i+1))
+	}
+	if _, err := s.Search(SearchInput{Caller: alice, Query: strings.Join(words, " ")}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "at most 64") {
+		t.Fatalf("70-word query: err = %v, want ErrInvalid naming the limit", err)
+	}
+	// Positive control: the same memory is found by 64 words that include it.
+	r := search(t, s, alice, strings.Join(words[6:], " "), ScopeDefault)
+	if len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Leaf.Text, "w70") {
+		t.Fatalf("64-word query: %+v", r)
+	}
+}

@@ -274,7 +274,10 @@ const (
 	// Several memories tie: no answer is given; candidates lists them and a
 	// clue is needed to choose.
 	SearchStatus_SEARCH_STATUS_AMBIGUOUS SearchStatus = 2
-	// No visible memory shares an informative term with the query.
+	// No visible memory shares an informative term with the query, or the
+	// best one shares only a stray word (under a third of a query of three or
+	// more terms); that near miss is then listed in candidates, not as an
+	// answer.
 	SearchStatus_SEARCH_STATUS_NOT_FOUND SearchStatus = 3
 )
 
@@ -613,7 +616,7 @@ type SaveRequest struct {
 	// Who is saving, and for which project.
 	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
 	// The text to remember: non-empty UTF-8 without control characters other
-	// than tab and newline, at most 1 MiB.
+	// than tab, newline and carriage return, at most 1 MiB.
 	Content string `protobuf:"bytes,2,opt,name=content" json:"content,omitempty"`
 	// When it became true: "YYYY-MM-DD" or RFC 3339. Optional.
 	Date string `protobuf:"bytes,3,opt,name=date" json:"date,omitempty"`
@@ -928,7 +931,8 @@ func (x *SearchResult) GetNotices() []string {
 	return nil
 }
 
-// Candidate is one of the memories an ambiguous query ties between.
+// Candidate is a memory offered for a choice, not as an answer: one of
+// those an ambiguous query ties between, or a not-found query's near miss.
 type Candidate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The memory's id.
@@ -1085,7 +1089,8 @@ type SearchResponse struct {
 	Confidence float64 `protobuf:"fixed64,2,opt,name=confidence" json:"confidence,omitempty"`
 	// Ranked results, best first; empty unless FOUND.
 	Results []*SearchResult `protobuf:"bytes,3,rep,name=results" json:"results,omitempty"`
-	// For AMBIGUOUS: the tied memories to choose between with a clue.
+	// For AMBIGUOUS: the tied memories to choose between with a clue. For
+	// NOT_FOUND: the near miss, if any.
 	Candidates []*Candidate `protobuf:"bytes,4,rep,name=candidates" json:"candidates,omitempty"`
 	// How much was examined.
 	Coverage *Coverage `protobuf:"bytes,5,opt,name=coverage" json:"coverage,omitempty"`
