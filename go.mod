@@ -3,6 +3,7 @@ module github.com/ihmt-dev/ihmt
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/gofrs/flock v0.13.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	golang.org/x/sys v0.50.0

@@ -48,6 +48,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrUnavailable: no daemon could be reached (or started).
 	ErrUnavailable = errors.New("ihmtd unavailable")
+	// ErrConflict: the memory's state does not allow the operation
+	// (restoring a memory that is not forgotten, say).
+	ErrConflict = errors.New("not allowed now")
 )
 
 // maxResponse bounds one response from the daemon: 50 results of 1 MiB and
@@ -426,6 +429,8 @@ func (c *Client) translate(err error) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, st.Message())
 	case codes.NotFound:
 		return fmt.Errorf("%w: %s", ErrNotFound, st.Message())
+	case codes.FailedPrecondition:
+		return fmt.Errorf("%w: %s", ErrConflict, st.Message())
 	case codes.Unavailable:
 		// Say what is wrong in the user's terms, not gRPC's.
 		why := st.Message()

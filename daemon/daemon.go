@@ -124,7 +124,8 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	svc.lastCall.Store(time.Now().UnixNano())
 
-	gs := grpc.NewServer(grpc.UnaryInterceptor(svc.intercept))
+	// Ingest carries documents of up to 16 MiB; the default limit is 4 MiB.
+	gs := grpc.NewServer(grpc.UnaryInterceptor(svc.intercept), grpc.MaxRecvMsgSize(20<<20))
 	ihmtv1.RegisterMemoryServiceServer(gs, svc)
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
@@ -136,7 +137,13 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { served <- gs.Serve(lis) }()
 	log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", cfg.IdleExit)
 
-	st, err := store.Open(p.Data, store.Options{Logger: log})
+	opts, err := storeOptions(p.Data)
+	if err != nil {
+		gs.Stop()
+		return err
+	}
+	opts.Logger = log
+	st, err := store.Open(p.Data, opts)
 	if err != nil {
 		gs.Stop()
 		return fmt.Errorf("open store %s: %w", p.Data, err)
@@ -144,6 +151,9 @@ func Run(ctx context.Context, cfg Config) error {
 	svc.store.Store(st)
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(ihmtv1.MemoryService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	if err := sdNotify("READY=1"); err != nil {
+		log.Warn("could not tell systemd the daemon is ready", "err", err)
+	}
 
 	var idle <-chan time.Time
 	if cfg.IdleExit > 0 {
@@ -172,6 +182,7 @@ wait:
 		}
 	}
 
+	sdNotify("STOPPING=1") // best effort: systemd learns of the stop from our exit anyway
 	// Stop: refuse new calls, let in-flight ones finish (bounded), then
 	// close the store, which drains accepted writes, writes out pending leaf
 	// files and syncs the log; the socket is removed after that.

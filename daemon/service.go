@@ -63,25 +63,45 @@ func (s *service) Save(ctx context.Context, req *ihmtv1.SaveRequest) (*ihmtv1.Sa
 		return nil, toStatus(err)
 	}
 	res, err := st.Save(ctx, store.SaveInput{
-		Caller:  caller(req.GetCaller()),
-		Content: req.GetContent(),
-		Date:    req.GetDate(),
-		Scope:   scope,
-		Domain:  req.GetDomain(),
-		Tags:    req.GetTags(),
+		Caller:   caller(req.GetCaller()),
+		Content:  req.GetContent(),
+		Date:     req.GetDate(),
+		Scope:    scope,
+		Domain:   req.GetDomain(),
+		Tags:     req.GetTags(),
+		Replaces: req.GetReplaces(),
 	})
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	out := &ihmtv1.SaveResponse{Id: res.Leaf.ID, Memory: memory(res.Leaf)}
+	out := &ihmtv1.SaveResponse{Message: res.Message, Ids: res.IDs}
+	if res.Leaf.ID != "" {
+		out.Id, out.Memory = res.Leaf.ID, memory(res.Leaf)
+	}
 	switch res.Status {
 	case store.Saved:
 		out.Status = ihmtv1.SaveStatus_SAVE_STATUS_SAVED
 	case store.Duplicate:
 		out.Status = ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE
 		out.Message = "already stored on " + res.Leaf.RecordedAt.Format("2006-01-02") + "; nothing written"
+	case store.PendingReview:
+		out.Status = ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW
+	case store.Refused:
+		out.Status = ihmtv1.SaveStatus_SAVE_STATUS_REFUSED
+	default:
+		return nil, status.Errorf(codes.Internal, "save ended in an unknown state %d", res.Status)
+	}
+	for _, c := range res.Corrections {
+		out.Corrections = append(out.Corrections, &ihmtv1.Correction{OldId: c.OldID, Notice: c.Notice})
+	}
+	for _, h := range res.Candidates {
+		out.Candidates = append(out.Candidates, candidate(h))
 	}
 	return out, nil
+}
+
+func candidate(h store.Hit) *ihmtv1.Candidate {
+	return &ihmtv1.Candidate{Id: h.Leaf.ID, Excerpt: store.Excerpt(h.Leaf.Text), ValidFrom: timestamppb.New(h.Leaf.ValidFrom), Score: h.Score}
 }
 
 func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv1.SearchResponse, error) {
@@ -94,11 +114,13 @@ func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv
 		return nil, toStatus(err)
 	}
 	res, err := st.Search(store.SearchInput{
-		Caller: caller(req.GetCaller()),
-		Query:  req.GetQuery(),
-		Clue:   req.GetClue(),
-		Scope:  scope,
-		Limit:  int(req.GetLimit()),
+		Caller:  caller(req.GetCaller()),
+		Query:   req.GetQuery(),
+		Clue:    req.GetClue(),
+		Scope:   scope,
+		Limit:   int(req.GetLimit()),
+		AsOf:    req.GetAsOf(),
+		KnownAt: req.GetKnownAt(),
 	})
 	if err != nil {
 		return nil, toStatus(err)
@@ -119,7 +141,7 @@ func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv
 	case store.Found:
 		out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_FOUND
 		for _, h := range res.Hits {
-			out.Results = append(out.Results, &ihmtv1.SearchResult{Memory: memory(h.Leaf), Score: h.Score, Current: true})
+			out.Results = append(out.Results, &ihmtv1.SearchResult{Memory: memory(h.Leaf), Score: h.Score, Current: h.Current, Notices: h.Notices})
 		}
 	case store.Ambiguous, store.NotFound:
 		out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS
@@ -128,9 +150,7 @@ func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv
 		}
 		// For not_found these are near misses, named as such in Message.
 		for _, h := range res.Hits {
-			out.Candidates = append(out.Candidates, &ihmtv1.Candidate{
-				Id: h.Leaf.ID, Excerpt: store.Excerpt(h.Leaf.Text), ValidFrom: timestamppb.New(h.Leaf.ValidFrom), Score: h.Score,
-			})
+			out.Candidates = append(out.Candidates, candidate(h))
 		}
 	}
 	return out, nil
@@ -170,6 +190,9 @@ func (s *service) Stats(ctx context.Context, req *ihmtv1.StatsRequest) (*ihmtv1.
 		ProjectMemories: int64(c.ProjectMemories),
 		Projects:        int64(c.Projects),
 		LogEntries:      c.LogEntries,
+		PendingReview:   int64(c.PendingReview),
+		Forgotten:       int64(c.Forgotten),
+		Facts:           int64(c.Facts),
 	}
 	return out, nil
 }
@@ -185,17 +208,34 @@ func (s *service) Shutdown(ctx context.Context, req *ihmtv1.ShutdownRequest) (*i
 // memory converts a leaf to the API's Memory.
 func memory(l leaf.Leaf) *ihmtv1.Memory {
 	m := &ihmtv1.Memory{
-		Id:         l.ID,
-		Content:    l.Text,
-		ValidFrom:  timestamppb.New(l.ValidFrom),
-		RecordedAt: timestamppb.New(l.RecordedAt),
-		Project:    l.Project,
-		Agent:      &ihmtv1.Agent{Name: l.Agent.Name, Version: l.Agent.Version},
-		SessionId:  l.Session,
-		Status:     l.Status,
-		Domain:     l.Domain,
-		Tags:       l.Tags,
-		Checksum:   l.Checksum,
+		Id:            l.ID,
+		Content:       l.Text,
+		ValidFrom:     timestamppb.New(l.ValidFrom),
+		RecordedAt:    timestamppb.New(l.RecordedAt),
+		Project:       l.Project,
+		Agent:         &ihmtv1.Agent{Name: l.Agent.Name, Version: l.Agent.Version},
+		SessionId:     l.Session,
+		Status:        l.Status,
+		Domain:        l.Domain,
+		Tags:          l.Tags,
+		Checksum:      l.Checksum,
+		ReviewNote:    l.ReviewNote,
+		OriginProject: l.OriginProject,
+	}
+	if src := l.Source; src != nil {
+		m.Source = &ihmtv1.Source{Name: src.Name, Digest: src.Digest, Part: int32(src.Part), Parts: int32(src.Parts), Type: src.Type, Context: src.Context, Oversized: src.Oversized}
+	}
+	for _, k := range l.Corrects {
+		m.Corrects = append(m.Corrects, k.ID)
+	}
+	for _, k := range l.CorrectedBy {
+		m.CorrectedBy = append(m.CorrectedBy, k.ID)
+	}
+	if t := l.Tombstone; t != nil {
+		m.Tombstone = &ihmtv1.Tombstone{ForgottenAt: timestamppb.New(t.At), By: &ihmtv1.Agent{Name: t.By.Name, Version: t.By.Version}, Reason: t.Reason}
+		if t.PurgedAt != nil {
+			m.Tombstone.PurgedAt = timestamppb.New(*t.PurgedAt)
+		}
 	}
 	switch l.Scope {
 	case leaf.ScopeGlobal:
@@ -254,6 +294,8 @@ func toStatus(err error) error {
 		return status.Error(codes.InvalidArgument, strings.Replace(err.Error(), store.ErrInvalid.Error()+": ", "", 1))
 	case errors.Is(err, store.ErrNotFound):
 		return status.Error(codes.NotFound, err.Error())
+	case errors.Is(err, store.ErrConflict):
+		return status.Error(codes.FailedPrecondition, strings.Replace(err.Error(), store.ErrConflict.Error()+": ", "", 1))
 	case errors.Is(err, store.ErrClosed):
 		return status.Error(codes.Unavailable, "the daemon is shutting down: retry in a moment")
 	case errors.Is(err, context.Canceled):

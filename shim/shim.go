@@ -16,7 +16,6 @@ package shim
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -30,12 +29,12 @@ import (
 	"github.com/ihmt-dev/ihmt/client/project"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+	"github.com/ihmt-dev/ihmt/shim/instructions"
 )
 
-// Instructions is the guidance the server gives the model at initialize.
-//
-//go:embed instructions.md
-var Instructions string
+// Instructions is the guidance the server gives the model at initialize:
+// the one text `ihmt mcp install` also writes into agents' instruction files.
+var Instructions = instructions.Text
 
 // Config is what the shim needs.
 type Config struct {
@@ -81,10 +80,26 @@ func NewServer(cfg Config) *mcp.Server {
 		Name:  "save_memory",
 		Title: "Save to long-term memory",
 		Description: "Save one durable fact so every later session of every agent can find it: a decision and why, how the machine is set up, a preference, a person, a correction. " +
-			"Write it self-contained, with date (YYYY-MM-DD) when it became true if not today. Use scope=\"global\" for facts about the user; the default is the current project. Never save secrets.",
+			"Write it self-contained, with date (YYYY-MM-DD) when it became true if not today. Use scope=\"global\" for facts about the user (preferences, environment, people); the default is the current project. " +
+			"When it corrects an earlier memory, pass replaces (its id, or a few words describing it). Never save secrets: they are refused.",
 		// Saving is additive and saving the same text twice stores it once.
 		Annotations: &mcp.ToolAnnotations{Title: "Save memory", ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
 	}, s.save)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "mark_outdated",
+		Title: "Mark a memory outdated",
+		// Needed when save_memory's replaces matched several memories: the
+		// model picks the right one from the candidates it was given.
+		Description: "Record that memory new_id corrects memory old_id: the old one stays as history and is never again ranked above the new one. Use it after save_memory returned candidates for replaces, or when search shows a memory that a newer one contradicts.",
+		Annotations: &mcp.ToolAnnotations{Title: "Mark outdated", ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},
+	}, s.markOutdated)
+	yes := true
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "forget_memory",
+		Title:       "Forget a memory",
+		Description: "Forget a memory the user wants gone, by id, with the reason: it leaves every search, and saving the same text again is refused. Only when the user asks; to correct a memory, save the correction with replaces instead.",
+		Annotations: &mcp.ToolAnnotations{Title: "Forget memory", ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no},
+	}, s.forget)
 	return srv
 }
 
@@ -101,16 +116,18 @@ type server struct {
 
 // SaveArgs are save_memory's arguments.
 type SaveArgs struct {
-	Content string   `json:"content" jsonschema:"the fact to remember, self-contained (who or what, the decision and why)"`
-	Date    string   `json:"date,omitempty" jsonschema:"when it became true: YYYY-MM-DD (or RFC 3339); omit when it is true from today"`
-	Scope   string   `json:"scope,omitempty" jsonschema:"global (about the user: preferences, environment, people) or project (this codebase; the default inside a project)"`
-	Domain  string   `json:"domain,omitempty" jsonschema:"optional dotted subject area, e.g. software.go or personal"`
-	Tags    []string `json:"tags,omitempty" jsonschema:"optional labels"`
+	Content  string   `json:"content" jsonschema:"the fact to remember, self-contained (who or what, the decision and why)"`
+	Date     string   `json:"date,omitempty" jsonschema:"when it became true: YYYY-MM-DD (or RFC 3339); omit when it is true from today"`
+	Scope    string   `json:"scope,omitempty" jsonschema:"global (about the user: preferences, environment, people) or project (this codebase; the default inside a project)"`
+	Domain   string   `json:"domain,omitempty" jsonschema:"optional dotted subject area, e.g. software.go or personal"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"optional labels"`
+	Replaces string   `json:"replaces,omitempty" jsonschema:"the memory this corrects: its id, or a few words describing it"`
 }
 
 // SaveResult is save_memory's structured result.
 type SaveResult struct {
 	ID          string       `json:"id"`
+	IDs         []string     `json:"ids,omitempty" jsonschema:"every memory a long text became, in order"`
 	Status      string       `json:"status" jsonschema:"saved, duplicate, pending_review or refused"`
 	Scope       string       `json:"scope"`
 	Project     string       `json:"project"`
@@ -130,11 +147,13 @@ type Correction struct {
 
 // SearchArgs are search_memory's arguments.
 type SearchArgs struct {
-	Query  string `json:"query" jsonschema:"what to look for, in the user's words"`
-	Clue   string `json:"clue,omitempty" jsonschema:"a detail that tells apart the candidates of an ambiguous answer"`
-	Scope  string `json:"scope,omitempty" jsonschema:"default (global + this project), project, global, or all (every project: only when the user asks)"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"results to return, 1-50 (default 5)"`
-	Detail string `json:"detail,omitempty" jsonschema:"compact (default: best memory in full, rivals as one line) or full (every result in full, with ids)"`
+	Query   string `json:"query" jsonschema:"what to look for, in the user's words"`
+	Clue    string `json:"clue,omitempty" jsonschema:"a detail that tells apart the candidates of an ambiguous answer"`
+	Scope   string `json:"scope,omitempty" jsonschema:"default (global + this project), project, global, or all (every project: only when the user asks)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"results to return, 1-50 (default 5)"`
+	Detail  string `json:"detail,omitempty" jsonschema:"compact (default: best memory in full, rivals as one line) or full (every result in full, with ids)"`
+	AsOf    string `json:"as_of,omitempty" jsonschema:"answer as things stood on this date (YYYY-MM-DD), e.g. for 'where did I live in 2024?'"`
+	KnownAt string `json:"known_at,omitempty" jsonschema:"answer with what the memory had recorded by this date (YYYY-MM-DD)"`
 }
 
 // SearchResult is search_memory's structured result.
@@ -202,7 +221,7 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 		return nil, SaveResult{}, err
 	}
 	resp, err := s.cfg.Client.Save(ctx, &ihmtv1.SaveRequest{
-		Caller: caller, Content: args.Content, Date: args.Date, Scope: scope, Domain: args.Domain, Tags: args.Tags,
+		Caller: caller, Content: args.Content, Date: args.Date, Scope: scope, Domain: args.Domain, Tags: args.Tags, Replaces: args.Replaces,
 	})
 	if err != nil {
 		return nil, SaveResult{}, toolError("save_memory", err)
@@ -210,6 +229,7 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 	m := resp.GetMemory()
 	out := SaveResult{
 		ID:          resp.GetId(),
+		IDs:         resp.GetIds(),
 		Status:      saveStatus(resp.GetStatus()),
 		Scope:       scopeName(m.GetScope()),
 		Project:     m.GetProject(),
@@ -220,13 +240,104 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 		Message:     resp.GetMessage(),
 		Notes:       s.notes(),
 	}
+	if m == nil {
+		out.ValidFrom, out.RecordedAt = "", ""
+	}
+	for _, c := range resp.GetCorrections() {
+		out.Corrections = append(out.Corrections, Correction{OldID: c.GetOldId(), Notice: c.GetNotice()})
+	}
+	for _, c := range resp.GetCandidates() {
+		out.Candidates = append(out.Candidates, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
+	}
 	var b strings.Builder
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
 		fmt.Fprintf(&b, "Already stored as %s (%s, recorded %s); nothing written.", out.ID, client.Where(m), out.RecordedAt[:10])
+	case ihmtv1.SaveStatus_SAVE_STATUS_REFUSED:
+		fmt.Fprintf(&b, "refused: %s", out.Message)
+	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
+		fmt.Fprintf(&b, "pending_review: stored as %s but %s. Tell the user it waits for them: `ihmt review` lists it, `ihmt review approve %s` accepts it.", out.ID, out.Message, out.ID)
 	default:
 		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, client.Where(m), out.ValidFrom)
 	}
+	if len(out.IDs) > 1 {
+		fmt.Fprintf(&b, " The text was long, so it was stored as %d memories split at block boundaries: %s.", len(out.IDs), strings.Join(out.IDs, ", "))
+	}
+	for _, c := range out.Corrections {
+		fmt.Fprintf(&b, "\nSuperseded %s: %s", c.OldID, c.Notice)
+	}
+	if len(out.Candidates) > 0 {
+		b.WriteString("\n" + out.Message)
+		for _, c := range out.Candidates {
+			fmt.Fprintf(&b, "\n- %s (%s): %s", c.ID, c.ValidFrom, c.Excerpt)
+		}
+	}
+	writeNotes(&b, out.Notes)
+	return text(b.String()), out, nil
+}
+
+// MarkArgs are mark_outdated's arguments.
+type MarkArgs struct {
+	OldID string `json:"old_id" jsonschema:"the memory that is no longer true"`
+	NewID string `json:"new_id" jsonschema:"the memory that corrects it"`
+}
+
+// MarkResult is mark_outdated's structured result.
+type MarkResult struct {
+	OldID         string   `json:"old_id"`
+	NewID         string   `json:"new_id"`
+	Notice        string   `json:"notice"`
+	PendingReview bool     `json:"pending_review"`
+	Notes         []string `json:"notes"`
+}
+
+func (s *server) markOutdated(ctx context.Context, req *mcp.CallToolRequest, args MarkArgs) (*mcp.CallToolResult, MarkResult, error) {
+	caller, ask := s.caller(ctx, req)
+	if ask != nil {
+		return ask, MarkResult{}, nil
+	}
+	resp, err := s.cfg.Client.MarkOutdated(ctx, &ihmtv1.MarkOutdatedRequest{Caller: caller, OldId: args.OldID, NewId: args.NewID})
+	if err != nil {
+		return nil, MarkResult{}, toolError("mark_outdated", err)
+	}
+	out := MarkResult{OldID: args.OldID, NewID: args.NewID, Notice: resp.GetNotice(), PendingReview: resp.GetPendingReview(), Notes: s.notes()}
+	msg := fmt.Sprintf("Linked: %s now reads as outdated, superseded by %s.", args.OldID, args.NewID)
+	if out.PendingReview {
+		msg = fmt.Sprintf("pending_review: %s is a memory the user verified, so the correction %s waits for their review (`ihmt review approve %s`); until then the old value stays current.", args.OldID, args.NewID, args.NewID)
+	}
+	var b strings.Builder
+	b.WriteString(msg)
+	writeNotes(&b, out.Notes)
+	return text(b.String()), out, nil
+}
+
+// ForgetArgs are forget_memory's arguments.
+type ForgetArgs struct {
+	ID     string `json:"id" jsonschema:"the memory to forget"`
+	Reason string `json:"reason" jsonschema:"why, in the user's words; kept in the tombstone"`
+}
+
+// ForgetResult is forget_memory's structured result.
+type ForgetResult struct {
+	ID          string   `json:"id"`
+	Status      string   `json:"status"`
+	ForgottenAt string   `json:"forgotten_at"`
+	Notes       []string `json:"notes"`
+}
+
+func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, args ForgetArgs) (*mcp.CallToolResult, ForgetResult, error) {
+	caller, ask := s.caller(ctx, req)
+	if ask != nil {
+		return ask, ForgetResult{}, nil
+	}
+	resp, err := s.cfg.Client.Forget(ctx, &ihmtv1.ForgetRequest{Caller: caller, Id: args.ID, Reason: args.Reason})
+	if err != nil {
+		return nil, ForgetResult{}, toolError("forget_memory", err)
+	}
+	m := resp.GetMemory()
+	out := ForgetResult{ID: m.GetId(), Status: m.GetStatus(), ForgottenAt: m.GetTombstone().GetForgottenAt().AsTime().UTC().Format(time.RFC3339), Notes: s.notes()}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Forgotten: %s no longer answers any search, and saving the same text again is refused. The user can undo it with `ihmt restore %s`.", out.ID, out.ID)
 	writeNotes(&b, out.Notes)
 	return text(b.String()), out, nil
 }
@@ -252,7 +363,7 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 		return nil, SearchResult{}, fmt.Errorf("limit %d is out of range: use 1 to 50", args.Limit)
 	}
 	resp, err := s.cfg.Client.Search(ctx, &ihmtv1.SearchRequest{
-		Caller: caller, Query: args.Query, Clue: args.Clue, Scope: scope, Limit: int32(args.Limit),
+		Caller: caller, Query: args.Query, Clue: args.Clue, Scope: scope, Limit: int32(args.Limit), AsOf: args.AsOf, KnownAt: args.KnownAt,
 	})
 	if err != nil {
 		return nil, SearchResult{}, toolError("search_memory", err)
@@ -349,7 +460,7 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 			break
 		}
 		if i == 0 || full {
-			fmt.Fprintf(b, "\n\n[%d] %s · %s · by %s · id %s\n", i+1, r.ValidFrom, whereResult(r), r.Agent, r.ID)
+			fmt.Fprintf(b, "\n\n[%d] %s · %s · by %s · %s · id %s\n", i+1, r.ValidFrom, whereResult(r), r.Agent, r.Trust, r.ID)
 			b.WriteString(r.Content)
 			for _, n := range r.Notices {
 				fmt.Fprintf(b, "\nNOTICE: %s", n)
@@ -494,6 +605,10 @@ func toolError(tool string, err error) error {
 	switch {
 	case errors.Is(err, client.ErrInvalid):
 		return fmt.Errorf("%s refused: %s. Fix the arguments and call again", tool, strings.TrimPrefix(err.Error(), client.ErrInvalid.Error()+": "))
+	case errors.Is(err, client.ErrNotFound):
+		return fmt.Errorf("%s: %s. Search for the memory to get its id, then call again", tool, strings.TrimPrefix(err.Error(), client.ErrNotFound.Error()+": "))
+	case errors.Is(err, client.ErrConflict):
+		return fmt.Errorf("%s: %s", tool, strings.TrimPrefix(err.Error(), client.ErrConflict.Error()+": "))
 	case errors.Is(err, client.ErrUnavailable):
 		return fmt.Errorf("%s failed: the IHMT memory daemon is not reachable (%v). Tell the user; the memory is unavailable until it runs", tool, err)
 	}

@@ -32,15 +32,51 @@ const usage = `ihmt — long-term memory for coding agents
 Usage: ihmt [--socket PATH] [--project KEY] <command> [flags] [args]
 
 Memory:
-  save TEXT...        save a memory ("-" reads it from stdin)
-  search QUERY...     search memories
+  save TEXT...        save a memory ("-" reads it from stdin; --replaces ID|WORDS)
+  search QUERY...     search memories (--as-of DATE, --known-at DATE, --clue WORDS)
   get ID              show one memory with its full header
+  ingest FILE|DIR|-   store documents as leaves, split without cutting a block
+                      (--type, --domain, --tag, --scope)
+
+Time and corrections:
+  facts               the current value of every fact (--subject, --as-of, --known-at)
+  timeline S::A       every value a subject's attribute has had, e.g. user::lives_in
+  conflicts           every superseded value, with both values and dates
+  mark-outdated OLD NEW
+                      record that memory NEW corrects memory OLD
+  forget ID --reason  tombstone a memory: gone from every search
+  restore ID          undo a forget
+  purge ID            remove a forgotten memory's text from its file and the log
+
+Review and audit:
+  review              what agents saved that waits for you, newest first
+  review approve ID   verify a memory (or accept a held correction)
+  review reject ID    never return it again (--note WHY)
+  log                 what each agent wrote (--agent, --session, --since)
+  audit verify        check the log's hash chain for edits
+
+Moving memories:
+  export              every memory as JSON lines, on stdout (--scope)
+  import FILE         restore an export exactly (twice changes nothing)
+  import --from-ihmt-python DIR
+                      migrate a store of the original Python IHMT
 
 Daemon:
   status              daemon version, store, socket and counts
   daemon start        start ihmtd if it is not running
   daemon stop         stop ihmtd cleanly
   daemon status       whether ihmtd answers
+
+Setup:
+  service install     run ihmtd as a systemd user service / launchd agent (--dry-run)
+  service uninstall   stop and remove that service
+  service status      whether the service is installed and running
+  mcp install --client claude|codex|opencode
+                      register ihmt-mcp with an agent and add IHMT's instructions
+                      (--scope user|project, --dry-run, --uninstall)
+  mcp config --client claude|codex|opencode
+                      print the configuration to paste instead
+  doctor              check binaries, paths, daemon, store, service and agents
 
 Other:
   demo                a daemon, two agents' shims and a real save/search round trip
@@ -80,13 +116,29 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cmds := map[string]func(*env, []string) error{
-		"save":    cmdSave,
-		"search":  cmdSearch,
-		"get":     cmdGet,
-		"status":  cmdStatus,
-		"daemon":  cmdDaemon,
-		"demo":    cmdDemo,
-		"version": cmdVersion,
+		"save":          cmdSave,
+		"search":        cmdSearch,
+		"get":           cmdGet,
+		"status":        cmdStatus,
+		"daemon":        cmdDaemon,
+		"demo":          cmdDemo,
+		"version":       cmdVersion,
+		"ingest":        cmdIngest,
+		"facts":         cmdFacts,
+		"timeline":      cmdTimeline,
+		"conflicts":     cmdConflicts,
+		"mark-outdated": cmdMarkOutdated,
+		"forget":        cmdForget,
+		"restore":       cmdRestore,
+		"purge":         cmdPurge,
+		"review":        cmdReview,
+		"log":           cmdLog,
+		"audit":         cmdAudit,
+		"export":        cmdExport,
+		"import":        cmdImport,
+		"service":       cmdService,
+		"mcp":           cmdMCP,
+		"doctor":        cmdDoctor,
 		"help": func(e *env, _ []string) error {
 			fmt.Fprint(e.stdout, usage)
 			return nil

@@ -26,6 +26,7 @@ func cmdSave(e *env, args []string) error {
 	date := fs.String("date", "", "when it became true: YYYY-MM-DD or RFC 3339 (default: the date the text opens with, else now)")
 	scope := fs.String("scope", "", "global or project (default: the project when there is one)")
 	domain := fs.String("domain", "", "dotted subject area, e.g. software.go")
+	replaces := fs.String("replaces", "", "the memory this corrects: its id, or a few words describing it")
 	var tags stringList
 	fs.Var(&tags, "tag", "label (repeatable)")
 	pos, err := parse(fs, args)
@@ -58,7 +59,7 @@ func cmdSave(e *env, args []string) error {
 		return err
 	}
 	defer c.Close()
-	resp, err := c.Save(e.ctx, &ihmtv1.SaveRequest{Content: text, Date: *date, Scope: sc, Domain: *domain, Tags: tags})
+	resp, err := c.Save(e.ctx, &ihmtv1.SaveRequest{Content: text, Date: *date, Scope: sc, Domain: *domain, Tags: tags, Replaces: *replaces})
 	if err != nil {
 		return err
 	}
@@ -70,10 +71,39 @@ func cmdSave(e *env, args []string) error {
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
 		fmt.Fprintf(e.stdout, "already stored as %s (%s, recorded %s); nothing written\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetRecordedAt().AsTime()))
+	case ihmtv1.SaveStatus_SAVE_STATUS_REFUSED:
+		fmt.Fprintf(e.stderr, "ihmt save: %s\n", resp.GetMessage())
+		return errReported
+	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
+		fmt.Fprintf(e.stdout, "stored %s, pending review: %s\n", resp.GetId(), resp.GetMessage())
 	default:
 		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s)\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetValidFrom().AsTime()))
 	}
+	for _, c := range resp.GetCorrections() {
+		fmt.Fprintf(e.stdout, "supersedes %s: %s\n", c.GetOldId(), c.GetNotice())
+	}
+	if len(resp.GetCandidates()) > 0 {
+		fmt.Fprintln(e.stdout, resp.GetMessage())
+		for _, c := range resp.GetCandidates() {
+			fmt.Fprintf(e.stdout, "  - %s (%s): %s\n", c.GetId(), client.FormatTime(c.GetValidFrom().AsTime()), c.GetExcerpt())
+		}
+		fmt.Fprintf(e.stdout, "link the right one: ihmt mark-outdated OLD_ID %s\n", resp.GetId())
+	}
 	return nil
+}
+
+// searchScopes maps --scope values onto the API's search scopes.
+var searchScopes = map[string]ihmtv1.SearchScope{
+	"default": ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, "project": ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT,
+	"global": ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL, "all": ihmtv1.SearchScope_SEARCH_SCOPE_ALL,
+}
+
+func searchScope(s string) (ihmtv1.SearchScope, error) {
+	sc, ok := searchScopes[s]
+	if !ok {
+		return 0, usageError{fmt.Sprintf("--scope %q: use default, project, global or all", s)}
+	}
+	return sc, nil
 }
 
 func cmdSearch(e *env, args []string) error {
@@ -81,6 +111,8 @@ func cmdSearch(e *env, args []string) error {
 	clue := fs.String("clue", "", "a detail that tells apart the candidates of an ambiguous answer")
 	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
 	limit := fs.Int("limit", 5, "results to return (1-50)")
+	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
+	knownAt := fs.String("known-at", "", "answer with what the memory had recorded by this date (YYYY-MM-DD)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -89,20 +121,16 @@ func cmdSearch(e *env, args []string) error {
 	if strings.TrimSpace(query) == "" {
 		return usageError{"give a query: ihmt search where do I deploy staging"}
 	}
-	scopes := map[string]ihmtv1.SearchScope{
-		"default": ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, "project": ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT,
-		"global": ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL, "all": ihmtv1.SearchScope_SEARCH_SCOPE_ALL,
-	}
-	sc, ok := scopes[*scope]
-	if !ok {
-		return usageError{fmt.Sprintf("--scope %q: use default, project, global or all", *scope)}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
 	}
 	c, err := e.client(true)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	resp, err := c.Search(e.ctx, &ihmtv1.SearchRequest{Query: query, Clue: *clue, Scope: sc, Limit: int32(*limit)})
+	resp, err := c.Search(e.ctx, &ihmtv1.SearchRequest{Query: query, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt})
 	if err != nil {
 		return err
 	}
@@ -121,8 +149,12 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", lower(resp.GetStatus(), "SEARCH_STATUS_"), resp.GetConfidence(), resp.GetMessage())
 	for i, r := range resp.GetResults() {
 		m := r.GetMemory()
+		state := lower(m.GetTrust(), "TRUST_")
+		if !r.GetCurrent() {
+			state += " · OUTDATED"
+		}
 		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, client.FormatTime(m.GetValidFrom().AsTime()), client.Where(m),
-			lower(m.GetTrust(), "TRUST_"), m.GetAgent().GetName(), m.GetId(), r.GetScore())
+			state, m.GetAgent().GetName(), m.GetId(), r.GetScore())
 		for _, line := range strings.Split(strings.TrimRight(m.GetContent(), "\n"), "\n") {
 			fmt.Fprintf(w, "   %s\n", line)
 		}
@@ -174,6 +206,24 @@ func cmdGet(e *env, args []string) error {
 	}
 	if len(m.GetTags()) > 0 {
 		fmt.Fprintf(e.stdout, "tags:        %s\n", strings.Join(m.GetTags(), ", "))
+	}
+	if m.GetOriginProject() != "" {
+		fmt.Fprintf(e.stdout, "saved from:  project %s\n", m.GetOriginProject())
+	}
+	if m.GetReviewNote() != "" {
+		fmt.Fprintf(e.stdout, "review:      %s\n", m.GetReviewNote())
+	}
+	if len(m.GetCorrects()) > 0 {
+		fmt.Fprintf(e.stdout, "corrects:    %s\n", strings.Join(m.GetCorrects(), ", "))
+	}
+	if len(m.GetCorrectedBy()) > 0 {
+		fmt.Fprintf(e.stdout, "corrected by: %s\n", strings.Join(m.GetCorrectedBy(), ", "))
+	}
+	if t := m.GetTombstone(); t != nil {
+		fmt.Fprintf(e.stdout, "forgotten:   %s by %s: %s\n", t.GetForgottenAt().AsTime().UTC().Format(time.RFC3339), t.GetBy().GetName(), t.GetReason())
+		if t.GetPurgedAt() != nil {
+			fmt.Fprintf(e.stdout, "purged:      %s (text removed)\n", t.GetPurgedAt().AsTime().UTC().Format(time.RFC3339))
+		}
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimRight(m.GetContent(), "\n"))
 	return nil

@@ -21,7 +21,7 @@ import (
 func crashFact(r, n int) memo {
 	tok := fmt.Sprintf("kc%dn%05d", r, n)
 	return memo{
-		text:  fmt.Sprintf("round %d save %d: the build cache key for the nightly job is %s", r, n, tok),
+		text:  fmt.Sprintf("round %d save %d: nightly job build cache key %s noted", r, n, tok),
 		query: "build cache key " + tok,
 	}
 }

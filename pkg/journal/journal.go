@@ -10,16 +10,33 @@
 // before the fsync, a line inside it may hold garbage, which readers must
 // skip. Nothing in that batch was acknowledged: acknowledgement waits for
 // the fsync.
+//
+// # A hash chain, so edits show
+//
+// Every line is a JSON object, and Append adds two fields to it: "prev", the
+// hash of the line before, and "hash", the SHA-256 of the line's canonical
+// form (its fields but "hash" and "text", sorted by name, compactly encoded)
+// — so a changed, removed or reordered line breaks the chain at a point
+// Verify can name. The "text" field is left out on purpose: a person may
+// purge a memory's text (Rewrite), and that must not break the chain; the
+// entry's checksum of the text keeps the text itself verifiable. The chain
+// proves the log was not edited in the middle; it cannot tell that lines
+// were cut from its end, which needs an anchor kept elsewhere.
 package journal
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 )
@@ -31,6 +48,7 @@ type Journal struct {
 	path    string
 	size    int64
 	entries int64
+	last    string // hash of the last line; "" before the first chained line
 }
 
 // Open opens (creating, mode 0600) the log at path, drops a torn last line
@@ -42,9 +60,11 @@ func Open(path string) (*Journal, error) {
 	}
 	j := &Journal{f: f, path: path}
 	var good int64
+	var lastLine []byte
 	err = scan(f, 0, func(off int64, line []byte) error {
 		good = off + int64(len(line)) + 1
 		j.entries++
+		lastLine = append(lastLine[:0], line...)
 		return nil
 	})
 	if err != nil {
@@ -68,6 +88,14 @@ func Open(path string) (*Journal, error) {
 		}
 	}
 	j.size = good
+	if lastLine != nil {
+		var tail struct {
+			Hash string `json:"hash"`
+		}
+		if json.Unmarshal(lastLine, &tail) == nil {
+			j.last = tail.Hash
+		}
+	}
 	if _, err := f.Seek(good, io.SeekStart); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("seek log: %w", err)
@@ -79,18 +107,22 @@ func Open(path string) (*Journal, error) {
 	return j, nil
 }
 
-// Append writes lines (each without a newline) and fsyncs once. On any
-// error the log is cut back to where it was, so a failed append — a full
-// disk, say — leaves no partial entry behind, and the caller must report
-// every line of the batch as not written.
-func (j *Journal) Append(lines [][]byte) error {
+// Append chains objs (JSON objects on one line each, without "prev" and
+// "hash" fields), writes them and fsyncs once. On any error the log is cut
+// back to where it was, so a failed append — a full disk, say — leaves no
+// partial entry behind, and the caller must report every line of the batch
+// as not written.
+func (j *Journal) Append(objs [][]byte) error {
 	var buf bytes.Buffer
-	for _, l := range lines {
-		if bytes.IndexByte(l, '\n') >= 0 {
-			return errors.New("journal: line contains a newline")
+	last := j.last
+	for _, o := range objs {
+		line, hash, err := chain(o, last)
+		if err != nil {
+			return err
 		}
-		buf.Write(l)
+		buf.Write(line)
 		buf.WriteByte('\n')
+		last = hash
 	}
 	n, err := j.f.Write(buf.Bytes())
 	if err == nil {
@@ -105,8 +137,221 @@ func (j *Journal) Append(lines [][]byte) error {
 		return fmt.Errorf("append to log: %w", err)
 	}
 	j.size += int64(n)
-	j.entries += int64(len(lines))
+	j.entries += int64(len(objs))
+	j.last = last
 	return nil
+}
+
+// chain returns obj with "prev" and "hash" added, and its hash.
+func chain(obj []byte, prev string) (line []byte, hash string, err error) {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' || bytes.IndexByte(obj, '\n') >= 0 {
+		return nil, "", errors.New("journal: an entry must be one JSON object on one line")
+	}
+	p, _ := json.Marshal(prev)
+	withPrev := make([]byte, 0, len(obj)+len(p)+100)
+	withPrev = append(withPrev, obj[:len(obj)-1]...)
+	if len(obj) > 2 {
+		withPrev = append(withPrev, ',')
+	}
+	withPrev = append(withPrev, `"prev":`...)
+	withPrev = append(withPrev, p...)
+	withPrev = append(withPrev, '}')
+	hash, err = Hash(withPrev)
+	if err != nil {
+		return nil, "", err
+	}
+	line = append(withPrev[:len(withPrev)-1], `,"hash":"`...)
+	line = append(line, hash...)
+	line = append(line, `"}`...)
+	return line, hash, nil
+}
+
+// Hash returns the chain hash of a log line: SHA-256 of its canonical form,
+// every field but "hash" and "text", keys sorted, compact.
+func Hash(line []byte) (string, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return "", fmt.Errorf("journal: entry is not a JSON object: %w", err)
+	}
+	delete(m, "hash")
+	delete(m, "text")
+	canon, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("journal: canonical form: %w", err)
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Rewrite replaces the log with every line passed through edit, atomically
+// (a temp file, synced, renamed over the log). It is for purging text: edit
+// may drop an entry's "text" field, which leaves the chain intact, and must
+// change nothing else.
+func (j *Journal) Rewrite(edit func(line []byte) ([]byte, error)) (changed int, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(j.path), "."+filepath.Base(j.path)+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("rewrite log: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	var size int64
+	err = scan(j.f, 0, func(_ int64, line []byte) error {
+		out, err := edit(line)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(out, line) {
+			changed++
+		}
+		if bytes.IndexByte(out, '\n') >= 0 {
+			return errors.New("journal: an edited line contains a newline")
+		}
+		w.Write(out)
+		w.WriteByte('\n')
+		size += int64(len(out)) + 1
+		return nil
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o600)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("rewrite log: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), j.path); err != nil {
+		return 0, fmt.Errorf("rewrite log: %w", err)
+	}
+	if err := atomicfile.SyncDir(filepath.Dir(j.path)); err != nil {
+		return 0, err
+	}
+	f, err := os.OpenFile(j.path, os.O_RDWR, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("reopen log: %w", err)
+	}
+	if _, err := f.Seek(size, io.SeekStart); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("seek log: %w", err)
+	}
+	j.f.Close()
+	j.f, j.size = f, size
+	return changed, nil
+}
+
+// Problem is one break in the chain.
+type Problem struct {
+	Line   int64  // 1-based line number
+	Seq    int64  // the entry's "seq" field as written, if it has one
+	Kind   string // "changed", "removed", "reordered" or "unreadable"
+	Detail string
+}
+
+// Report is the outcome of Verify.
+type Report struct {
+	Entries   int64
+	Unchained int64 // lines written before chaining began
+	Problems  []Problem
+}
+
+// maxProblems bounds a report: after the first break, later ones are
+// usually consequences of it.
+const maxProblems = 20
+
+// Verify walks the chain of the log at path. check, if not nil, is called
+// for every line and may report a problem with its content (a text that no
+// longer matches its checksum, say) as an error.
+func Verify(path string, check func(line []byte) error) (Report, error) {
+	type link struct {
+		Seq  int64  `json:"seq"`
+		Prev string `json:"prev"`
+		Hash string `json:"hash"`
+	}
+	var lines []link
+	var problems []Problem
+	add := func(p Problem) {
+		if len(problems) < maxProblems {
+			problems = append(problems, p)
+		}
+	}
+	var rep Report
+	err := Read(path, func(line []byte) error {
+		rep.Entries++
+		n := rep.Entries
+		var l link
+		if err := json.Unmarshal(line, &l); err != nil {
+			add(Problem{Line: n, Kind: "unreadable", Detail: "not a JSON object: " + err.Error()})
+			lines = append(lines, link{})
+			return nil
+		}
+		lines = append(lines, l)
+		if l.Hash == "" {
+			if len(lines) > 1 && lines[len(lines)-2].Hash != "" {
+				add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: "the entry has no hash, but the entries before it do"})
+			} else {
+				rep.Unchained++
+			}
+			return nil
+		}
+		if h, err := Hash(line); err != nil || h != l.Hash {
+			add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: "its content no longer matches its hash"})
+		} else if check != nil {
+			if err := check(line); err != nil {
+				add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: err.Error()})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Report{}, err
+	}
+	at := make(map[string]int, len(lines))
+	for i, l := range lines {
+		if l.Hash != "" {
+			at[l.Hash] = i
+		}
+	}
+	prev := ""
+	for i, l := range lines {
+		if l.Hash == "" {
+			prev = ""
+			continue
+		}
+		if l.Prev != prev {
+			p := Problem{Line: int64(i + 1), Seq: l.Seq}
+			switch j, ok := at[l.Prev]; {
+			case ok && j > i:
+				p.Kind, p.Detail = "reordered", fmt.Sprintf("it follows line %d's entry, which now comes after it", j+1)
+			case l.Prev == "" && prev != "":
+				p.Kind, p.Detail = "changed", "it claims to start the chain, but entries come before it"
+			case i > 0 && l.Seq > 0 && l.Seq == lines[i-1].Seq+1:
+				// Nothing is missing, so the entry before was edited and
+				// its own hash recomputed to match.
+				p = Problem{Line: int64(i), Seq: lines[i-1].Seq, Kind: "changed",
+					Detail: "edited and re-hashed: the next entry no longer chains to it"}
+			default:
+				p.Kind, p.Detail = "removed", "the entry it follows is missing"
+				if prevSeq := lines[max(i-1, 0)].Seq; l.Seq > prevSeq+1 && i > 0 {
+					p.Detail = fmt.Sprintf("entries %d to %d are missing", prevSeq+1, l.Seq-1)
+					if l.Seq == prevSeq+2 {
+						p.Detail = fmt.Sprintf("entry %d is missing", prevSeq+1)
+					}
+				}
+			}
+			add(p)
+		}
+		prev = l.Hash
+	}
+	slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Compare(a.Line, b.Line) })
+	rep.Problems = problems
+	return rep, nil
 }
 
 // Entries returns the number of lines in the log.

@@ -47,8 +47,55 @@ const (
 	TrustRejected = "rejected"
 )
 
-// StatusActive is the lifecycle status of a memory that answers searches.
-const StatusActive = "active"
+// Lifecycle statuses.
+const (
+	// StatusActive: the memory answers searches.
+	StatusActive = "active"
+	// StatusForgotten: tombstoned; it answers no search, and saving the same
+	// text again is refused. The text is kept for audit.
+	StatusForgotten = "forgotten"
+	// StatusPurged: forgotten, and its text removed by a person. The header
+	// (checksum included) stays as the record of what was there.
+	StatusPurged = "purged"
+	// StatusSuperseded: a leaf of an older version of a document that was
+	// ingested again changed; kept as history, answering no search.
+	StatusSuperseded = "superseded"
+)
+
+// Source places a leaf in the document it was cut from.
+type Source struct {
+	// Name is the document's absolute path; empty for a long save.
+	Name string `json:"name,omitempty"`
+	// Digest is "sha256:<hex>" of the whole document.
+	Digest string `json:"digest"`
+	// Part is this leaf's position from 1; Parts how many there are.
+	Part  int `json:"part"`
+	Parts int `json:"parts"`
+	// Type is how the document was split: code, narrative, temporal...
+	Type string `json:"type,omitempty"`
+	// Context is, for a member of a class too big for one leaf, the
+	// enclosing header: it travels here, not in the text, so the leaves
+	// still concatenate to the document.
+	Context string `json:"context,omitempty"`
+	// Oversized: one logical block bigger than the leaf size, stored whole.
+	Oversized bool `json:"oversized,omitempty"`
+}
+
+// Link is one end of a correction: the other memory's id and when the
+// memory learned of the correction (record time).
+type Link struct {
+	ID string    `json:"id"`
+	At time.Time `json:"at"`
+}
+
+// Tombstone records who forgot a memory, when and why.
+type Tombstone struct {
+	At       time.Time  `json:"at"`
+	By       Agent      `json:"by"`
+	Session  string     `json:"session,omitempty"`
+	Reason   string     `json:"reason"`
+	PurgedAt *time.Time `json:"purged_at,omitempty"`
+}
 
 // Agent names the writer of a memory.
 type Agent struct {
@@ -65,16 +112,28 @@ type Header struct {
 	RecordedAt time.Time `json:"recorded_at"`
 	Scope      string    `json:"scope"`
 	Project    string    `json:"project,omitempty"`
-	Agent      Agent     `json:"agent"`
-	Session    string    `json:"session,omitempty"`
-	Trust      string    `json:"trust"`
-	Status     string    `json:"status"`
-	Domain     string    `json:"domain,omitempty"`
-	Tags       []string  `json:"tags,omitempty"`
-	// Corrects lists the ids this memory supersedes; CorrectedBy the ids that
-	// supersede it. Both arrive with the timeline.
-	Corrects    []string `json:"corrects,omitempty"`
-	CorrectedBy []string `json:"corrected_by,omitempty"`
+	// OriginProject is, for a global memory, the project the agent was in
+	// when it saved it: provenance, not scope.
+	OriginProject string `json:"origin_project,omitempty"`
+	// Title is a short title: a function's name, a heading, first words.
+	Title string `json:"title,omitempty"`
+	// Source is set on the leaves of an ingested document or a long save.
+	Source  *Source  `json:"source,omitempty"`
+	Agent   Agent    `json:"agent"`
+	Session string   `json:"session,omitempty"`
+	Trust   string   `json:"trust"`
+	Status  string   `json:"status"`
+	Domain  string   `json:"domain,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	// ReviewNote says why the memory waits for review, or what the
+	// reviewer noted.
+	ReviewNote string `json:"review_note,omitempty"`
+	// Corrects lists the memories this one supersedes by an explicit link;
+	// CorrectedBy the memories that supersede it.
+	Corrects    []Link `json:"corrects,omitempty"`
+	CorrectedBy []Link `json:"corrected_by,omitempty"`
+	// Tombstone is set once the memory is forgotten.
+	Tombstone *Tombstone `json:"tombstone,omitempty"`
 	// Checksum is "sha256:<hex>" of the text.
 	Checksum string `json:"checksum"`
 }
@@ -100,6 +159,22 @@ func ID(scope, project, text string) string {
 	h.Write([]byte{0})
 	h.Write([]byte(text))
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// PartID derives the id of one part of a document: the document's digest
+// and the part's position are part of its identity, so two equal blocks of
+// one document are two leaves, and the same document ingested again finds
+// its leaves instead of writing new ones.
+func PartID(scope, project, digest string, part int, text string) string {
+	return ID(scope, project, fmt.Sprintf("%s\x00%d\x00%s", digest, part, text))
+}
+
+// IDOf returns the id a header and text must have.
+func IDOf(h Header, text string) string {
+	if h.Source != nil {
+		return PartID(h.Scope, h.Project, h.Source.Digest, h.Source.Part, text)
+	}
+	return ID(h.Scope, h.Project, text)
 }
 
 // Checksum returns "sha256:<hex>" of text.
@@ -159,6 +234,13 @@ func Parse(data []byte) (Leaf, error) {
 	l.Text = string(rest[end+len(closeMarker):])
 	if !IsID(l.ID) {
 		return Leaf{}, fmt.Errorf("%w: id %q is not 16 hex digits", ErrMalformed, l.ID)
+	}
+	if l.Status == StatusPurged {
+		// The text is gone on purpose; the checksum records what it was.
+		if l.Text != "" {
+			return Leaf{}, fmt.Errorf("%w: %s: purged but still holds text", ErrMalformed, l.ID)
+		}
+		return l, nil
 	}
 	if got := Checksum(l.Text); got != l.Checksum {
 		return Leaf{}, fmt.Errorf("%w: %s: checksum mismatch (header %s, text %s)", ErrMalformed, l.ID, l.Checksum, got)

@@ -25,11 +25,27 @@ func invalid(format string, args ...any) error {
 // valid UTF-8, and no control characters other than tab, newline and
 // carriage return. The error names the problem and where it is.
 func ValidateText(text string) error {
-	if strings.TrimSpace(text) == "" {
-		return invalid("content is empty: give the text to remember")
-	}
 	if len(text) > MaxContent {
 		return invalid("content is %d bytes, over the limit of %d bytes (1 MiB): save a summary or split it", len(text), MaxContent)
+	}
+	return validateChars(text)
+}
+
+// MaxDocument bounds a document given to ingest, which becomes many leaves.
+const MaxDocument = 16 << 20
+
+// ValidateDocument checks a document to ingest: like ValidateText, with
+// room for MaxDocument bytes.
+func ValidateDocument(text string) error {
+	if len(text) > MaxDocument {
+		return invalid("document is %d bytes, over the limit of %d bytes (16 MiB): split it into files", len(text), MaxDocument)
+	}
+	return validateChars(text)
+}
+
+func validateChars(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return invalid("content is empty: give the text to remember")
 	}
 	if !utf8.ValidString(text) {
 		for i := 0; i < len(text); {

@@ -1,10 +1,10 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
-	"sort"
 	"strings"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
@@ -76,12 +76,22 @@ type SearchInput struct {
 	Clue   string
 	Scope  SearchScope
 	Limit  int
+	// AsOf, optional: answer as things stood on that date (valid time).
+	AsOf string
+	// KnownAt, optional: answer with what had been recorded by that date
+	// (record time).
+	KnownAt string
 }
 
 // Hit is one ranked memory.
 type Hit struct {
 	Leaf  leaf.Leaf
 	Score float64
+	// Current is false when a later memory superseded this one in the
+	// search's view.
+	Current bool
+	// Notices explain why it is not current, naming both values and dates.
+	Notices []string
 }
 
 // Coverage says how much of the store a search examined.
@@ -144,13 +154,46 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return SearchResult{}, fmt.Errorf("%w: the clue has %d distinct words, at most %d", ErrInvalid, len(clueTerms), index.MaxQueryTerms)
 	}
 
+	view, err := parseView(in.AsOf, in.KnownAt)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	if in.Scope == ScopeAll {
+		// Widening to every project is the read a person may want to audit:
+		// it is on record before anything is returned.
+		if err := s.recordReadAll(context.Background(), in.Caller, in.Query); err != nil {
+			return SearchResult{}, err
+		}
+	}
+
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	vis, desc, err := s.visible(in.Caller, in.Scope)
 	if err != nil {
 		return SearchResult{}, err
 	}
-	raw, st := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: max(limit, candidatePool)})
+	desc += view.describe()
+	inView := s.inView(vis, view)
+	// The index filters by scope while scoring; the view's dates filter
+	// after, so the pool grows until the filter leaves enough or the index
+	// has nothing more — never a search that is exhaustive only in name.
+	pool := max(limit, candidatePool)
+	var raw []index.Hit
+	var st index.Stats
+	for {
+		var got []index.Hit
+		got, st = s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: pool})
+		raw = raw[:0]
+		for _, h := range got {
+			if inView(h.Doc) {
+				raw = append(raw, h)
+			}
+		}
+		if view.zero() || len(got) < pool || len(raw) >= max(limit, candidatePool) {
+			break
+		}
+		pool *= 4
+	}
 	res := SearchResult{
 		Terms:            terms,
 		ScopeDescription: desc,
@@ -166,32 +209,31 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		res.Message = fmt.Sprintf("No memory in %s contains any of: %s.", desc, strings.Join(terms, ", "))
 		return res, nil
 	}
+	order := s.rank(raw, clueTerms, view.tl, inView, vis)
 
 	// Coverage counts the query's informative terms a memory contains. It is
 	// deliberately not IDF-weighted: in a small store every unseen word has
 	// a huge IDF, and one missing synonym would then read as a stray match.
-	cover := func(h index.Hit) float64 {
-		return float64(bits.OnesCount64(h.Matched)) / float64(len(terms))
+	cover := func(r ranked) float64 {
+		return float64(bits.OnesCount64(r.matched)) / float64(len(terms))
+	}
+	hit := func(r ranked) Hit {
+		return Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: r.notices}
 	}
 
-	// A clue re-weighs the pool: memories that match it too rise, the rest
-	// sink, so "Luis" + clue "reviewer" picks the reviewer named Luis.
-	if len(clueTerms) > 0 {
-		for i := range raw {
-			if s.containsAny(raw[i].Doc, clueTerms) {
-				raw[i].Score *= clueBoost
-			} else {
-				raw[i].Score *= clueDemote
-			}
-		}
-		sort.SliceStable(raw, func(a, b int) bool { return raw[a].Score > raw[b].Score })
-	}
-
-	best := raw[0]
+	best := order[0]
 	coverage := cover(best)
+	// The runner-up is the best memory that is a real alternative: one the
+	// best answer superseded is history, not a rival.
 	margin := 1.0
-	if len(raw) > 1 && best.Score > 0 {
-		margin = (best.Score - raw[1].Score) / best.Score
+	var rivals []ranked
+	for _, r := range order[1:] {
+		if r.current {
+			rivals = append(rivals, r)
+		}
+	}
+	if len(rivals) > 0 && best.score > 0 {
+		margin = (best.score - rivals[0].score) / best.score
 	}
 	res.Confidence = math.Round((coverageWeight*coverage+marginWeight*margin)*1000) / 1000
 
@@ -199,27 +241,28 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 	switch {
 	case coverage < nearMissCover && len(terms) >= 3:
 		res.Verdict = NotFound
-		res.Hits = []Hit{{Leaf: *s.docs[best.Doc], Score: best.Score}}
+		res.Hits = []Hit{hit(best)}
 		res.Message = fmt.Sprintf("Nothing in %s matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).", desc)
-	case len(raw) > 1 && margin < nearTieGap && (informative <= shortQuery || res.Confidence < minConfidence):
+	case len(rivals) > 0 && margin < nearTieGap && (informative <= shortQuery || res.Confidence < minConfidence):
 		res.Verdict = Ambiguous
-		for _, h := range raw {
-			if len(res.Hits) == maxCandidates || (best.Score-h.Score)/best.Score >= nearTieGap {
+		res.Hits = append(res.Hits, hit(best))
+		for _, r := range rivals {
+			if len(res.Hits) == maxCandidates || (best.score-r.score)/best.score >= nearTieGap {
 				break
 			}
-			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
+			res.Hits = append(res.Hits, hit(r))
 		}
 		res.Message = fmt.Sprintf("%d memories match about equally.", len(res.Hits))
 	case res.Confidence < minConfidence:
 		res.Verdict = Ambiguous
-		for _, h := range raw[:min(len(raw), maxCandidates)] {
-			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
+		for _, r := range order[:min(len(order), maxCandidates)] {
+			res.Hits = append(res.Hits, hit(r))
 		}
 		res.Message = "No memory matches the query clearly; these match part of it."
 	default:
 		res.Verdict = Found
-		for _, h := range raw[:min(len(raw), limit)] {
-			res.Hits = append(res.Hits, Hit{Leaf: *s.docs[h.Doc], Score: h.Score})
+		for _, r := range order[:min(len(order), limit)] {
+			res.Hits = append(res.Hits, hit(r))
 		}
 		res.Message = fmt.Sprintf("Found in %s.", desc)
 	}

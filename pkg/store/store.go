@@ -42,9 +42,11 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 	"github.com/ihmt-dev/ihmt/pkg/dates"
+	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
 // Errors callers tell apart with errors.Is. Each is wrapped with the reason.
@@ -73,22 +75,37 @@ type Caller struct {
 	Project string
 }
 
+// PersonAgent is the agent name of the ihmt command line: the person, as
+// opposed to an agent. Review decisions and purges are theirs; an agent's
+// correction of a verified memory waits for them.
+const PersonAgent = "ihmt-cli"
+
+// IsPerson reports whether the caller is the person at the command line.
+func (c Caller) IsPerson() bool { return c.Agent.Name == PersonAgent }
+
 // Options configure a store.
 type Options struct {
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now. Tests pin it.
 	Now func() time.Time
+	// ReviewAll holds every agent save for a person's review (config
+	// "review = all"), not just the suspicious ones.
+	ReviewAll bool
+	// Facts extracts facts from saved text; nil means facts.Default().
+	Facts *facts.Extractor
 }
 
 // Store is an open memory store. Only one process may have a store open:
 // the daemon holds a lock file for that; the store itself assumes it.
 type Store struct {
-	dir    string
-	log    *slog.Logger
-	now    func() time.Time
-	reqs   chan *saveReq
-	leaves *leafQueue
+	dir       string
+	log       *slog.Logger
+	now       func() time.Time
+	reviewAll bool
+	extract   *facts.Extractor
+	reqs      chan *request
+	leaves    *leafQueue
 
 	mu       sync.RWMutex // guards everything below
 	ix       *index.Index
@@ -97,6 +114,11 @@ type Store struct {
 	groups   map[string]index.Group // project → group; "" is global (0)
 	projects []string               // group → project
 	entries  int64                  // log entries
+	tl       *timeline.Timeline     // facts and links of live memories
+	sources  map[string][]string    // sourceKey → leaves of that document
+	plain    bool                   // rank by BM25 alone (tests compare)
+	pending  int                    // memories waiting for review
+	gone     int                    // forgotten or purged memories
 
 	// closeMu orders Save against Close: a Save holds it shared while it
 	// enqueues, so once Close holds it exclusively every accepted request is
@@ -114,23 +136,33 @@ type Store struct {
 // writer.
 func Open(dir string, opts Options) (*Store, error) {
 	s := &Store{
-		dir:      dir,
-		log:      opts.Logger,
-		now:      opts.Now,
-		reqs:     make(chan *saveReq, maxBatch),
-		leaves:   newLeafQueue(),
-		ix:       index.New(),
-		byID:     make(map[string]index.Doc),
-		groups:   map[string]index.Group{"": 0},
-		projects: []string{""},
-		closing:  make(chan struct{}),
-		done:     make(chan struct{}),
+		dir:       dir,
+		log:       opts.Logger,
+		now:       opts.Now,
+		reviewAll: opts.ReviewAll,
+		extract:   opts.Facts,
+		reqs:      make(chan *request, maxBatch),
+		leaves:    newLeafQueue(),
+		tl:        timeline.New(),
+		sources:   map[string][]string{},
+		ix:        index.New(),
+		byID:      make(map[string]index.Doc),
+		groups:    map[string]index.Group{"": 0},
+		projects:  []string{""},
+		closing:   make(chan struct{}),
+		done:      make(chan struct{}),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.extract == nil {
+		s.extract = facts.Default()
+	}
+	if err := checkDir(dir, s.log); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, leavesDir), 0o700); err != nil {
 		return nil, fmt.Errorf("create store: %w", err)
@@ -140,8 +172,13 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	repaired, err := s.replay(loaded, bad)
+	j, err := journal.Open(filepath.Join(dir, logName))
 	if err != nil {
+		return nil, err
+	}
+	repaired, err := s.replay(loaded, bad, j)
+	if err != nil {
+		j.Close()
 		return nil, err
 	}
 	// Index in record order, so the order of documents (which breaks score
@@ -159,12 +196,8 @@ func Open(dir string, opts Options) (*Store, error) {
 	for _, l := range all {
 		s.publish(l)
 	}
-	j, err := journal.Open(filepath.Join(dir, logName))
-	if err != nil {
-		return nil, err
-	}
 	s.entries = j.Entries()
-	s.log.Info("store open", "dir", dir, "memories", s.ix.Len(), "log_entries", s.entries,
+	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
 		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "took", time.Since(start).Round(time.Millisecond))
 
 	var wg sync.WaitGroup
@@ -268,16 +301,30 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 	return loaded, bad, nil
 }
 
-// replay finds every logged save whose leaf file is missing or unreadable,
-// adds it to loaded and writes its file again. Replaying is idempotent.
+// replay brings the loaded leaves up to date with the log: it restores
+// every logged leaf whose file is missing or unreadable, and applies every
+// logged change of a header (a link, a forget, a review...) that its file
+// does not show yet, rewriting those files. Each entry carries the complete
+// new state of what it changed, so replaying in order ends in the state of
+// the last entry whatever the files held, and replaying twice changes
+// nothing.
 //
 // A damaged line is skipped, loudly, rather than failing the start: a crash
 // in the middle of a batch can leave one (the kernel may write a batch's
 // pages in any order before its fsync), and nothing in such a batch was
 // acknowledged. Damage anywhere else loses at most that entry's copy of a
 // leaf, and the leaf file normally still has it.
-func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, error) {
-	var restore []*leaf.Leaf
+func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *journal.Journal) (int, error) {
+	rewrite := map[string]*leaf.Leaf{}
+	// Purged leaves whose text a log line may still hold (a crash between
+	// the purge entry and the log rewrite): those lines are read in full.
+	purged := map[string]bool{}
+	for id, l := range loaded {
+		if l.Status == leaf.StatusPurged {
+			purged[id] = true
+		}
+	}
+	strip := false
 	lineNo, damaged := 0, 0
 	skip := func(why string, args ...any) {
 		damaged++
@@ -285,7 +332,8 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, 
 	}
 	err := journal.Read(filepath.Join(s.dir, logName), func(line []byte) error {
 		lineNo++
-		// Most entries name a leaf that loaded: read just enough to tell.
+		// Most entries are saves of a leaf that loaded: read just enough to
+		// tell.
 		var head struct {
 			Op string `json:"op"`
 			ID string `json:"id"`
@@ -294,22 +342,60 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, 
 			skip("not JSON", "err", err)
 			return nil
 		}
-		if _, ok := loaded[head.ID]; ok || head.Op != opSave {
+		carriesLeaf := head.Op == opSave || head.Op == opImport
+		if _, ok := loaded[head.ID]; ok && head.Op == opSave && !purged[head.ID] {
+			return nil
+		}
+		if head.Op == opReadAll {
 			return nil
 		}
 		var e entry
-		if err := json.Unmarshal(line, &e); err != nil || e.Leaf == nil {
-			skip("not a save entry", "id", head.ID, "err", err)
+		if err := json.Unmarshal(line, &e); err != nil {
+			skip("not an entry", "id", head.ID, "err", err)
 			return nil
 		}
-		l := &leaf.Leaf{Header: *e.Leaf, Text: e.Text}
-		if leaf.Checksum(l.Text) != l.Checksum || !leaf.IsID(l.ID) || l.ID != head.ID {
-			skip("fails its checksum", "id", head.ID)
+		if carriesLeaf {
+			if e.Leaf == nil {
+				skip("a save without its leaf", "id", head.ID)
+				return nil
+			}
+			if purged[e.ID] {
+				strip = strip || e.Text != ""
+				if head.Op == opSave {
+					return nil
+				}
+			}
+			l := &leaf.Leaf{Header: *e.Leaf, Text: e.Text}
+			if l.Status == leaf.StatusPurged {
+				l.Text = ""
+			}
+			if (l.Status != leaf.StatusPurged && leaf.Checksum(l.Text) != l.Checksum) || !leaf.IsID(l.ID) || l.ID != head.ID {
+				skip("fails its checksum", "id", head.ID)
+				return nil
+			}
+			if cur, ok := loaded[l.ID]; ok && headerEqual(cur.Header, l.Header) {
+				return nil
+			}
+			loaded[l.ID] = l
+			rewrite[l.ID] = l
+			delete(bad, l.ID)
 			return nil
 		}
-		loaded[l.ID] = l
-		restore = append(restore, l)
-		delete(bad, l.ID)
+		for i := range e.Leaves {
+			h := e.Leaves[i]
+			cur, ok := loaded[h.ID]
+			if !ok || headerEqual(cur.Header, h) {
+				continue
+			}
+			l := &leaf.Leaf{Header: h, Text: cur.Text}
+			if h.Status == leaf.StatusPurged {
+				l.Text = ""
+				strip = strip || !purged[h.ID]
+				purged[h.ID] = true
+			}
+			loaded[h.ID] = l
+			rewrite[h.ID] = l
+		}
 		return nil
 	})
 	if err != nil {
@@ -318,15 +404,38 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool) (int, 
 	if damaged > 0 {
 		s.log.Warn("the log has damaged lines; they were skipped", "lines", damaged, "log", filepath.Join(s.dir, logName))
 	}
+	if strip {
+		// A purge was cut short after its entry was durable: finish it.
+		n, err := j.Rewrite(stripText(purged))
+		if err != nil {
+			return 0, err
+		}
+		s.log.Info("finished an interrupted purge: removed text from the log", "entries", n)
+	}
+	restore := make([]*leaf.Leaf, 0, len(rewrite))
+	for _, l := range rewrite {
+		restore = append(restore, l)
+	}
 	if err := s.writeLeaves(restore); err != nil {
 		return 0, err
 	}
 	return len(restore), nil
 }
 
-// publish makes a durable leaf visible to searches. Callers hold s.mu or
-// run before the store is shared.
-func (s *Store) publish(l *leaf.Leaf) {
+// headerEqual compares two headers as their files would show them.
+func headerEqual(a, b leaf.Header) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// publish adds a durable leaf to the index and, when it is live, to the
+// fact timeline. Callers hold s.mu or run before the store is shared.
+func (s *Store) publish(l *leaf.Leaf) { s.publishWith(l, nil) }
+
+// publishWith is publish with the leaf's facts already extracted (nil:
+// extract them here).
+func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 	g, ok := s.groups[l.Project]
 	if !ok {
 		g = index.Group(len(s.projects))
@@ -339,6 +448,76 @@ func (s *Store) publish(l *leaf.Leaf) {
 	d := s.ix.Add(l.Text, g)
 	s.docs = append(s.docs, l)
 	s.byID[l.ID] = d
+	s.count(l, 1)
+	s.noteSource(l)
+	if !isLive(l) {
+		s.ix.SetLive(d, false)
+		return
+	}
+	s.addFacts(l, fs)
+}
+
+// replace publishes a new version of a stored leaf (a header change).
+// Callers hold s.mu.
+func (s *Store) replace(l *leaf.Leaf) {
+	d, ok := s.byID[l.ID]
+	if !ok {
+		s.publish(l)
+		return
+	}
+	old := s.docs[d]
+	s.count(old, -1)
+	s.count(l, 1)
+	s.docs[d] = l
+	s.ix.SetLive(d, isLive(l))
+	s.tl.Remove(l.ID)
+	if isLive(l) {
+		s.addFacts(l, nil)
+	}
+}
+
+// addFacts puts a live leaf's facts and links into the timeline. A link to
+// a memory that is not live (pending, forgotten) waits until it is.
+func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
+	if fs == nil {
+		fs = s.extract.Extract(l.Text)
+	}
+	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
+	for _, c := range l.Corrects {
+		if d, ok := s.byID[c.ID]; ok && isLive(s.docs[d]) {
+			s.tl.Link(c.ID, l.ID, c.At)
+		}
+	}
+	for _, c := range l.CorrectedBy {
+		if d, ok := s.byID[c.ID]; ok && isLive(s.docs[d]) {
+			s.tl.Link(l.ID, c.ID, c.At)
+		}
+	}
+}
+
+// count keeps the per-state counters. Callers hold s.mu.
+func (s *Store) count(l *leaf.Leaf, n int) {
+	switch {
+	case l.Status == leaf.StatusForgotten || l.Status == leaf.StatusPurged:
+		s.gone += n
+	case l.Trust == leaf.TrustPending:
+		s.pending += n
+	}
+}
+
+// isLive reports whether a memory answers searches: active, and neither
+// waiting for review nor rejected.
+func isLive(l *leaf.Leaf) bool {
+	return l.Status == leaf.StatusActive && (l.Trust == leaf.TrustAsserted || l.Trust == leaf.TrustVerified)
+}
+
+// partition is the timeline partition of a leaf: facts of one project never
+// touch another project's or the global memories.
+func partition(l *leaf.Leaf) string {
+	if l.Scope == leaf.ScopeGlobal {
+		return ""
+	}
+	return l.Project
 }
 
 func (s *Store) writeLeaves(ls []*leaf.Leaf) error {
@@ -452,18 +631,22 @@ func (s *Store) groupOf(l *leaf.Leaf) index.Group {
 
 // Stats are counts over the store.
 type Stats struct {
-	Memories        int
+	Memories        int // live memories: what searches can return
 	GlobalMemories  int
 	ProjectMemories int // of the caller's project
 	Projects        int
 	LogEntries      int64
+	PendingReview   int
+	Forgotten       int
+	Facts           int
 }
 
 // Stats counts memories, overall and for the caller's project.
 func (s *Store) Stats(c Caller) Stats {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	st := Stats{Memories: s.ix.Len(), GlobalMemories: s.ix.GroupLen(0), LogEntries: s.entries}
+	st := Stats{Memories: s.ix.Len(), GlobalMemories: s.ix.GroupLen(0), LogEntries: s.entries,
+		PendingReview: s.pending, Forgotten: s.gone, Facts: s.tl.Facts()}
 	if g, ok := s.groups[c.Project]; ok && c.Project != "" {
 		st.ProjectMemories = s.ix.GroupLen(g)
 	}

@@ -5,8 +5,13 @@
 // decides what a term is: lower-cased, accent-folded ("café" → "cafe"),
 // split at anything that is not a letter or digit, and split again inside
 // identifiers (CamelCase, snake_case, kebab-case) while also keeping the
-// joined identifier, so "parseHTTPRequest" yields parse, http, request and
-// parsehttprequest and a query for any of them finds it.
+// joined identifier, so "parseHTTPRequests" yields pars, http, request and
+// parsehttprequests and a query for any of them finds it.
+//
+// Words are then stemmed (see Stem), so "lives", "lived" and "living" all
+// meet "live". Stop words are not stemmed, and neither is anything that
+// looks like an identifier: a word with digits, or the joined form of a
+// CamelCase name, which must still match exactly.
 package tokenize
 
 import (
@@ -30,6 +35,13 @@ func Tokens(text string) []string {
 
 // Each calls fn for every term of text in order, stop words included.
 func Each(text string, fn func(term string)) {
+	each(text, func(t string, _ bool) { fn(t) })
+}
+
+// each calls fn for every term of text in order, saying whether it is a
+// stop word: that is decided on the word before stemming, so a stem that
+// happens to spell a stop word does not turn its word into one.
+func each(text string, fn func(term string, stop bool)) {
 	text = fold(text)
 	start := -1
 	for i, r := range text {
@@ -53,19 +65,18 @@ func Each(text string, fn func(term string)) {
 // first appearance: stop words are dropped unless the query consists of
 // nothing else (then "who am i" still searches for something).
 func Terms(query string) []string {
-	all := Tokens(query)
-	seen := make(map[string]bool, len(all))
 	var informative, every []string
-	for _, t := range all {
+	seen := make(map[string]bool)
+	each(query, func(t string, stop bool) {
 		if seen[t] {
-			continue
+			return
 		}
 		seen[t] = true
 		every = append(every, t)
-		if !IsStopWord(t) {
+		if !stop {
 			informative = append(informative, t)
 		}
-	}
+	})
 	if len(informative) == 0 {
 		return every
 	}
@@ -80,15 +91,39 @@ func isWordRune(r rune) bool {
 }
 
 // emitWord emits a maximal run of letters and digits: its CamelCase parts,
-// lower-cased, then the whole word when it had more than one part.
-func emitWord(w string, fn func(string)) {
+// lower-cased and stemmed, then the whole word, unstemmed, when it had more
+// than one part.
+func emitWord(w string, fn func(string, bool)) {
+	if isLowerASCIIWord(w) {
+		emitTerm(clip(w), fn) // the common case, without splitting
+		return
+	}
 	parts := splitCamel(w)
 	for _, p := range parts {
-		fn(clip(strings.ToLower(p)))
+		emitTerm(clip(strings.ToLower(p)), fn)
 	}
 	if len(parts) > 1 {
-		fn(clip(strings.ToLower(w)))
+		fn(clip(strings.ToLower(w)), false)
 	}
+}
+
+// emitTerm emits one lower-case word: a stop word as it is, any other word
+// stemmed, unless its stem would spell a stop word ("cans" is not "can").
+func emitTerm(t string, fn func(string, bool)) {
+	e, known := lexicon[t]
+	switch {
+	case e.stop:
+		fn(t, true)
+		return
+	case !stemmable(t):
+	case known && e.stem != "":
+		t = e.stem
+	default:
+		if s := stemRules(t); s != t && !IsStopWord(s) {
+			t = s
+		}
+	}
+	fn(t, false)
 }
 
 // splitCamel splits "parseHTTPRequest2" into parse, HTTP, Request2: a new

@@ -324,6 +324,120 @@ func (SearchStatus) EnumDescriptor() ([]byte, []int) {
 	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{4}
 }
 
+// ReviewDecision is a person's verdict on a memory.
+type ReviewDecision int32
+
+const (
+	// Never valid.
+	ReviewDecision_REVIEW_DECISION_UNSPECIFIED ReviewDecision = 0
+	// The memory is true: it becomes verified.
+	ReviewDecision_REVIEW_DECISION_APPROVE ReviewDecision = 1
+	// The memory is wrong: it is never returned again.
+	ReviewDecision_REVIEW_DECISION_REJECT ReviewDecision = 2
+)
+
+// Enum value maps for ReviewDecision.
+var (
+	ReviewDecision_name = map[int32]string{
+		0: "REVIEW_DECISION_UNSPECIFIED",
+		1: "REVIEW_DECISION_APPROVE",
+		2: "REVIEW_DECISION_REJECT",
+	}
+	ReviewDecision_value = map[string]int32{
+		"REVIEW_DECISION_UNSPECIFIED": 0,
+		"REVIEW_DECISION_APPROVE":     1,
+		"REVIEW_DECISION_REJECT":      2,
+	}
+)
+
+func (x ReviewDecision) Enum() *ReviewDecision {
+	p := new(ReviewDecision)
+	*p = x
+	return p
+}
+
+func (x ReviewDecision) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ReviewDecision) Descriptor() protoreflect.EnumDescriptor {
+	return file_ihmt_v1_memory_proto_enumTypes[5].Descriptor()
+}
+
+func (ReviewDecision) Type() protoreflect.EnumType {
+	return &file_ihmt_v1_memory_proto_enumTypes[5]
+}
+
+func (x ReviewDecision) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ReviewDecision.Descriptor instead.
+func (ReviewDecision) EnumDescriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{5}
+}
+
+// IngestStatus is what an ingest did.
+type IngestStatus int32
+
+const (
+	// Never returned.
+	IngestStatus_INGEST_STATUS_UNSPECIFIED IngestStatus = 0
+	// The leaves were stored.
+	IngestStatus_INGEST_STATUS_SAVED IngestStatus = 1
+	// The same document is already stored; nothing written.
+	IngestStatus_INGEST_STATUS_UNCHANGED IngestStatus = 2
+	// Stored, but held for a person's review.
+	IngestStatus_INGEST_STATUS_PENDING_REVIEW IngestStatus = 3
+	// Not stored; the message says why.
+	IngestStatus_INGEST_STATUS_REFUSED IngestStatus = 4
+)
+
+// Enum value maps for IngestStatus.
+var (
+	IngestStatus_name = map[int32]string{
+		0: "INGEST_STATUS_UNSPECIFIED",
+		1: "INGEST_STATUS_SAVED",
+		2: "INGEST_STATUS_UNCHANGED",
+		3: "INGEST_STATUS_PENDING_REVIEW",
+		4: "INGEST_STATUS_REFUSED",
+	}
+	IngestStatus_value = map[string]int32{
+		"INGEST_STATUS_UNSPECIFIED":    0,
+		"INGEST_STATUS_SAVED":          1,
+		"INGEST_STATUS_UNCHANGED":      2,
+		"INGEST_STATUS_PENDING_REVIEW": 3,
+		"INGEST_STATUS_REFUSED":        4,
+	}
+)
+
+func (x IngestStatus) Enum() *IngestStatus {
+	p := new(IngestStatus)
+	*p = x
+	return p
+}
+
+func (x IngestStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (IngestStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_ihmt_v1_memory_proto_enumTypes[6].Descriptor()
+}
+
+func (IngestStatus) Type() protoreflect.EnumType {
+	return &file_ihmt_v1_memory_proto_enumTypes[6]
+}
+
+func (x IngestStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use IngestStatus.Descriptor instead.
+func (IngestStatus) EnumDescriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{6}
+}
+
 // Caller says who is asking and for which project. The daemon records it on
 // every memory and log entry it writes, and scopes reads by its project.
 type Caller struct {
@@ -484,7 +598,21 @@ type Memory struct {
 	// Free-form labels.
 	Tags []string `protobuf:"bytes,12,rep,name=tags" json:"tags,omitempty"`
 	// "sha256:<hex>" of the content.
-	Checksum      string `protobuf:"bytes,13,opt,name=checksum" json:"checksum,omitempty"`
+	Checksum string `protobuf:"bytes,13,opt,name=checksum" json:"checksum,omitempty"`
+	// Ids of the memories this one corrects.
+	Corrects []string `protobuf:"bytes,14,rep,name=corrects" json:"corrects,omitempty"`
+	// Ids of the memories that correct this one.
+	CorrectedBy []string `protobuf:"bytes,15,rep,name=corrected_by,json=correctedBy" json:"corrected_by,omitempty"`
+	// Set once the memory is forgotten.
+	Tombstone *Tombstone `protobuf:"bytes,16,opt,name=tombstone" json:"tombstone,omitempty"`
+	// Why it waits for review (trust pending), or the reviewer's note.
+	ReviewNote string `protobuf:"bytes,17,opt,name=review_note,json=reviewNote" json:"review_note,omitempty"`
+	// For a global memory: the project the agent was in when it saved it.
+	OriginProject string `protobuf:"bytes,18,opt,name=origin_project,json=originProject" json:"origin_project,omitempty"`
+	// For a leaf of an ingested document or a long save: where it came from.
+	Source *Source `protobuf:"bytes,19,opt,name=source" json:"source,omitempty"`
+	// A short title: a function's name, a heading, the first words.
+	Title         string `protobuf:"bytes,20,opt,name=title" json:"title,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -610,6 +738,230 @@ func (x *Memory) GetChecksum() string {
 	return ""
 }
 
+func (x *Memory) GetCorrects() []string {
+	if x != nil {
+		return x.Corrects
+	}
+	return nil
+}
+
+func (x *Memory) GetCorrectedBy() []string {
+	if x != nil {
+		return x.CorrectedBy
+	}
+	return nil
+}
+
+func (x *Memory) GetTombstone() *Tombstone {
+	if x != nil {
+		return x.Tombstone
+	}
+	return nil
+}
+
+func (x *Memory) GetReviewNote() string {
+	if x != nil {
+		return x.ReviewNote
+	}
+	return ""
+}
+
+func (x *Memory) GetOriginProject() string {
+	if x != nil {
+		return x.OriginProject
+	}
+	return ""
+}
+
+func (x *Memory) GetSource() *Source {
+	if x != nil {
+		return x.Source
+	}
+	return nil
+}
+
+func (x *Memory) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+// Source places a leaf in the document it was cut from. Concatenating a
+// document's leaves in part order gives the document back byte for byte.
+type Source struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The document's name (an absolute file path), empty for a long save.
+	Name string `protobuf:"bytes,1,opt,name=name" json:"name,omitempty"`
+	// "sha256:<hex>" of the whole document.
+	Digest string `protobuf:"bytes,2,opt,name=digest" json:"digest,omitempty"`
+	// This leaf's position, from 1.
+	Part int32 `protobuf:"varint,3,opt,name=part" json:"part,omitempty"`
+	// How many leaves the document became.
+	Parts int32 `protobuf:"varint,4,opt,name=parts" json:"parts,omitempty"`
+	// The detected (or given) type: code, narrative, temporal, clinical,
+	// process or generic.
+	Type string `protobuf:"bytes,5,opt,name=type" json:"type,omitempty"`
+	// For a member of a class too big for one leaf: the enclosing header.
+	Context string `protobuf:"bytes,6,opt,name=context" json:"context,omitempty"`
+	// A single logical block bigger than the leaf size, stored whole.
+	Oversized     bool `protobuf:"varint,7,opt,name=oversized" json:"oversized,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Source) Reset() {
+	*x = Source{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Source) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Source) ProtoMessage() {}
+
+func (x *Source) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Source.ProtoReflect.Descriptor instead.
+func (*Source) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Source) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Source) GetDigest() string {
+	if x != nil {
+		return x.Digest
+	}
+	return ""
+}
+
+func (x *Source) GetPart() int32 {
+	if x != nil {
+		return x.Part
+	}
+	return 0
+}
+
+func (x *Source) GetParts() int32 {
+	if x != nil {
+		return x.Parts
+	}
+	return 0
+}
+
+func (x *Source) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *Source) GetContext() string {
+	if x != nil {
+		return x.Context
+	}
+	return ""
+}
+
+func (x *Source) GetOversized() bool {
+	if x != nil {
+		return x.Oversized
+	}
+	return false
+}
+
+// Tombstone records that a memory was forgotten.
+type Tombstone struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// When it was forgotten.
+	ForgottenAt *timestamppb.Timestamp `protobuf:"bytes,1,opt,name=forgotten_at,json=forgottenAt" json:"forgotten_at,omitempty"`
+	// Who forgot it.
+	By *Agent `protobuf:"bytes,2,opt,name=by" json:"by,omitempty"`
+	// Why.
+	Reason string `protobuf:"bytes,3,opt,name=reason" json:"reason,omitempty"`
+	// When its text was purged; unset while the text is kept.
+	PurgedAt      *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=purged_at,json=purgedAt" json:"purged_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tombstone) Reset() {
+	*x = Tombstone{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tombstone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tombstone) ProtoMessage() {}
+
+func (x *Tombstone) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tombstone.ProtoReflect.Descriptor instead.
+func (*Tombstone) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Tombstone) GetForgottenAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ForgottenAt
+	}
+	return nil
+}
+
+func (x *Tombstone) GetBy() *Agent {
+	if x != nil {
+		return x.By
+	}
+	return nil
+}
+
+func (x *Tombstone) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Tombstone) GetPurgedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PurgedAt
+	}
+	return nil
+}
+
 // SaveRequest stores one memory.
 type SaveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -625,14 +977,17 @@ type SaveRequest struct {
 	// A dotted subject area of letters, digits, '-' and '_'. Optional.
 	Domain string `protobuf:"bytes,5,opt,name=domain" json:"domain,omitempty"`
 	// Free-form labels, same alphabet as domain. Optional.
-	Tags          []string `protobuf:"bytes,6,rep,name=tags" json:"tags,omitempty"`
+	Tags []string `protobuf:"bytes,6,rep,name=tags" json:"tags,omitempty"`
+	// The memory this one corrects: an id, or a few words describing it. One
+	// clear match is linked at once; several are returned as candidates.
+	Replaces      string `protobuf:"bytes,7,opt,name=replaces" json:"replaces,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SaveRequest) Reset() {
 	*x = SaveRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[3]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -644,7 +999,7 @@ func (x *SaveRequest) String() string {
 func (*SaveRequest) ProtoMessage() {}
 
 func (x *SaveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[3]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -657,7 +1012,7 @@ func (x *SaveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SaveRequest.ProtoReflect.Descriptor instead.
 func (*SaveRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{3}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SaveRequest) GetCaller() *Caller {
@@ -702,6 +1057,68 @@ func (x *SaveRequest) GetTags() []string {
 	return nil
 }
 
+func (x *SaveRequest) GetReplaces() string {
+	if x != nil {
+		return x.Replaces
+	}
+	return ""
+}
+
+// Correction says that a save superseded an earlier memory.
+type Correction struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The superseded memory.
+	OldId string `protobuf:"bytes,1,opt,name=old_id,json=oldId" json:"old_id,omitempty"`
+	// The notice its readers will see.
+	Notice        string `protobuf:"bytes,2,opt,name=notice" json:"notice,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Correction) Reset() {
+	*x = Correction{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Correction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Correction) ProtoMessage() {}
+
+func (x *Correction) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Correction.ProtoReflect.Descriptor instead.
+func (*Correction) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Correction) GetOldId() string {
+	if x != nil {
+		return x.OldId
+	}
+	return ""
+}
+
+func (x *Correction) GetNotice() string {
+	if x != nil {
+		return x.Notice
+	}
+	return ""
+}
+
 // SaveResponse reports the outcome of a save.
 type SaveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -712,14 +1129,21 @@ type SaveResponse struct {
 	// The stored memory with its full header.
 	Memory *Memory `protobuf:"bytes,3,opt,name=memory" json:"memory,omitempty"`
 	// A human-readable explanation for REFUSED or PENDING_REVIEW.
-	Message       string `protobuf:"bytes,4,opt,name=message" json:"message,omitempty"`
+	Message string `protobuf:"bytes,4,opt,name=message" json:"message,omitempty"`
+	// The memories this save superseded, by fact or by `replaces`.
+	Corrections []*Correction `protobuf:"bytes,5,rep,name=corrections" json:"corrections,omitempty"`
+	// When `replaces` matched several memories: the candidates, to link with
+	// MarkOutdated.
+	Candidates []*Candidate `protobuf:"bytes,6,rep,name=candidates" json:"candidates,omitempty"`
+	// Every leaf a long save became, in order (id is the first).
+	Ids           []string `protobuf:"bytes,7,rep,name=ids" json:"ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SaveResponse) Reset() {
 	*x = SaveResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[4]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -731,7 +1155,7 @@ func (x *SaveResponse) String() string {
 func (*SaveResponse) ProtoMessage() {}
 
 func (x *SaveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[4]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -744,7 +1168,7 @@ func (x *SaveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SaveResponse.ProtoReflect.Descriptor instead.
 func (*SaveResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{4}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SaveResponse) GetId() string {
@@ -775,6 +1199,27 @@ func (x *SaveResponse) GetMessage() string {
 	return ""
 }
 
+func (x *SaveResponse) GetCorrections() []*Correction {
+	if x != nil {
+		return x.Corrections
+	}
+	return nil
+}
+
+func (x *SaveResponse) GetCandidates() []*Candidate {
+	if x != nil {
+		return x.Candidates
+	}
+	return nil
+}
+
+func (x *SaveResponse) GetIds() []string {
+	if x != nil {
+		return x.Ids
+	}
+	return nil
+}
+
 // SearchRequest ranks memories against a query.
 type SearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -787,14 +1232,20 @@ type SearchRequest struct {
 	// Which memories to see; the default is global plus the caller's project.
 	Scope SearchScope `protobuf:"varint,4,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
 	// At most this many results (default 5, at most 50).
-	Limit         int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	Limit int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	// Answer as things stood on this date (valid time): "YYYY-MM-DD" or
+	// RFC 3339. Optional.
+	AsOf string `protobuf:"bytes,6,opt,name=as_of,json=asOf" json:"as_of,omitempty"`
+	// Answer with what the memory had recorded by this date (record time).
+	// Optional; combines with as_of.
+	KnownAt       string `protobuf:"bytes,7,opt,name=known_at,json=knownAt" json:"known_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[5]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -806,7 +1257,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[5]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -819,7 +1270,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{5}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *SearchRequest) GetCaller() *Caller {
@@ -857,6 +1308,20 @@ func (x *SearchRequest) GetLimit() int32 {
 	return 0
 }
 
+func (x *SearchRequest) GetAsOf() string {
+	if x != nil {
+		return x.AsOf
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetKnownAt() string {
+	if x != nil {
+		return x.KnownAt
+	}
+	return ""
+}
+
 // SearchResult is one ranked memory.
 type SearchResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -875,7 +1340,7 @@ type SearchResult struct {
 
 func (x *SearchResult) Reset() {
 	*x = SearchResult{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[6]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -887,7 +1352,7 @@ func (x *SearchResult) String() string {
 func (*SearchResult) ProtoMessage() {}
 
 func (x *SearchResult) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[6]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -900,7 +1365,7 @@ func (x *SearchResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchResult.ProtoReflect.Descriptor instead.
 func (*SearchResult) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{6}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SearchResult) GetMemory() *Memory {
@@ -949,7 +1414,7 @@ type Candidate struct {
 
 func (x *Candidate) Reset() {
 	*x = Candidate{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[7]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -961,7 +1426,7 @@ func (x *Candidate) String() string {
 func (*Candidate) ProtoMessage() {}
 
 func (x *Candidate) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[7]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -974,7 +1439,7 @@ func (x *Candidate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Candidate.ProtoReflect.Descriptor instead.
 func (*Candidate) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{7}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Candidate) GetId() string {
@@ -1022,7 +1487,7 @@ type Coverage struct {
 
 func (x *Coverage) Reset() {
 	*x = Coverage{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[8]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1034,7 +1499,7 @@ func (x *Coverage) String() string {
 func (*Coverage) ProtoMessage() {}
 
 func (x *Coverage) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[8]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1047,7 +1512,7 @@ func (x *Coverage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Coverage.ProtoReflect.Descriptor instead.
 func (*Coverage) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{8}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Coverage) GetExhaustive() bool {
@@ -1107,7 +1572,7 @@ type SearchResponse struct {
 
 func (x *SearchResponse) Reset() {
 	*x = SearchResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[9]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1119,7 +1584,7 @@ func (x *SearchResponse) String() string {
 func (*SearchResponse) ProtoMessage() {}
 
 func (x *SearchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[9]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1132,7 +1597,7 @@ func (x *SearchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchResponse.ProtoReflect.Descriptor instead.
 func (*SearchResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{9}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SearchResponse) GetStatus() SearchStatus {
@@ -1207,7 +1672,7 @@ type GetRequest struct {
 
 func (x *GetRequest) Reset() {
 	*x = GetRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[10]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1219,7 +1684,7 @@ func (x *GetRequest) String() string {
 func (*GetRequest) ProtoMessage() {}
 
 func (x *GetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[10]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1232,7 +1697,7 @@ func (x *GetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRequest.ProtoReflect.Descriptor instead.
 func (*GetRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{10}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetRequest) GetCaller() *Caller {
@@ -1267,7 +1732,7 @@ type GetResponse struct {
 
 func (x *GetResponse) Reset() {
 	*x = GetResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[11]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1279,7 +1744,7 @@ func (x *GetResponse) String() string {
 func (*GetResponse) ProtoMessage() {}
 
 func (x *GetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[11]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1292,7 +1757,7 @@ func (x *GetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetResponse.ProtoReflect.Descriptor instead.
 func (*GetResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{11}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetResponse) GetMemory() *Memory {
@@ -1313,7 +1778,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[12]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1790,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[12]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1803,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{12}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StatsRequest) GetCaller() *Caller {
@@ -1372,14 +1837,20 @@ type StatsResponse struct {
 	// Entries in the append-only mutation log.
 	LogEntries int64 `protobuf:"varint,10,opt,name=log_entries,json=logEntries" json:"log_entries,omitempty"`
 	// Whether the daemon exits by itself after a period without requests.
-	IdleExit      bool `protobuf:"varint,11,opt,name=idle_exit,json=idleExit" json:"idle_exit,omitempty"`
+	IdleExit bool `protobuf:"varint,11,opt,name=idle_exit,json=idleExit" json:"idle_exit,omitempty"`
+	// Memories waiting for a person's review.
+	PendingReview int64 `protobuf:"varint,12,opt,name=pending_review,json=pendingReview" json:"pending_review,omitempty"`
+	// Forgotten memories (tombstones).
+	Forgotten int64 `protobuf:"varint,13,opt,name=forgotten" json:"forgotten,omitempty"`
+	// Facts in the timeline.
+	Facts         int64 `protobuf:"varint,14,opt,name=facts" json:"facts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1391,7 +1862,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1404,7 +1875,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{13}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StatsResponse) GetVersion() string {
@@ -1484,6 +1955,27 @@ func (x *StatsResponse) GetIdleExit() bool {
 	return false
 }
 
+func (x *StatsResponse) GetPendingReview() int64 {
+	if x != nil {
+		return x.PendingReview
+	}
+	return 0
+}
+
+func (x *StatsResponse) GetForgotten() int64 {
+	if x != nil {
+		return x.Forgotten
+	}
+	return 0
+}
+
+func (x *StatsResponse) GetFacts() int64 {
+	if x != nil {
+		return x.Facts
+	}
+	return 0
+}
+
 // ShutdownRequest asks the daemon to stop.
 type ShutdownRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1495,7 +1987,7 @@ type ShutdownRequest struct {
 
 func (x *ShutdownRequest) Reset() {
 	*x = ShutdownRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1507,7 +1999,7 @@ func (x *ShutdownRequest) String() string {
 func (*ShutdownRequest) ProtoMessage() {}
 
 func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1520,7 +2012,7 @@ func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownRequest.ProtoReflect.Descriptor instead.
 func (*ShutdownRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{14}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ShutdownRequest) GetCaller() *Caller {
@@ -1540,7 +2032,7 @@ type ShutdownResponse struct {
 
 func (x *ShutdownResponse) Reset() {
 	*x = ShutdownResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1552,7 +2044,7 @@ func (x *ShutdownResponse) String() string {
 func (*ShutdownResponse) ProtoMessage() {}
 
 func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1565,7 +2057,2115 @@ func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownResponse.ProtoReflect.Descriptor instead.
 func (*ShutdownResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{15}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
+}
+
+// MarkOutdatedRequest links a correction.
+type MarkOutdatedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is linking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The memory that is no longer true.
+	OldId string `protobuf:"bytes,2,opt,name=old_id,json=oldId" json:"old_id,omitempty"`
+	// The memory that corrects it.
+	NewId         string `protobuf:"bytes,3,opt,name=new_id,json=newId" json:"new_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MarkOutdatedRequest) Reset() {
+	*x = MarkOutdatedRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MarkOutdatedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MarkOutdatedRequest) ProtoMessage() {}
+
+func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MarkOutdatedRequest.ProtoReflect.Descriptor instead.
+func (*MarkOutdatedRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *MarkOutdatedRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *MarkOutdatedRequest) GetOldId() string {
+	if x != nil {
+		return x.OldId
+	}
+	return ""
+}
+
+func (x *MarkOutdatedRequest) GetNewId() string {
+	if x != nil {
+		return x.NewId
+	}
+	return ""
+}
+
+// MarkOutdatedResponse reports the link.
+type MarkOutdatedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The corrected memory, now outdated.
+	Old *Memory `protobuf:"bytes,1,opt,name=old" json:"old,omitempty"`
+	// The correction.
+	New *Memory `protobuf:"bytes,2,opt,name=new" json:"new,omitempty"`
+	// The notice readers of the old memory will see.
+	Notice string `protobuf:"bytes,3,opt,name=notice" json:"notice,omitempty"`
+	// True when a person's review must approve the link first (the old memory
+	// is verified).
+	PendingReview bool `protobuf:"varint,4,opt,name=pending_review,json=pendingReview" json:"pending_review,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MarkOutdatedResponse) Reset() {
+	*x = MarkOutdatedResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MarkOutdatedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MarkOutdatedResponse) ProtoMessage() {}
+
+func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MarkOutdatedResponse.ProtoReflect.Descriptor instead.
+func (*MarkOutdatedResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *MarkOutdatedResponse) GetOld() *Memory {
+	if x != nil {
+		return x.Old
+	}
+	return nil
+}
+
+func (x *MarkOutdatedResponse) GetNew() *Memory {
+	if x != nil {
+		return x.New
+	}
+	return nil
+}
+
+func (x *MarkOutdatedResponse) GetNotice() string {
+	if x != nil {
+		return x.Notice
+	}
+	return ""
+}
+
+func (x *MarkOutdatedResponse) GetPendingReview() bool {
+	if x != nil {
+		return x.PendingReview
+	}
+	return false
+}
+
+// ForgetRequest tombstones a memory.
+type ForgetRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is forgetting.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The memory.
+	Id string `protobuf:"bytes,2,opt,name=id" json:"id,omitempty"`
+	// Why; recorded in the tombstone.
+	Reason        string `protobuf:"bytes,3,opt,name=reason" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForgetRequest) Reset() {
+	*x = ForgetRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetRequest) ProtoMessage() {}
+
+func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
+func (*ForgetRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ForgetRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ForgetRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ForgetRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// ForgetResponse carries the forgotten memory.
+type ForgetResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory with its tombstone.
+	Memory        *Memory `protobuf:"bytes,1,opt,name=memory" json:"memory,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForgetResponse) Reset() {
+	*x = ForgetResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForgetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForgetResponse) ProtoMessage() {}
+
+func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
+func (*ForgetResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ForgetResponse) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+// RestoreRequest undoes a Forget.
+type RestoreRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is restoring.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The memory.
+	Id            string `protobuf:"bytes,2,opt,name=id" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestoreRequest) Reset() {
+	*x = RestoreRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreRequest) ProtoMessage() {}
+
+func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreRequest.ProtoReflect.Descriptor instead.
+func (*RestoreRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *RestoreRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *RestoreRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// RestoreResponse carries the restored memory.
+type RestoreResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory.
+	Memory        *Memory `protobuf:"bytes,1,opt,name=memory" json:"memory,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestoreResponse) Reset() {
+	*x = RestoreResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreResponse) ProtoMessage() {}
+
+func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreResponse.ProtoReflect.Descriptor instead.
+func (*RestoreResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *RestoreResponse) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+// PurgeRequest removes a forgotten memory's text.
+type PurgeRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is purging.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The memory; it must be forgotten first.
+	Id            string `protobuf:"bytes,2,opt,name=id" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PurgeRequest) Reset() {
+	*x = PurgeRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PurgeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PurgeRequest) ProtoMessage() {}
+
+func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PurgeRequest.ProtoReflect.Descriptor instead.
+func (*PurgeRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *PurgeRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *PurgeRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// PurgeResponse says what was removed.
+type PurgeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory, its content now empty.
+	Memory *Memory `protobuf:"bytes,1,opt,name=memory" json:"memory,omitempty"`
+	// Bytes of text removed from the leaf file.
+	LeafBytes int64 `protobuf:"varint,2,opt,name=leaf_bytes,json=leafBytes" json:"leaf_bytes,omitempty"`
+	// Log entries whose copy of the text was removed.
+	LogEntries int64 `protobuf:"varint,3,opt,name=log_entries,json=logEntries" json:"log_entries,omitempty"`
+	// A human-readable summary.
+	Message       string `protobuf:"bytes,4,opt,name=message" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PurgeResponse) Reset() {
+	*x = PurgeResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PurgeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PurgeResponse) ProtoMessage() {}
+
+func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PurgeResponse.ProtoReflect.Descriptor instead.
+func (*PurgeResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *PurgeResponse) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+func (x *PurgeResponse) GetLeafBytes() int64 {
+	if x != nil {
+		return x.LeafBytes
+	}
+	return 0
+}
+
+func (x *PurgeResponse) GetLogEntries() int64 {
+	if x != nil {
+		return x.LogEntries
+	}
+	return 0
+}
+
+func (x *PurgeResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// ListReviewRequest asks for what waits for review.
+type ListReviewRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// At most this many (default 50).
+	Limit         int32 `protobuf:"varint,2,opt,name=limit" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReviewRequest) Reset() {
+	*x = ListReviewRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReviewRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReviewRequest) ProtoMessage() {}
+
+func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReviewRequest.ProtoReflect.Descriptor instead.
+func (*ListReviewRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ListReviewRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ListReviewRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+// ListReviewResponse lists pending memories, newest first.
+type ListReviewResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memories; review_note says why each waits.
+	Memories      []*Memory `protobuf:"bytes,1,rep,name=memories" json:"memories,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReviewResponse) Reset() {
+	*x = ListReviewResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReviewResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReviewResponse) ProtoMessage() {}
+
+func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReviewResponse.ProtoReflect.Descriptor instead.
+func (*ListReviewResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ListReviewResponse) GetMemories() []*Memory {
+	if x != nil {
+		return x.Memories
+	}
+	return nil
+}
+
+// ReviewRequest records a decision.
+type ReviewRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is deciding.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The memory.
+	Id string `protobuf:"bytes,2,opt,name=id" json:"id,omitempty"`
+	// The decision.
+	Decision ReviewDecision `protobuf:"varint,3,opt,name=decision,enum=ihmt.v1.ReviewDecision" json:"decision,omitempty"`
+	// An optional note, kept with the memory.
+	Note          string `protobuf:"bytes,4,opt,name=note" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewRequest) Reset() {
+	*x = ReviewRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewRequest) ProtoMessage() {}
+
+func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewRequest.ProtoReflect.Descriptor instead.
+func (*ReviewRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ReviewRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ReviewRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ReviewRequest) GetDecision() ReviewDecision {
+	if x != nil {
+		return x.Decision
+	}
+	return ReviewDecision_REVIEW_DECISION_UNSPECIFIED
+}
+
+func (x *ReviewRequest) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+// ReviewResponse carries the memory after the decision.
+type ReviewResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory.
+	Memory        *Memory `protobuf:"bytes,1,opt,name=memory" json:"memory,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewResponse) Reset() {
+	*x = ReviewResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewResponse) ProtoMessage() {}
+
+func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewResponse.ProtoReflect.Descriptor instead.
+func (*ReviewResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ReviewResponse) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+// LogRequest filters the mutation log.
+type LogRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Only entries by this agent name. Optional.
+	Agent string `protobuf:"bytes,2,opt,name=agent" json:"agent,omitempty"`
+	// Only entries of this session. Optional.
+	SessionId string `protobuf:"bytes,3,opt,name=session_id,json=sessionId" json:"session_id,omitempty"`
+	// Only entries at or after this date. Optional.
+	Since string `protobuf:"bytes,4,opt,name=since" json:"since,omitempty"`
+	// At most this many, newest last (default 100, at most 10000).
+	Limit         int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogRequest) Reset() {
+	*x = LogRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogRequest) ProtoMessage() {}
+
+func (x *LogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
+func (*LogRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *LogRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *LogRequest) GetAgent() string {
+	if x != nil {
+		return x.Agent
+	}
+	return ""
+}
+
+func (x *LogRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *LogRequest) GetSince() string {
+	if x != nil {
+		return x.Since
+	}
+	return ""
+}
+
+func (x *LogRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+// LogEntry is one mutation.
+type LogEntry struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Position in the log, from 1.
+	Seq int64 `protobuf:"varint,1,opt,name=seq" json:"seq,omitempty"`
+	// When it was written.
+	Time *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=time" json:"time,omitempty"`
+	// The operation: save, link, forget, restore, purge, review, read_all,
+	// import.
+	Op string `protobuf:"bytes,3,opt,name=op" json:"op,omitempty"`
+	// The memories it concerns.
+	Ids []string `protobuf:"bytes,4,rep,name=ids" json:"ids,omitempty"`
+	// Who did it.
+	Agent *Agent `protobuf:"bytes,5,opt,name=agent" json:"agent,omitempty"`
+	// In which session.
+	SessionId string `protobuf:"bytes,6,opt,name=session_id,json=sessionId" json:"session_id,omitempty"`
+	// From which project.
+	Project string `protobuf:"bytes,7,opt,name=project" json:"project,omitempty"`
+	// A one-line description.
+	Summary       string `protobuf:"bytes,8,opt,name=summary" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogEntry) Reset() {
+	*x = LogEntry{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogEntry) ProtoMessage() {}
+
+func (x *LogEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
+func (*LogEntry) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *LogEntry) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *LogEntry) GetTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Time
+	}
+	return nil
+}
+
+func (x *LogEntry) GetOp() string {
+	if x != nil {
+		return x.Op
+	}
+	return ""
+}
+
+func (x *LogEntry) GetIds() []string {
+	if x != nil {
+		return x.Ids
+	}
+	return nil
+}
+
+func (x *LogEntry) GetAgent() *Agent {
+	if x != nil {
+		return x.Agent
+	}
+	return nil
+}
+
+func (x *LogEntry) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *LogEntry) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *LogEntry) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+// LogResponse lists log entries.
+type LogResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entries, oldest first.
+	Entries []*LogEntry `protobuf:"bytes,1,rep,name=entries" json:"entries,omitempty"`
+	// Entries that matched before the limit cut them.
+	Matched       int64 `protobuf:"varint,2,opt,name=matched" json:"matched,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogResponse) Reset() {
+	*x = LogResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogResponse) ProtoMessage() {}
+
+func (x *LogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
+func (*LogResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *LogResponse) GetEntries() []*LogEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *LogResponse) GetMatched() int64 {
+	if x != nil {
+		return x.Matched
+	}
+	return 0
+}
+
+// VerifyAuditRequest asks for a walk of the hash chain.
+type VerifyAuditRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller        *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VerifyAuditRequest) Reset() {
+	*x = VerifyAuditRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VerifyAuditRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VerifyAuditRequest) ProtoMessage() {}
+
+func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VerifyAuditRequest.ProtoReflect.Descriptor instead.
+func (*VerifyAuditRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *VerifyAuditRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+// AuditProblem is one break in the chain.
+type AuditProblem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The line number in the log, from 1.
+	Line int64 `protobuf:"varint,1,opt,name=line" json:"line,omitempty"`
+	// The entry's sequence number as written (0 if unreadable).
+	Seq int64 `protobuf:"varint,2,opt,name=seq" json:"seq,omitempty"`
+	// "changed", "removed", "reordered" or "unreadable".
+	Kind string `protobuf:"bytes,3,opt,name=kind" json:"kind,omitempty"`
+	// What exactly does not match.
+	Detail        string `protobuf:"bytes,4,opt,name=detail" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditProblem) Reset() {
+	*x = AuditProblem{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditProblem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditProblem) ProtoMessage() {}
+
+func (x *AuditProblem) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditProblem.ProtoReflect.Descriptor instead.
+func (*AuditProblem) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *AuditProblem) GetLine() int64 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *AuditProblem) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *AuditProblem) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *AuditProblem) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+// VerifyAuditResponse reports the chain's state.
+type VerifyAuditResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// True when every entry chains to the one before it.
+	Ok bool `protobuf:"varint,1,opt,name=ok" json:"ok,omitempty"`
+	// Entries checked.
+	Entries int64 `protobuf:"varint,2,opt,name=entries" json:"entries,omitempty"`
+	// Entries written before hash chaining began (not verifiable).
+	Unchained int64 `protobuf:"varint,3,opt,name=unchained" json:"unchained,omitempty"`
+	// The first problems found, in log order.
+	Problems []*AuditProblem `protobuf:"bytes,4,rep,name=problems" json:"problems,omitempty"`
+	// The log file.
+	Path          string `protobuf:"bytes,5,opt,name=path" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VerifyAuditResponse) Reset() {
+	*x = VerifyAuditResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VerifyAuditResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VerifyAuditResponse) ProtoMessage() {}
+
+func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VerifyAuditResponse.ProtoReflect.Descriptor instead.
+func (*VerifyAuditResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *VerifyAuditResponse) GetOk() bool {
+	if x != nil {
+		return x.Ok
+	}
+	return false
+}
+
+func (x *VerifyAuditResponse) GetEntries() int64 {
+	if x != nil {
+		return x.Entries
+	}
+	return 0
+}
+
+func (x *VerifyAuditResponse) GetUnchained() int64 {
+	if x != nil {
+		return x.Unchained
+	}
+	return 0
+}
+
+func (x *VerifyAuditResponse) GetProblems() []*AuditProblem {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+func (x *VerifyAuditResponse) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+// Fact is one value of a subject's attribute, with both clocks.
+type Fact struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What it is about, e.g. "user" or "staging database".
+	Subject string `protobuf:"bytes,1,opt,name=subject" json:"subject,omitempty"`
+	// Which property, e.g. "lives_in".
+	Attribute string `protobuf:"bytes,2,opt,name=attribute" json:"attribute,omitempty"`
+	// The value as written.
+	Value string `protobuf:"bytes,3,opt,name=value" json:"value,omitempty"`
+	// When it became true.
+	ValidFrom *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=valid_from,json=validFrom" json:"valid_from,omitempty"`
+	// When it stopped being true (its successor's valid_from); unset if current.
+	ValidTo *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=valid_to,json=validTo" json:"valid_to,omitempty"`
+	// When the memory learned it.
+	RecordedAt *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=recorded_at,json=recordedAt" json:"recorded_at,omitempty"`
+	// When the memory learned it was superseded; unset if never.
+	SupersededAt *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=superseded_at,json=supersededAt" json:"superseded_at,omitempty"`
+	// The memory that states it.
+	MemoryId string `protobuf:"bytes,8,opt,name=memory_id,json=memoryId" json:"memory_id,omitempty"`
+	// Scope of that memory: "global" or the project key.
+	Scope string `protobuf:"bytes,9,opt,name=scope" json:"scope,omitempty"`
+	// Whether it is the current value in the view asked for.
+	Current       bool `protobuf:"varint,10,opt,name=current" json:"current,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Fact) Reset() {
+	*x = Fact{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Fact) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Fact) ProtoMessage() {}
+
+func (x *Fact) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Fact.ProtoReflect.Descriptor instead.
+func (*Fact) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *Fact) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *Fact) GetAttribute() string {
+	if x != nil {
+		return x.Attribute
+	}
+	return ""
+}
+
+func (x *Fact) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *Fact) GetValidFrom() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ValidFrom
+	}
+	return nil
+}
+
+func (x *Fact) GetValidTo() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ValidTo
+	}
+	return nil
+}
+
+func (x *Fact) GetRecordedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RecordedAt
+	}
+	return nil
+}
+
+func (x *Fact) GetSupersededAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SupersededAt
+	}
+	return nil
+}
+
+func (x *Fact) GetMemoryId() string {
+	if x != nil {
+		return x.MemoryId
+	}
+	return ""
+}
+
+func (x *Fact) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+func (x *Fact) GetCurrent() bool {
+	if x != nil {
+		return x.Current
+	}
+	return false
+}
+
+// FactsRequest lists facts.
+type FactsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking; scope is applied as for a search.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Only subjects containing this text. Optional.
+	Subject string `protobuf:"bytes,2,opt,name=subject" json:"subject,omitempty"`
+	// As things stood on this date (valid time). Optional.
+	AsOf string `protobuf:"bytes,3,opt,name=as_of,json=asOf" json:"as_of,omitempty"`
+	// As recorded by this date (record time). Optional.
+	KnownAt string `protobuf:"bytes,4,opt,name=known_at,json=knownAt" json:"known_at,omitempty"`
+	// Which memories' facts to see.
+	Scope         SearchScope `protobuf:"varint,5,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FactsRequest) Reset() {
+	*x = FactsRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FactsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FactsRequest) ProtoMessage() {}
+
+func (x *FactsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FactsRequest.ProtoReflect.Descriptor instead.
+func (*FactsRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *FactsRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *FactsRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *FactsRequest) GetAsOf() string {
+	if x != nil {
+		return x.AsOf
+	}
+	return ""
+}
+
+func (x *FactsRequest) GetKnownAt() string {
+	if x != nil {
+		return x.KnownAt
+	}
+	return ""
+}
+
+func (x *FactsRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+}
+
+// FactsResponse lists each attribute's value in the view.
+type FactsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The current value of every matching subject and attribute.
+	Facts         []*Fact `protobuf:"bytes,1,rep,name=facts" json:"facts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FactsResponse) Reset() {
+	*x = FactsResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FactsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FactsResponse) ProtoMessage() {}
+
+func (x *FactsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FactsResponse.ProtoReflect.Descriptor instead.
+func (*FactsResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *FactsResponse) GetFacts() []*Fact {
+	if x != nil {
+		return x.Facts
+	}
+	return nil
+}
+
+// TimelineRequest names one subject and attribute.
+type TimelineRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The subject.
+	Subject string `protobuf:"bytes,2,opt,name=subject" json:"subject,omitempty"`
+	// The attribute.
+	Attribute string `protobuf:"bytes,3,opt,name=attribute" json:"attribute,omitempty"`
+	// Which memories' facts to see.
+	Scope SearchScope `protobuf:"varint,4,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	// As recorded by this date (record time). Optional.
+	KnownAt       string `protobuf:"bytes,5,opt,name=known_at,json=knownAt" json:"known_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimelineRequest) Reset() {
+	*x = TimelineRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimelineRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimelineRequest) ProtoMessage() {}
+
+func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimelineRequest.ProtoReflect.Descriptor instead.
+func (*TimelineRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *TimelineRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *TimelineRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *TimelineRequest) GetAttribute() string {
+	if x != nil {
+		return x.Attribute
+	}
+	return ""
+}
+
+func (x *TimelineRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+}
+
+func (x *TimelineRequest) GetKnownAt() string {
+	if x != nil {
+		return x.KnownAt
+	}
+	return ""
+}
+
+// TimelineResponse lists every value, oldest valid time first.
+type TimelineResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The values.
+	Facts         []*Fact `protobuf:"bytes,1,rep,name=facts" json:"facts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimelineResponse) Reset() {
+	*x = TimelineResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimelineResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimelineResponse) ProtoMessage() {}
+
+func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimelineResponse.ProtoReflect.Descriptor instead.
+func (*TimelineResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *TimelineResponse) GetFacts() []*Fact {
+	if x != nil {
+		return x.Facts
+	}
+	return nil
+}
+
+// ConflictsRequest asks for every supersession.
+type ConflictsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Which memories' facts to see.
+	Scope         SearchScope `protobuf:"varint,2,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConflictsRequest) Reset() {
+	*x = ConflictsRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConflictsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConflictsRequest) ProtoMessage() {}
+
+func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConflictsRequest.ProtoReflect.Descriptor instead.
+func (*ConflictsRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *ConflictsRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ConflictsRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+}
+
+// Supersession is one value replacing another.
+type Supersession struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The value that was replaced.
+	Old *Fact `protobuf:"bytes,1,opt,name=old" json:"old,omitempty"`
+	// The value that replaced it.
+	New           *Fact `protobuf:"bytes,2,opt,name=new" json:"new,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Supersession) Reset() {
+	*x = Supersession{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Supersession) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Supersession) ProtoMessage() {}
+
+func (x *Supersession) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Supersession.ProtoReflect.Descriptor instead.
+func (*Supersession) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *Supersession) GetOld() *Fact {
+	if x != nil {
+		return x.Old
+	}
+	return nil
+}
+
+func (x *Supersession) GetNew() *Fact {
+	if x != nil {
+		return x.New
+	}
+	return nil
+}
+
+// ConflictsResponse lists supersessions.
+type ConflictsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Every supersession, oldest first.
+	Supersessions []*Supersession `protobuf:"bytes,1,rep,name=supersessions" json:"supersessions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConflictsResponse) Reset() {
+	*x = ConflictsResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConflictsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConflictsResponse) ProtoMessage() {}
+
+func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConflictsResponse.ProtoReflect.Descriptor instead.
+func (*ConflictsResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *ConflictsResponse) GetSupersessions() []*Supersession {
+	if x != nil {
+		return x.Supersessions
+	}
+	return nil
+}
+
+// ExportRequest selects memories to export.
+type ExportRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Which memories; SEARCH_SCOPE_ALL exports everything.
+	Scope         SearchScope `protobuf:"varint,2,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRequest) Reset() {
+	*x = ExportRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRequest) ProtoMessage() {}
+
+func (x *ExportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
+func (*ExportRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *ExportRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ExportRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+}
+
+// ExportResponse carries the records.
+type ExportResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One JSON object per memory: its complete leaf header plus "text".
+	Records       []string `protobuf:"bytes,1,rep,name=records" json:"records,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportResponse) Reset() {
+	*x = ExportResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportResponse) ProtoMessage() {}
+
+func (x *ExportResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
+func (*ExportResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *ExportResponse) GetRecords() []string {
+	if x != nil {
+		return x.Records
+	}
+	return nil
+}
+
+// ImportRequest carries exported records.
+type ImportRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is importing.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Records as Export writes them.
+	Records       []string `protobuf:"bytes,2,rep,name=records" json:"records,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRequest) Reset() {
+	*x = ImportRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRequest) ProtoMessage() {}
+
+func (x *ImportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
+func (*ImportRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *ImportRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ImportRequest) GetRecords() []string {
+	if x != nil {
+		return x.Records
+	}
+	return nil
+}
+
+// ImportResponse says what an import did.
+type ImportResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Records stored.
+	Imported int64 `protobuf:"varint,1,opt,name=imported" json:"imported,omitempty"`
+	// Records already stored exactly; nothing written.
+	Unchanged     int64 `protobuf:"varint,2,opt,name=unchanged" json:"unchanged,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportResponse) Reset() {
+	*x = ImportResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportResponse) ProtoMessage() {}
+
+func (x *ImportResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportResponse.ProtoReflect.Descriptor instead.
+func (*ImportResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *ImportResponse) GetImported() int64 {
+	if x != nil {
+		return x.Imported
+	}
+	return 0
+}
+
+func (x *ImportResponse) GetUnchanged() int64 {
+	if x != nil {
+		return x.Unchanged
+	}
+	return 0
+}
+
+// IngestRequest is one document to store.
+type IngestRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is ingesting, and for which project.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The document's name: an absolute file path (its extension helps detect
+	// the type), or empty for text without one.
+	Name string `protobuf:"bytes,2,opt,name=name" json:"name,omitempty"`
+	// The document, UTF-8, at most 16 MiB.
+	Content string `protobuf:"bytes,3,opt,name=content" json:"content,omitempty"`
+	// Override the detected type: code, narrative, temporal, clinical,
+	// process or generic. Optional.
+	Type string `protobuf:"bytes,4,opt,name=type" json:"type,omitempty"`
+	// Override the detected domain, e.g. "software.go". Optional.
+	Domain string `protobuf:"bytes,5,opt,name=domain" json:"domain,omitempty"`
+	// Labels for every leaf. Optional.
+	Tags []string `protobuf:"bytes,6,rep,name=tags" json:"tags,omitempty"`
+	// Where the leaves belong; unspecified means the caller's project, else
+	// global.
+	Scope Scope `protobuf:"varint,7,opt,name=scope,enum=ihmt.v1.Scope" json:"scope,omitempty"`
+	// When the document became true, for leaves that carry no date of their
+	// own. Optional.
+	Date          string `protobuf:"bytes,8,opt,name=date" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IngestRequest) Reset() {
+	*x = IngestRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IngestRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IngestRequest) ProtoMessage() {}
+
+func (x *IngestRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
+func (*IngestRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *IngestRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *IngestRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *IngestRequest) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+func (x *IngestRequest) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *IngestRequest) GetDomain() string {
+	if x != nil {
+		return x.Domain
+	}
+	return ""
+}
+
+func (x *IngestRequest) GetTags() []string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+func (x *IngestRequest) GetScope() Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return Scope_SCOPE_UNSPECIFIED
+}
+
+func (x *IngestRequest) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+// IngestResponse reports an ingest.
+type IngestResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What it did.
+	Status IngestStatus `protobuf:"varint,1,opt,name=status,enum=ihmt.v1.IngestStatus" json:"status,omitempty"`
+	// The document's leaves, in order.
+	Ids []string `protobuf:"bytes,2,rep,name=ids" json:"ids,omitempty"`
+	// Leaves of the document's older version, now superseded.
+	Superseded []string `protobuf:"bytes,3,rep,name=superseded" json:"superseded,omitempty"`
+	// The type and domain used.
+	Type string `protobuf:"bytes,4,opt,name=type" json:"type,omitempty"`
+	// The domain used.
+	Domain string `protobuf:"bytes,5,opt,name=domain" json:"domain,omitempty"`
+	// Leaves holding one block bigger than the leaf size.
+	Oversized int32 `protobuf:"varint,6,opt,name=oversized" json:"oversized,omitempty"`
+	// A human-readable explanation.
+	Message       string `protobuf:"bytes,7,opt,name=message" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IngestResponse) Reset() {
+	*x = IngestResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IngestResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IngestResponse) ProtoMessage() {}
+
+func (x *IngestResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
+func (*IngestResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *IngestResponse) GetStatus() IngestStatus {
+	if x != nil {
+		return x.Status
+	}
+	return IngestStatus_INGEST_STATUS_UNSPECIFIED
+}
+
+func (x *IngestResponse) GetIds() []string {
+	if x != nil {
+		return x.Ids
+	}
+	return nil
+}
+
+func (x *IngestResponse) GetSuperseded() []string {
+	if x != nil {
+		return x.Superseded
+	}
+	return nil
+}
+
+func (x *IngestResponse) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *IngestResponse) GetDomain() string {
+	if x != nil {
+		return x.Domain
+	}
+	return ""
+}
+
+func (x *IngestResponse) GetOversized() int32 {
+	if x != nil {
+		return x.Oversized
+	}
+	return 0
+}
+
+func (x *IngestResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
 }
 
 var File_ihmt_v1_memory_proto protoreflect.FileDescriptor
@@ -1582,7 +4182,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\aproject\x18\x04 \x01(\tR\aproject\"5\n" +
 	"\x05Agent\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\tR\aversion\"\xb5\x03\n" +
+	"\aversion\x18\x02 \x01(\tR\aversion\"\xad\x05\n" +
 	"\x06Memory\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x129\n" +
@@ -1600,25 +4200,58 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	" \x01(\tR\x06status\x12\x16\n" +
 	"\x06domain\x18\v \x01(\tR\x06domain\x12\x12\n" +
 	"\x04tags\x18\f \x03(\tR\x04tags\x12\x1a\n" +
-	"\bchecksum\x18\r \x01(\tR\bchecksum\"\xb6\x01\n" +
+	"\bchecksum\x18\r \x01(\tR\bchecksum\x12\x1a\n" +
+	"\bcorrects\x18\x0e \x03(\tR\bcorrects\x12!\n" +
+	"\fcorrected_by\x18\x0f \x03(\tR\vcorrectedBy\x120\n" +
+	"\ttombstone\x18\x10 \x01(\v2\x12.ihmt.v1.TombstoneR\ttombstone\x12\x1f\n" +
+	"\vreview_note\x18\x11 \x01(\tR\n" +
+	"reviewNote\x12%\n" +
+	"\x0eorigin_project\x18\x12 \x01(\tR\roriginProject\x12'\n" +
+	"\x06source\x18\x13 \x01(\v2\x0f.ihmt.v1.SourceR\x06source\x12\x14\n" +
+	"\x05title\x18\x14 \x01(\tR\x05title\"\xaa\x01\n" +
+	"\x06Source\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06digest\x18\x02 \x01(\tR\x06digest\x12\x12\n" +
+	"\x04part\x18\x03 \x01(\x05R\x04part\x12\x14\n" +
+	"\x05parts\x18\x04 \x01(\x05R\x05parts\x12\x12\n" +
+	"\x04type\x18\x05 \x01(\tR\x04type\x12\x18\n" +
+	"\acontext\x18\x06 \x01(\tR\acontext\x12\x1c\n" +
+	"\toversized\x18\a \x01(\bR\toversized\"\xbb\x01\n" +
+	"\tTombstone\x12=\n" +
+	"\fforgotten_at\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\vforgottenAt\x12\x1e\n" +
+	"\x02by\x18\x02 \x01(\v2\x0e.ihmt.v1.AgentR\x02by\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x127\n" +
+	"\tpurged_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bpurgedAt\"\xd2\x01\n" +
 	"\vSaveRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x12\n" +
 	"\x04date\x18\x03 \x01(\tR\x04date\x12$\n" +
 	"\x05scope\x18\x04 \x01(\x0e2\x0e.ihmt.v1.ScopeR\x05scope\x12\x16\n" +
 	"\x06domain\x18\x05 \x01(\tR\x06domain\x12\x12\n" +
-	"\x04tags\x18\x06 \x03(\tR\x04tags\"\x8e\x01\n" +
+	"\x04tags\x18\x06 \x03(\tR\x04tags\x12\x1a\n" +
+	"\breplaces\x18\a \x01(\tR\breplaces\";\n" +
+	"\n" +
+	"Correction\x12\x15\n" +
+	"\x06old_id\x18\x01 \x01(\tR\x05oldId\x12\x16\n" +
+	"\x06notice\x18\x02 \x01(\tR\x06notice\"\x8b\x02\n" +
 	"\fSaveResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12+\n" +
 	"\x06status\x18\x02 \x01(\x0e2\x13.ihmt.v1.SaveStatusR\x06status\x12'\n" +
 	"\x06memory\x18\x03 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"\xa4\x01\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\x125\n" +
+	"\vcorrections\x18\x05 \x03(\v2\x13.ihmt.v1.CorrectionR\vcorrections\x122\n" +
+	"\n" +
+	"candidates\x18\x06 \x03(\v2\x12.ihmt.v1.CandidateR\n" +
+	"candidates\x12\x10\n" +
+	"\x03ids\x18\a \x03(\tR\x03ids\"\xd4\x01\n" +
 	"\rSearchRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
 	"\x05query\x18\x02 \x01(\tR\x05query\x12\x12\n" +
 	"\x04clue\x18\x03 \x01(\tR\x04clue\x12*\n" +
 	"\x05scope\x18\x04 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\x12\x14\n" +
-	"\x05limit\x18\x05 \x01(\x05R\x05limit\"\x81\x01\n" +
+	"\x05limit\x18\x05 \x01(\x05R\x05limit\x12\x13\n" +
+	"\x05as_of\x18\x06 \x01(\tR\x04asOf\x12\x19\n" +
+	"\bknown_at\x18\a \x01(\tR\aknownAt\"\x81\x01\n" +
 	"\fSearchResult\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\x12\x14\n" +
 	"\x05score\x18\x02 \x01(\x01R\x05score\x12\x18\n" +
@@ -1659,7 +4292,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\vGetResponse\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"7\n" +
 	"\fStatsRequest\x12'\n" +
-	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\x80\x03\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\xdb\x03\n" +
 	"\rStatsResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x1d\n" +
 	"\n" +
@@ -1676,10 +4309,157 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\vlog_entries\x18\n" +
 	" \x01(\x03R\n" +
 	"logEntries\x12\x1b\n" +
-	"\tidle_exit\x18\v \x01(\bR\bidleExit\":\n" +
+	"\tidle_exit\x18\v \x01(\bR\bidleExit\x12%\n" +
+	"\x0epending_review\x18\f \x01(\x03R\rpendingReview\x12\x1c\n" +
+	"\tforgotten\x18\r \x01(\x03R\tforgotten\x12\x14\n" +
+	"\x05facts\x18\x0e \x01(\x03R\x05facts\":\n" +
 	"\x0fShutdownRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\x12\n" +
-	"\x10ShutdownResponse*C\n" +
+	"\x10ShutdownResponse\"l\n" +
+	"\x13MarkOutdatedRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x15\n" +
+	"\x06old_id\x18\x02 \x01(\tR\x05oldId\x12\x15\n" +
+	"\x06new_id\x18\x03 \x01(\tR\x05newId\"\x9b\x01\n" +
+	"\x14MarkOutdatedResponse\x12!\n" +
+	"\x03old\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x03old\x12!\n" +
+	"\x03new\x18\x02 \x01(\v2\x0f.ihmt.v1.MemoryR\x03new\x12\x16\n" +
+	"\x06notice\x18\x03 \x01(\tR\x06notice\x12%\n" +
+	"\x0epending_review\x18\x04 \x01(\bR\rpendingReview\"`\n" +
+	"\rForgetRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"9\n" +
+	"\x0eForgetResponse\x12'\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"I\n" +
+	"\x0eRestoreRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\":\n" +
+	"\x0fRestoreResponse\x12'\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"G\n" +
+	"\fPurgeRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\"\x92\x01\n" +
+	"\rPurgeResponse\x12'\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\x12\x1d\n" +
+	"\n" +
+	"leaf_bytes\x18\x02 \x01(\x03R\tleafBytes\x12\x1f\n" +
+	"\vlog_entries\x18\x03 \x01(\x03R\n" +
+	"logEntries\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"R\n" +
+	"\x11ListReviewRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
+	"\x05limit\x18\x02 \x01(\x05R\x05limit\"A\n" +
+	"\x12ListReviewResponse\x12+\n" +
+	"\bmemories\x18\x01 \x03(\v2\x0f.ihmt.v1.MemoryR\bmemories\"\x91\x01\n" +
+	"\rReviewRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x123\n" +
+	"\bdecision\x18\x03 \x01(\x0e2\x17.ihmt.v1.ReviewDecisionR\bdecision\x12\x12\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\"9\n" +
+	"\x0eReviewResponse\x12'\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"\x96\x01\n" +
+	"\n" +
+	"LogRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
+	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x14\n" +
+	"\x05since\x18\x04 \x01(\tR\x05since\x12\x14\n" +
+	"\x05limit\x18\x05 \x01(\x05R\x05limit\"\xe7\x01\n" +
+	"\bLogEntry\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
+	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x0e\n" +
+	"\x02op\x18\x03 \x01(\tR\x02op\x12\x10\n" +
+	"\x03ids\x18\x04 \x03(\tR\x03ids\x12$\n" +
+	"\x05agent\x18\x05 \x01(\v2\x0e.ihmt.v1.AgentR\x05agent\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x06 \x01(\tR\tsessionId\x12\x18\n" +
+	"\aproject\x18\a \x01(\tR\aproject\x12\x18\n" +
+	"\asummary\x18\b \x01(\tR\asummary\"T\n" +
+	"\vLogResponse\x12+\n" +
+	"\aentries\x18\x01 \x03(\v2\x11.ihmt.v1.LogEntryR\aentries\x12\x18\n" +
+	"\amatched\x18\x02 \x01(\x03R\amatched\"=\n" +
+	"\x12VerifyAuditRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"`\n" +
+	"\fAuditProblem\x12\x12\n" +
+	"\x04line\x18\x01 \x01(\x03R\x04line\x12\x10\n" +
+	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xa4\x01\n" +
+	"\x13VerifyAuditResponse\x12\x0e\n" +
+	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x18\n" +
+	"\aentries\x18\x02 \x01(\x03R\aentries\x12\x1c\n" +
+	"\tunchained\x18\x03 \x01(\x03R\tunchained\x121\n" +
+	"\bproblems\x18\x04 \x03(\v2\x15.ihmt.v1.AuditProblemR\bproblems\x12\x12\n" +
+	"\x04path\x18\x05 \x01(\tR\x04path\"\x91\x03\n" +
+	"\x04Fact\x12\x18\n" +
+	"\asubject\x18\x01 \x01(\tR\asubject\x12\x1c\n" +
+	"\tattribute\x18\x02 \x01(\tR\tattribute\x12\x14\n" +
+	"\x05value\x18\x03 \x01(\tR\x05value\x129\n" +
+	"\n" +
+	"valid_from\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tvalidFrom\x125\n" +
+	"\bvalid_to\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\avalidTo\x12;\n" +
+	"\vrecorded_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"recordedAt\x12?\n" +
+	"\rsuperseded_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\fsupersededAt\x12\x1b\n" +
+	"\tmemory_id\x18\b \x01(\tR\bmemoryId\x12\x14\n" +
+	"\x05scope\x18\t \x01(\tR\x05scope\x12\x18\n" +
+	"\acurrent\x18\n" +
+	" \x01(\bR\acurrent\"\xad\x01\n" +
+	"\fFactsRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
+	"\asubject\x18\x02 \x01(\tR\asubject\x12\x13\n" +
+	"\x05as_of\x18\x03 \x01(\tR\x04asOf\x12\x19\n" +
+	"\bknown_at\x18\x04 \x01(\tR\aknownAt\x12*\n" +
+	"\x05scope\x18\x05 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"4\n" +
+	"\rFactsResponse\x12#\n" +
+	"\x05facts\x18\x01 \x03(\v2\r.ihmt.v1.FactR\x05facts\"\xb9\x01\n" +
+	"\x0fTimelineRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
+	"\asubject\x18\x02 \x01(\tR\asubject\x12\x1c\n" +
+	"\tattribute\x18\x03 \x01(\tR\tattribute\x12*\n" +
+	"\x05scope\x18\x04 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\x12\x19\n" +
+	"\bknown_at\x18\x05 \x01(\tR\aknownAt\"7\n" +
+	"\x10TimelineResponse\x12#\n" +
+	"\x05facts\x18\x01 \x03(\v2\r.ihmt.v1.FactR\x05facts\"g\n" +
+	"\x10ConflictsRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12*\n" +
+	"\x05scope\x18\x02 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"P\n" +
+	"\fSupersession\x12\x1f\n" +
+	"\x03old\x18\x01 \x01(\v2\r.ihmt.v1.FactR\x03old\x12\x1f\n" +
+	"\x03new\x18\x02 \x01(\v2\r.ihmt.v1.FactR\x03new\"P\n" +
+	"\x11ConflictsResponse\x12;\n" +
+	"\rsupersessions\x18\x01 \x03(\v2\x15.ihmt.v1.SupersessionR\rsupersessions\"d\n" +
+	"\rExportRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12*\n" +
+	"\x05scope\x18\x02 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"*\n" +
+	"\x0eExportResponse\x12\x18\n" +
+	"\arecords\x18\x01 \x03(\tR\arecords\"R\n" +
+	"\rImportRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
+	"\arecords\x18\x02 \x03(\tR\arecords\"J\n" +
+	"\x0eImportResponse\x12\x1a\n" +
+	"\bimported\x18\x01 \x01(\x03R\bimported\x12\x1c\n" +
+	"\tunchanged\x18\x02 \x01(\x03R\tunchanged\"\xe0\x01\n" +
+	"\rIngestRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
+	"\acontent\x18\x03 \x01(\tR\acontent\x12\x12\n" +
+	"\x04type\x18\x04 \x01(\tR\x04type\x12\x16\n" +
+	"\x06domain\x18\x05 \x01(\tR\x06domain\x12\x12\n" +
+	"\x04tags\x18\x06 \x03(\tR\x04tags\x12$\n" +
+	"\x05scope\x18\a \x01(\x0e2\x0e.ihmt.v1.ScopeR\x05scope\x12\x12\n" +
+	"\x04date\x18\b \x01(\tR\x04date\"\xd5\x01\n" +
+	"\x0eIngestResponse\x12-\n" +
+	"\x06status\x18\x01 \x01(\x0e2\x15.ihmt.v1.IngestStatusR\x06status\x12\x10\n" +
+	"\x03ids\x18\x02 \x03(\tR\x03ids\x12\x1e\n" +
+	"\n" +
+	"superseded\x18\x03 \x03(\tR\n" +
+	"superseded\x12\x12\n" +
+	"\x04type\x18\x04 \x01(\tR\x04type\x12\x16\n" +
+	"\x06domain\x18\x05 \x01(\tR\x06domain\x12\x1c\n" +
+	"\toversized\x18\x06 \x01(\x05R\toversized\x12\x18\n" +
+	"\amessage\x18\a \x01(\tR\amessage*C\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSCOPE_GLOBAL\x10\x01\x12\x11\n" +
@@ -1706,13 +4486,38 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x19SEARCH_STATUS_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13SEARCH_STATUS_FOUND\x10\x01\x12\x1b\n" +
 	"\x17SEARCH_STATUS_AMBIGUOUS\x10\x02\x12\x1b\n" +
-	"\x17SEARCH_STATUS_NOT_FOUND\x10\x032\xaa\x02\n" +
+	"\x17SEARCH_STATUS_NOT_FOUND\x10\x03*j\n" +
+	"\x0eReviewDecision\x12\x1f\n" +
+	"\x1bREVIEW_DECISION_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17REVIEW_DECISION_APPROVE\x10\x01\x12\x1a\n" +
+	"\x16REVIEW_DECISION_REJECT\x10\x02*\xa0\x01\n" +
+	"\fIngestStatus\x12\x1d\n" +
+	"\x19INGEST_STATUS_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13INGEST_STATUS_SAVED\x10\x01\x12\x1b\n" +
+	"\x17INGEST_STATUS_UNCHANGED\x10\x02\x12 \n" +
+	"\x1cINGEST_STATUS_PENDING_REVIEW\x10\x03\x12\x19\n" +
+	"\x15INGEST_STATUS_REFUSED\x10\x042\x94\t\n" +
 	"\rMemoryService\x123\n" +
 	"\x04Save\x12\x14.ihmt.v1.SaveRequest\x1a\x15.ihmt.v1.SaveResponse\x129\n" +
 	"\x06Search\x12\x16.ihmt.v1.SearchRequest\x1a\x17.ihmt.v1.SearchResponse\x120\n" +
 	"\x03Get\x12\x13.ihmt.v1.GetRequest\x1a\x14.ihmt.v1.GetResponse\x126\n" +
 	"\x05Stats\x12\x15.ihmt.v1.StatsRequest\x1a\x16.ihmt.v1.StatsResponse\x12?\n" +
-	"\bShutdown\x12\x18.ihmt.v1.ShutdownRequest\x1a\x19.ihmt.v1.ShutdownResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
+	"\bShutdown\x12\x18.ihmt.v1.ShutdownRequest\x1a\x19.ihmt.v1.ShutdownResponse\x12K\n" +
+	"\fMarkOutdated\x12\x1c.ihmt.v1.MarkOutdatedRequest\x1a\x1d.ihmt.v1.MarkOutdatedResponse\x129\n" +
+	"\x06Forget\x12\x16.ihmt.v1.ForgetRequest\x1a\x17.ihmt.v1.ForgetResponse\x12<\n" +
+	"\aRestore\x12\x17.ihmt.v1.RestoreRequest\x1a\x18.ihmt.v1.RestoreResponse\x126\n" +
+	"\x05Purge\x12\x15.ihmt.v1.PurgeRequest\x1a\x16.ihmt.v1.PurgeResponse\x12E\n" +
+	"\n" +
+	"ListReview\x12\x1a.ihmt.v1.ListReviewRequest\x1a\x1b.ihmt.v1.ListReviewResponse\x129\n" +
+	"\x06Review\x12\x16.ihmt.v1.ReviewRequest\x1a\x17.ihmt.v1.ReviewResponse\x120\n" +
+	"\x03Log\x12\x13.ihmt.v1.LogRequest\x1a\x14.ihmt.v1.LogResponse\x12H\n" +
+	"\vVerifyAudit\x12\x1b.ihmt.v1.VerifyAuditRequest\x1a\x1c.ihmt.v1.VerifyAuditResponse\x126\n" +
+	"\x05Facts\x12\x15.ihmt.v1.FactsRequest\x1a\x16.ihmt.v1.FactsResponse\x12?\n" +
+	"\bTimeline\x12\x18.ihmt.v1.TimelineRequest\x1a\x19.ihmt.v1.TimelineResponse\x12B\n" +
+	"\tConflicts\x12\x19.ihmt.v1.ConflictsRequest\x1a\x1a.ihmt.v1.ConflictsResponse\x129\n" +
+	"\x06Export\x12\x16.ihmt.v1.ExportRequest\x1a\x17.ihmt.v1.ExportResponse\x129\n" +
+	"\x06Import\x12\x16.ihmt.v1.ImportRequest\x1a\x17.ihmt.v1.ImportResponse\x129\n" +
+	"\x06Ingest\x12\x16.ihmt.v1.IngestRequest\x1a\x17.ihmt.v1.IngestResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
 
 var (
 	file_ihmt_v1_memory_proto_rawDescOnce sync.Once
@@ -1726,71 +4531,184 @@ func file_ihmt_v1_memory_proto_rawDescGZIP() []byte {
 	return file_ihmt_v1_memory_proto_rawDescData
 }
 
-var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
+var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
 var file_ihmt_v1_memory_proto_goTypes = []any{
 	(Scope)(0),                    // 0: ihmt.v1.Scope
 	(SearchScope)(0),              // 1: ihmt.v1.SearchScope
 	(Trust)(0),                    // 2: ihmt.v1.Trust
 	(SaveStatus)(0),               // 3: ihmt.v1.SaveStatus
 	(SearchStatus)(0),             // 4: ihmt.v1.SearchStatus
-	(*Caller)(nil),                // 5: ihmt.v1.Caller
-	(*Agent)(nil),                 // 6: ihmt.v1.Agent
-	(*Memory)(nil),                // 7: ihmt.v1.Memory
-	(*SaveRequest)(nil),           // 8: ihmt.v1.SaveRequest
-	(*SaveResponse)(nil),          // 9: ihmt.v1.SaveResponse
-	(*SearchRequest)(nil),         // 10: ihmt.v1.SearchRequest
-	(*SearchResult)(nil),          // 11: ihmt.v1.SearchResult
-	(*Candidate)(nil),             // 12: ihmt.v1.Candidate
-	(*Coverage)(nil),              // 13: ihmt.v1.Coverage
-	(*SearchResponse)(nil),        // 14: ihmt.v1.SearchResponse
-	(*GetRequest)(nil),            // 15: ihmt.v1.GetRequest
-	(*GetResponse)(nil),           // 16: ihmt.v1.GetResponse
-	(*StatsRequest)(nil),          // 17: ihmt.v1.StatsRequest
-	(*StatsResponse)(nil),         // 18: ihmt.v1.StatsResponse
-	(*ShutdownRequest)(nil),       // 19: ihmt.v1.ShutdownRequest
-	(*ShutdownResponse)(nil),      // 20: ihmt.v1.ShutdownResponse
-	(*timestamppb.Timestamp)(nil), // 21: google.protobuf.Timestamp
+	(ReviewDecision)(0),           // 5: ihmt.v1.ReviewDecision
+	(IngestStatus)(0),             // 6: ihmt.v1.IngestStatus
+	(*Caller)(nil),                // 7: ihmt.v1.Caller
+	(*Agent)(nil),                 // 8: ihmt.v1.Agent
+	(*Memory)(nil),                // 9: ihmt.v1.Memory
+	(*Source)(nil),                // 10: ihmt.v1.Source
+	(*Tombstone)(nil),             // 11: ihmt.v1.Tombstone
+	(*SaveRequest)(nil),           // 12: ihmt.v1.SaveRequest
+	(*Correction)(nil),            // 13: ihmt.v1.Correction
+	(*SaveResponse)(nil),          // 14: ihmt.v1.SaveResponse
+	(*SearchRequest)(nil),         // 15: ihmt.v1.SearchRequest
+	(*SearchResult)(nil),          // 16: ihmt.v1.SearchResult
+	(*Candidate)(nil),             // 17: ihmt.v1.Candidate
+	(*Coverage)(nil),              // 18: ihmt.v1.Coverage
+	(*SearchResponse)(nil),        // 19: ihmt.v1.SearchResponse
+	(*GetRequest)(nil),            // 20: ihmt.v1.GetRequest
+	(*GetResponse)(nil),           // 21: ihmt.v1.GetResponse
+	(*StatsRequest)(nil),          // 22: ihmt.v1.StatsRequest
+	(*StatsResponse)(nil),         // 23: ihmt.v1.StatsResponse
+	(*ShutdownRequest)(nil),       // 24: ihmt.v1.ShutdownRequest
+	(*ShutdownResponse)(nil),      // 25: ihmt.v1.ShutdownResponse
+	(*MarkOutdatedRequest)(nil),   // 26: ihmt.v1.MarkOutdatedRequest
+	(*MarkOutdatedResponse)(nil),  // 27: ihmt.v1.MarkOutdatedResponse
+	(*ForgetRequest)(nil),         // 28: ihmt.v1.ForgetRequest
+	(*ForgetResponse)(nil),        // 29: ihmt.v1.ForgetResponse
+	(*RestoreRequest)(nil),        // 30: ihmt.v1.RestoreRequest
+	(*RestoreResponse)(nil),       // 31: ihmt.v1.RestoreResponse
+	(*PurgeRequest)(nil),          // 32: ihmt.v1.PurgeRequest
+	(*PurgeResponse)(nil),         // 33: ihmt.v1.PurgeResponse
+	(*ListReviewRequest)(nil),     // 34: ihmt.v1.ListReviewRequest
+	(*ListReviewResponse)(nil),    // 35: ihmt.v1.ListReviewResponse
+	(*ReviewRequest)(nil),         // 36: ihmt.v1.ReviewRequest
+	(*ReviewResponse)(nil),        // 37: ihmt.v1.ReviewResponse
+	(*LogRequest)(nil),            // 38: ihmt.v1.LogRequest
+	(*LogEntry)(nil),              // 39: ihmt.v1.LogEntry
+	(*LogResponse)(nil),           // 40: ihmt.v1.LogResponse
+	(*VerifyAuditRequest)(nil),    // 41: ihmt.v1.VerifyAuditRequest
+	(*AuditProblem)(nil),          // 42: ihmt.v1.AuditProblem
+	(*VerifyAuditResponse)(nil),   // 43: ihmt.v1.VerifyAuditResponse
+	(*Fact)(nil),                  // 44: ihmt.v1.Fact
+	(*FactsRequest)(nil),          // 45: ihmt.v1.FactsRequest
+	(*FactsResponse)(nil),         // 46: ihmt.v1.FactsResponse
+	(*TimelineRequest)(nil),       // 47: ihmt.v1.TimelineRequest
+	(*TimelineResponse)(nil),      // 48: ihmt.v1.TimelineResponse
+	(*ConflictsRequest)(nil),      // 49: ihmt.v1.ConflictsRequest
+	(*Supersession)(nil),          // 50: ihmt.v1.Supersession
+	(*ConflictsResponse)(nil),     // 51: ihmt.v1.ConflictsResponse
+	(*ExportRequest)(nil),         // 52: ihmt.v1.ExportRequest
+	(*ExportResponse)(nil),        // 53: ihmt.v1.ExportResponse
+	(*ImportRequest)(nil),         // 54: ihmt.v1.ImportRequest
+	(*ImportResponse)(nil),        // 55: ihmt.v1.ImportResponse
+	(*IngestRequest)(nil),         // 56: ihmt.v1.IngestRequest
+	(*IngestResponse)(nil),        // 57: ihmt.v1.IngestResponse
+	(*timestamppb.Timestamp)(nil), // 58: google.protobuf.Timestamp
 }
 var file_ihmt_v1_memory_proto_depIdxs = []int32{
-	21, // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
-	21, // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
+	58, // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
+	58, // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
 	0,  // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
-	6,  // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
+	8,  // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
 	2,  // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
-	5,  // 5: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
-	0,  // 6: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
-	3,  // 7: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
-	7,  // 8: ihmt.v1.SaveResponse.memory:type_name -> ihmt.v1.Memory
-	5,  // 9: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 10: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,  // 11: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
-	21, // 12: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
-	4,  // 13: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
-	11, // 14: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
-	12, // 15: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
-	13, // 16: ihmt.v1.SearchResponse.coverage:type_name -> ihmt.v1.Coverage
-	5,  // 17: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 18: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,  // 19: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
-	5,  // 20: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
-	21, // 21: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
-	5,  // 22: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
-	8,  // 23: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	10, // 24: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	15, // 25: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	17, // 26: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	19, // 27: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	9,  // 28: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	14, // 29: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	16, // 30: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	18, // 31: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	20, // 32: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	28, // [28:33] is the sub-list for method output_type
-	23, // [23:28] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	11, // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
+	10, // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
+	58, // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
+	8,  // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
+	58, // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
+	7,  // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
+	0,  // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
+	3,  // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
+	9,  // 13: ihmt.v1.SaveResponse.memory:type_name -> ihmt.v1.Memory
+	13, // 14: ihmt.v1.SaveResponse.corrections:type_name -> ihmt.v1.Correction
+	17, // 15: ihmt.v1.SaveResponse.candidates:type_name -> ihmt.v1.Candidate
+	7,  // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
+	1,  // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
+	9,  // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
+	58, // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
+	4,  // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
+	16, // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
+	17, // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
+	18, // 23: ihmt.v1.SearchResponse.coverage:type_name -> ihmt.v1.Coverage
+	7,  // 24: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
+	1,  // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
+	9,  // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
+	7,  // 27: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
+	58, // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
+	7,  // 29: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
+	7,  // 30: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
+	9,  // 31: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
+	9,  // 32: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
+	7,  // 33: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
+	9,  // 34: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
+	7,  // 35: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
+	9,  // 36: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
+	7,  // 37: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
+	9,  // 38: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
+	7,  // 39: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
+	9,  // 40: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
+	7,  // 41: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
+	5,  // 42: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
+	9,  // 43: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
+	7,  // 44: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
+	58, // 45: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	8,  // 46: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
+	39, // 47: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
+	7,  // 48: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
+	42, // 49: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
+	58, // 50: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	58, // 51: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	58, // 52: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	58, // 53: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	7,  // 54: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
+	1,  // 55: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
+	44, // 56: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
+	7,  // 57: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
+	1,  // 58: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
+	44, // 59: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
+	7,  // 60: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
+	1,  // 61: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
+	44, // 62: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
+	44, // 63: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
+	50, // 64: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
+	7,  // 65: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,  // 66: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,  // 67: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,  // 68: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,  // 69: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,  // 70: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	12, // 71: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15, // 72: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20, // 73: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	22, // 74: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	24, // 75: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	26, // 76: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	28, // 77: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	30, // 78: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	32, // 79: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	34, // 80: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	36, // 81: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	38, // 82: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	41, // 83: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	45, // 84: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	47, // 85: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	49, // 86: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	52, // 87: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	54, // 88: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	56, // 89: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	14, // 90: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19, // 91: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21, // 92: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	23, // 93: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	25, // 94: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	27, // 95: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	29, // 96: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	31, // 97: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	33, // 98: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	35, // 99: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	37, // 100: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	40, // 101: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	43, // 102: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	46, // 103: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	48, // 104: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	51, // 105: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	53, // 106: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	55, // 107: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	57, // 108: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	90, // [90:109] is the sub-list for method output_type
+	71, // [71:90] is the sub-list for method input_type
+	71, // [71:71] is the sub-list for extension type_name
+	71, // [71:71] is the sub-list for extension extendee
+	0,  // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
@@ -1803,8 +4721,8 @@ func file_ihmt_v1_memory_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_memory_proto_rawDesc), len(file_ihmt_v1_memory_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   16,
+			NumEnums:      7,
+			NumMessages:   51,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -28,11 +28,25 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	MemoryService_Save_FullMethodName     = "/ihmt.v1.MemoryService/Save"
-	MemoryService_Search_FullMethodName   = "/ihmt.v1.MemoryService/Search"
-	MemoryService_Get_FullMethodName      = "/ihmt.v1.MemoryService/Get"
-	MemoryService_Stats_FullMethodName    = "/ihmt.v1.MemoryService/Stats"
-	MemoryService_Shutdown_FullMethodName = "/ihmt.v1.MemoryService/Shutdown"
+	MemoryService_Save_FullMethodName         = "/ihmt.v1.MemoryService/Save"
+	MemoryService_Search_FullMethodName       = "/ihmt.v1.MemoryService/Search"
+	MemoryService_Get_FullMethodName          = "/ihmt.v1.MemoryService/Get"
+	MemoryService_Stats_FullMethodName        = "/ihmt.v1.MemoryService/Stats"
+	MemoryService_Shutdown_FullMethodName     = "/ihmt.v1.MemoryService/Shutdown"
+	MemoryService_MarkOutdated_FullMethodName = "/ihmt.v1.MemoryService/MarkOutdated"
+	MemoryService_Forget_FullMethodName       = "/ihmt.v1.MemoryService/Forget"
+	MemoryService_Restore_FullMethodName      = "/ihmt.v1.MemoryService/Restore"
+	MemoryService_Purge_FullMethodName        = "/ihmt.v1.MemoryService/Purge"
+	MemoryService_ListReview_FullMethodName   = "/ihmt.v1.MemoryService/ListReview"
+	MemoryService_Review_FullMethodName       = "/ihmt.v1.MemoryService/Review"
+	MemoryService_Log_FullMethodName          = "/ihmt.v1.MemoryService/Log"
+	MemoryService_VerifyAudit_FullMethodName  = "/ihmt.v1.MemoryService/VerifyAudit"
+	MemoryService_Facts_FullMethodName        = "/ihmt.v1.MemoryService/Facts"
+	MemoryService_Timeline_FullMethodName     = "/ihmt.v1.MemoryService/Timeline"
+	MemoryService_Conflicts_FullMethodName    = "/ihmt.v1.MemoryService/Conflicts"
+	MemoryService_Export_FullMethodName       = "/ihmt.v1.MemoryService/Export"
+	MemoryService_Import_FullMethodName       = "/ihmt.v1.MemoryService/Import"
+	MemoryService_Ingest_FullMethodName       = "/ihmt.v1.MemoryService/Ingest"
 )
 
 // MemoryServiceClient is the client API for MemoryService service.
@@ -55,6 +69,44 @@ type MemoryServiceClient interface {
 	// Shutdown asks the daemon to stop cleanly: it drains in-flight writes,
 	// syncs the store and removes its socket.
 	Shutdown(ctx context.Context, in *ShutdownRequest, opts ...grpc.CallOption) (*ShutdownResponse, error)
+	// MarkOutdated links a correction to the memory it corrects: the old one
+	// stays as history and never outranks the new one for a question about now.
+	MarkOutdated(ctx context.Context, in *MarkOutdatedRequest, opts ...grpc.CallOption) (*MarkOutdatedResponse, error)
+	// Forget tombstones a memory: it leaves every search and fact timeline, and
+	// saving the same text again is refused. The text stays on disk for audit.
+	Forget(ctx context.Context, in *ForgetRequest, opts ...grpc.CallOption) (*ForgetResponse, error)
+	// Restore undoes a Forget.
+	Restore(ctx context.Context, in *RestoreRequest, opts ...grpc.CallOption) (*RestoreResponse, error)
+	// Purge removes a forgotten memory's text from its leaf file and from the
+	// log; the tombstone and the fact that a purge happened remain.
+	Purge(ctx context.Context, in *PurgeRequest, opts ...grpc.CallOption) (*PurgeResponse, error)
+	// ListReview lists the memories waiting for a person's review, newest first.
+	ListReview(ctx context.Context, in *ListReviewRequest, opts ...grpc.CallOption) (*ListReviewResponse, error)
+	// Review records a person's decision on a memory: approve makes it
+	// verified, reject makes it unfindable.
+	Review(ctx context.Context, in *ReviewRequest, opts ...grpc.CallOption) (*ReviewResponse, error)
+	// Log lists entries of the append-only mutation log.
+	Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error)
+	// VerifyAudit walks the log's hash chain and reports the first entry that
+	// was changed, removed or reordered.
+	VerifyAudit(ctx context.Context, in *VerifyAuditRequest, opts ...grpc.CallOption) (*VerifyAuditResponse, error)
+	// Facts lists fact values as they stood in a view (valid time, record time).
+	Facts(ctx context.Context, in *FactsRequest, opts ...grpc.CallOption) (*FactsResponse, error)
+	// Timeline lists every value one subject's attribute has had.
+	Timeline(ctx context.Context, in *TimelineRequest, opts ...grpc.CallOption) (*TimelineResponse, error)
+	// Conflicts lists every supersession: which value replaced which, and when.
+	Conflicts(ctx context.Context, in *ConflictsRequest, opts ...grpc.CallOption) (*ConflictsResponse, error)
+	// Export returns every memory visible in a scope as self-describing leaf
+	// records, tombstones and links included.
+	Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (*ExportResponse, error)
+	// Import stores exported leaf records exactly (ids, both clocks, links,
+	// tombstones). Importing a record already stored changes nothing.
+	Import(ctx context.Context, in *ImportRequest, opts ...grpc.CallOption) (*ImportResponse, error)
+	// Ingest stores a document (a file, or text from stdin) as leaves, split
+	// by its type without ever cutting a logical block. Ingesting an unchanged
+	// document writes nothing; a changed one supersedes its older version's
+	// leaves, which stay as history.
+	Ingest(ctx context.Context, in *IngestRequest, opts ...grpc.CallOption) (*IngestResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -115,6 +167,146 @@ func (c *memoryServiceClient) Shutdown(ctx context.Context, in *ShutdownRequest,
 	return out, nil
 }
 
+func (c *memoryServiceClient) MarkOutdated(ctx context.Context, in *MarkOutdatedRequest, opts ...grpc.CallOption) (*MarkOutdatedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MarkOutdatedResponse)
+	err := c.cc.Invoke(ctx, MemoryService_MarkOutdated_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Forget(ctx context.Context, in *ForgetRequest, opts ...grpc.CallOption) (*ForgetResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ForgetResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Forget_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Restore(ctx context.Context, in *RestoreRequest, opts ...grpc.CallOption) (*RestoreResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RestoreResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Restore_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Purge(ctx context.Context, in *PurgeRequest, opts ...grpc.CallOption) (*PurgeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PurgeResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Purge_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) ListReview(ctx context.Context, in *ListReviewRequest, opts ...grpc.CallOption) (*ListReviewResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListReviewResponse)
+	err := c.cc.Invoke(ctx, MemoryService_ListReview_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Review(ctx context.Context, in *ReviewRequest, opts ...grpc.CallOption) (*ReviewResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReviewResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Review_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(LogResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Log_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) VerifyAudit(ctx context.Context, in *VerifyAuditRequest, opts ...grpc.CallOption) (*VerifyAuditResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(VerifyAuditResponse)
+	err := c.cc.Invoke(ctx, MemoryService_VerifyAudit_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Facts(ctx context.Context, in *FactsRequest, opts ...grpc.CallOption) (*FactsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(FactsResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Facts_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Timeline(ctx context.Context, in *TimelineRequest, opts ...grpc.CallOption) (*TimelineResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TimelineResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Timeline_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Conflicts(ctx context.Context, in *ConflictsRequest, opts ...grpc.CallOption) (*ConflictsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ConflictsResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Conflicts_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (*ExportResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ExportResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Export_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Import(ctx context.Context, in *ImportRequest, opts ...grpc.CallOption) (*ImportResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ImportResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Import_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Ingest(ctx context.Context, in *IngestRequest, opts ...grpc.CallOption) (*IngestResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(IngestResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Ingest_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MemoryServiceServer is the server API for MemoryService service.
 // All implementations must embed UnimplementedMemoryServiceServer
 // for forward compatibility.
@@ -135,6 +327,44 @@ type MemoryServiceServer interface {
 	// Shutdown asks the daemon to stop cleanly: it drains in-flight writes,
 	// syncs the store and removes its socket.
 	Shutdown(context.Context, *ShutdownRequest) (*ShutdownResponse, error)
+	// MarkOutdated links a correction to the memory it corrects: the old one
+	// stays as history and never outranks the new one for a question about now.
+	MarkOutdated(context.Context, *MarkOutdatedRequest) (*MarkOutdatedResponse, error)
+	// Forget tombstones a memory: it leaves every search and fact timeline, and
+	// saving the same text again is refused. The text stays on disk for audit.
+	Forget(context.Context, *ForgetRequest) (*ForgetResponse, error)
+	// Restore undoes a Forget.
+	Restore(context.Context, *RestoreRequest) (*RestoreResponse, error)
+	// Purge removes a forgotten memory's text from its leaf file and from the
+	// log; the tombstone and the fact that a purge happened remain.
+	Purge(context.Context, *PurgeRequest) (*PurgeResponse, error)
+	// ListReview lists the memories waiting for a person's review, newest first.
+	ListReview(context.Context, *ListReviewRequest) (*ListReviewResponse, error)
+	// Review records a person's decision on a memory: approve makes it
+	// verified, reject makes it unfindable.
+	Review(context.Context, *ReviewRequest) (*ReviewResponse, error)
+	// Log lists entries of the append-only mutation log.
+	Log(context.Context, *LogRequest) (*LogResponse, error)
+	// VerifyAudit walks the log's hash chain and reports the first entry that
+	// was changed, removed or reordered.
+	VerifyAudit(context.Context, *VerifyAuditRequest) (*VerifyAuditResponse, error)
+	// Facts lists fact values as they stood in a view (valid time, record time).
+	Facts(context.Context, *FactsRequest) (*FactsResponse, error)
+	// Timeline lists every value one subject's attribute has had.
+	Timeline(context.Context, *TimelineRequest) (*TimelineResponse, error)
+	// Conflicts lists every supersession: which value replaced which, and when.
+	Conflicts(context.Context, *ConflictsRequest) (*ConflictsResponse, error)
+	// Export returns every memory visible in a scope as self-describing leaf
+	// records, tombstones and links included.
+	Export(context.Context, *ExportRequest) (*ExportResponse, error)
+	// Import stores exported leaf records exactly (ids, both clocks, links,
+	// tombstones). Importing a record already stored changes nothing.
+	Import(context.Context, *ImportRequest) (*ImportResponse, error)
+	// Ingest stores a document (a file, or text from stdin) as leaves, split
+	// by its type without ever cutting a logical block. Ingesting an unchanged
+	// document writes nothing; a changed one supersedes its older version's
+	// leaves, which stay as history.
+	Ingest(context.Context, *IngestRequest) (*IngestResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -159,6 +389,48 @@ func (UnimplementedMemoryServiceServer) Stats(context.Context, *StatsRequest) (*
 }
 func (UnimplementedMemoryServiceServer) Shutdown(context.Context, *ShutdownRequest) (*ShutdownResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Shutdown not implemented")
+}
+func (UnimplementedMemoryServiceServer) MarkOutdated(context.Context, *MarkOutdatedRequest) (*MarkOutdatedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method MarkOutdated not implemented")
+}
+func (UnimplementedMemoryServiceServer) Forget(context.Context, *ForgetRequest) (*ForgetResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Forget not implemented")
+}
+func (UnimplementedMemoryServiceServer) Restore(context.Context, *RestoreRequest) (*RestoreResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Restore not implemented")
+}
+func (UnimplementedMemoryServiceServer) Purge(context.Context, *PurgeRequest) (*PurgeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Purge not implemented")
+}
+func (UnimplementedMemoryServiceServer) ListReview(context.Context, *ListReviewRequest) (*ListReviewResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListReview not implemented")
+}
+func (UnimplementedMemoryServiceServer) Review(context.Context, *ReviewRequest) (*ReviewResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Review not implemented")
+}
+func (UnimplementedMemoryServiceServer) Log(context.Context, *LogRequest) (*LogResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Log not implemented")
+}
+func (UnimplementedMemoryServiceServer) VerifyAudit(context.Context, *VerifyAuditRequest) (*VerifyAuditResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method VerifyAudit not implemented")
+}
+func (UnimplementedMemoryServiceServer) Facts(context.Context, *FactsRequest) (*FactsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Facts not implemented")
+}
+func (UnimplementedMemoryServiceServer) Timeline(context.Context, *TimelineRequest) (*TimelineResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Timeline not implemented")
+}
+func (UnimplementedMemoryServiceServer) Conflicts(context.Context, *ConflictsRequest) (*ConflictsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Conflicts not implemented")
+}
+func (UnimplementedMemoryServiceServer) Export(context.Context, *ExportRequest) (*ExportResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Export not implemented")
+}
+func (UnimplementedMemoryServiceServer) Import(context.Context, *ImportRequest) (*ImportResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Import not implemented")
+}
+func (UnimplementedMemoryServiceServer) Ingest(context.Context, *IngestRequest) (*IngestResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Ingest not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 func (UnimplementedMemoryServiceServer) testEmbeddedByValue()                       {}
@@ -271,6 +543,258 @@ func _MemoryService_Shutdown_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_MarkOutdated_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MarkOutdatedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).MarkOutdated(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_MarkOutdated_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).MarkOutdated(ctx, req.(*MarkOutdatedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Forget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForgetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Forget(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Forget_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Forget(ctx, req.(*ForgetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Restore_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RestoreRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Restore(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Restore_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Restore(ctx, req.(*RestoreRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Purge_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PurgeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Purge(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Purge_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Purge(ctx, req.(*PurgeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_ListReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).ListReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_ListReview_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).ListReview(ctx, req.(*ListReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Review_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Review(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Review_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Review(ctx, req.(*ReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Log_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LogRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Log(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Log_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Log(ctx, req.(*LogRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_VerifyAudit_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(VerifyAuditRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).VerifyAudit(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_VerifyAudit_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).VerifyAudit(ctx, req.(*VerifyAuditRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Facts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(FactsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Facts(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Facts_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Facts(ctx, req.(*FactsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Timeline_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TimelineRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Timeline(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Timeline_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Timeline(ctx, req.(*TimelineRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Conflicts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConflictsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Conflicts(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Conflicts_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Conflicts(ctx, req.(*ConflictsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Export_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Export(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Export_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Export(ctx, req.(*ExportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Import_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ImportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Import(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Import_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Import(ctx, req.(*ImportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Ingest_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(IngestRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Ingest(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Ingest_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Ingest(ctx, req.(*IngestRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // MemoryService_ServiceDesc is the grpc.ServiceDesc for MemoryService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -297,6 +821,62 @@ var MemoryService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Shutdown",
 			Handler:    _MemoryService_Shutdown_Handler,
+		},
+		{
+			MethodName: "MarkOutdated",
+			Handler:    _MemoryService_MarkOutdated_Handler,
+		},
+		{
+			MethodName: "Forget",
+			Handler:    _MemoryService_Forget_Handler,
+		},
+		{
+			MethodName: "Restore",
+			Handler:    _MemoryService_Restore_Handler,
+		},
+		{
+			MethodName: "Purge",
+			Handler:    _MemoryService_Purge_Handler,
+		},
+		{
+			MethodName: "ListReview",
+			Handler:    _MemoryService_ListReview_Handler,
+		},
+		{
+			MethodName: "Review",
+			Handler:    _MemoryService_Review_Handler,
+		},
+		{
+			MethodName: "Log",
+			Handler:    _MemoryService_Log_Handler,
+		},
+		{
+			MethodName: "VerifyAudit",
+			Handler:    _MemoryService_VerifyAudit_Handler,
+		},
+		{
+			MethodName: "Facts",
+			Handler:    _MemoryService_Facts_Handler,
+		},
+		{
+			MethodName: "Timeline",
+			Handler:    _MemoryService_Timeline_Handler,
+		},
+		{
+			MethodName: "Conflicts",
+			Handler:    _MemoryService_Conflicts_Handler,
+		},
+		{
+			MethodName: "Export",
+			Handler:    _MemoryService_Export_Handler,
+		},
+		{
+			MethodName: "Import",
+			Handler:    _MemoryService_Import_Handler,
+		},
+		{
+			MethodName: "Ingest",
+			Handler:    _MemoryService_Ingest_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

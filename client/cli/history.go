@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/ihmt-dev/ihmt/client"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// Corrections, forgetting and the fact timeline.
+
+func cmdMarkOutdated(e *env, args []string) error {
+	fs, asJSON := e.flags("mark-outdated", "OLD_ID NEW_ID")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usageError{"give the outdated memory's id, then the correction's: ihmt mark-outdated OLD_ID NEW_ID"}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.MarkOutdated(e.ctx, &ihmtv1.MarkOutdatedRequest{OldId: pos[0], NewId: pos[1]})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	fmt.Fprintf(e.stdout, "%s is now outdated, superseded by %s\n%s\n", pos[0], pos[1], resp.GetNotice())
+	return nil
+}
+
+func cmdForget(e *env, args []string) error {
+	fs, asJSON := e.flags("forget", "ID --reason TEXT")
+	reason := fs.String("reason", "", "why; kept in the tombstone")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"give one memory id: ihmt forget 3f2a9c1b7d4e5f60 --reason \"no longer true\""}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Forget(e.ctx, &ihmtv1.ForgetRequest{Id: pos[0], Reason: *reason})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp.GetMemory())
+	}
+	fmt.Fprintf(e.stdout, "forgot %s: it answers no search, and saving the same text again is refused\nundo: ihmt restore %s · remove its text for good: ihmt purge %s\n", pos[0], pos[0], pos[0])
+	return nil
+}
+
+func cmdRestore(e *env, args []string) error {
+	fs, asJSON := e.flags("restore", "ID")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"give one memory id: ihmt restore 3f2a9c1b7d4e5f60"}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Restore(e.ctx, &ihmtv1.RestoreRequest{Id: pos[0]})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp.GetMemory())
+	}
+	fmt.Fprintf(e.stdout, "restored %s (%s)\n", pos[0], client.Where(resp.GetMemory()))
+	return nil
+}
+
+func cmdPurge(e *env, args []string) error {
+	fs, asJSON := e.flags("purge", "ID")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"give one forgotten memory's id: ihmt purge 3f2a9c1b7d4e5f60"}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Purge(e.ctx, &ihmtv1.PurgeRequest{Id: pos[0]})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	fmt.Fprintln(e.stdout, resp.GetMessage())
+	return nil
+}
+
+func cmdFacts(e *env, args []string) error {
+	fs, asJSON := e.flags("facts", "")
+	subject := fs.String("subject", "", "only subjects containing this text")
+	asOf := fs.String("as-of", "", "as things stood on this date (YYYY-MM-DD)")
+	knownAt := fs.String("known-at", "", "as recorded by this date (YYYY-MM-DD)")
+	scope := fs.String("scope", "default", "default, project, global or all")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Facts(e.ctx, &ihmtv1.FactsRequest{Subject: *subject, AsOf: *asOf, KnownAt: *knownAt, Scope: sc})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	if len(resp.GetFacts()) == 0 {
+		fmt.Fprintln(e.stdout, "no facts yet: they are extracted from saves such as \"I live in Madrid\" or \"the staging database is PostgreSQL 17\"")
+		return nil
+	}
+	for _, f := range resp.GetFacts() {
+		fmt.Fprintf(e.stdout, "%s::%s = %s  (since %s, %s, memory %s)\n", f.GetSubject(), f.GetAttribute(), f.GetValue(), day(f.GetValidFrom()), f.GetScope(), f.GetMemoryId())
+	}
+	return nil
+}
+
+func cmdTimeline(e *env, args []string) error {
+	fs, asJSON := e.flags("timeline", "SUBJECT::ATTRIBUTE")
+	knownAt := fs.String("known-at", "", "as recorded by this date (YYYY-MM-DD)")
+	scope := fs.String("scope", "default", "default, project, global or all")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	subject, attr, ok := strings.Cut(strings.Join(pos, " "), "::")
+	if !ok || strings.TrimSpace(subject) == "" || strings.TrimSpace(attr) == "" {
+		return usageError{"give SUBJECT::ATTRIBUTE, e.g. ihmt timeline user::lives_in (ihmt facts lists them)"}
+	}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Timeline(e.ctx, &ihmtv1.TimelineRequest{Subject: subject, Attribute: attr, KnownAt: *knownAt, Scope: sc})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	for _, f := range resp.GetFacts() {
+		until := "now"
+		if f.GetValidTo() != nil {
+			until = day(f.GetValidTo())
+		}
+		mark := " "
+		if f.GetCurrent() {
+			mark = "*"
+		}
+		fmt.Fprintf(e.stdout, "%s %s → %-10s %s  (recorded %s, memory %s)\n", mark, day(f.GetValidFrom()), until, f.GetValue(), day(f.GetRecordedAt()), f.GetMemoryId())
+	}
+	return nil
+}
+
+func cmdConflicts(e *env, args []string) error {
+	fs, asJSON := e.flags("conflicts", "")
+	scope := fs.String("scope", "default", "default, project, global or all")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Conflicts(e.ctx, &ihmtv1.ConflictsRequest{Scope: sc})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	if len(resp.GetSupersessions()) == 0 {
+		fmt.Fprintln(e.stdout, "no value has been superseded")
+	}
+	for _, x := range resp.GetSupersessions() {
+		o, n := x.GetOld(), x.GetNew()
+		fmt.Fprintf(e.stdout, "%s::%s: %s (%s, memory %s) → %s (%s, memory %s)\n", o.GetSubject(), o.GetAttribute(),
+			o.GetValue(), day(o.GetValidFrom()), o.GetMemoryId(), n.GetValue(), day(n.GetValidFrom()), n.GetMemoryId())
+	}
+	return nil
+}
+
+func day(t *timestamppb.Timestamp) string {
+	if t == nil {
+		return "-"
+	}
+	return t.AsTime().UTC().Format(time.DateOnly)
+}

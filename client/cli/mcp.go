@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/client/mcpconfig"
+)
+
+func cmdMCP(e *env, args []string) error {
+	if len(args) == 0 {
+		return usageError{"say install, uninstall or config"}
+	}
+	sub, args := args[0], args[1:]
+	fs, asJSON := e.flags("mcp "+sub, "--client claude|codex|opencode")
+	clientName := fs.String("client", "", "the agent: claude, codex or opencode")
+	scope := fs.String("scope", mcpconfig.ScopeUser, "user (your own configuration) or project (the repository's, shared)")
+	var dryRun, uninstall *bool
+	if sub == "install" || sub == "uninstall" {
+		dryRun = fs.Bool("dry-run", false, "show what would change instead of changing it")
+		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration and the instructions instead")
+	}
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	switch *clientName {
+	case mcpconfig.Claude, mcpconfig.Codex, mcpconfig.OpenCode:
+	case "":
+		return usageError{"say which agent: --client claude, codex or opencode"}
+	default:
+		return usageError{fmt.Sprintf("unknown client %q: use claude, codex or opencode", *clientName)}
+	}
+	if *scope != mcpconfig.ScopeUser && *scope != mcpconfig.ScopeProject {
+		return usageError{fmt.Sprintf("unknown scope %q: use user or project", *scope)}
+	}
+	h := newHost()
+	menv, err := mcpEnv(h, *scope)
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "config":
+		srv, err := e.mcpServer(h)
+		if err != nil {
+			return err
+		}
+		text, file, err := mcpconfig.Snippet(menv, *clientName, *scope, srv)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return e.printJSON(map[string]string{"client": *clientName, "file": file, "snippet": text})
+		}
+		how := "merge it into"
+		if *clientName == mcpconfig.Codex {
+			how = "append it to"
+		}
+		fmt.Fprintf(e.stderr, "# %s %s (or let `ihmt mcp install --client %s` do it)\n", how, file, *clientName)
+		fmt.Fprint(e.stdout, text)
+		return nil
+	case "install", "uninstall":
+		return e.mcpInstall(h, menv, *clientName, *scope, *dryRun, *uninstall, *asJSON)
+	}
+	return usageError{fmt.Sprintf("unknown mcp command %q: say install, uninstall or config", sub)}
+}
+
+// mcpEnv describes where the agents keep their configuration.
+func mcpEnv(h *host, scope string) (mcpconfig.Env, error) {
+	home, err := h.home()
+	if err != nil {
+		return mcpconfig.Env{}, err
+	}
+	env := mcpconfig.Env{Home: home, Getenv: h.getenv}
+	if scope == mcpconfig.ScopeProject {
+		env.Project = projectTop(h.cwd)
+	}
+	return env, nil
+}
+
+// projectTop returns the git top level holding dir, else dir itself.
+func projectTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// mcpServer is what gets registered: ihmt-mcp by absolute path, and the
+// overrides in effect here, since an agent — Codex above all — passes its
+// servers almost none of its own environment.
+func (e *env) mcpServer(h *host) (mcpconfig.Server, error) {
+	bin, err := h.binary("ihmt-mcp")
+	if err != nil {
+		return mcpconfig.Server{}, err
+	}
+	srv := mcpconfig.Server{Command: bin}
+	set := func(k, v string) {
+		if filepath.IsAbs(v) {
+			if srv.Env == nil {
+				srv.Env = map[string]string{}
+			}
+			srv.Env[k] = v
+		}
+	}
+	set("IHMT_HOME", h.getenv("IHMT_HOME"))
+	set("IHMT_SOCKET", h.getenv("IHMT_SOCKET"))
+	if e.socket != "" {
+		set("IHMT_SOCKET", e.socket)
+	}
+	return srv, nil
+}
+
+func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, dryRun, uninstall, asJSON bool) error {
+	opts := mcpconfig.Options{Env: menv, Client: clientName, Scope: scope}
+	if clientName == mcpconfig.Claude {
+		if p, err := h.lookPath("claude"); err == nil {
+			opts.ClaudeCLI = p
+		}
+	}
+	var p *mcpconfig.Plan
+	var err error
+	if uninstall {
+		p, err = mcpconfig.Uninstall(opts)
+	} else {
+		if opts.Server, err = e.mcpServer(h); err != nil {
+			return err
+		}
+		p, err = mcpconfig.Install(opts)
+	}
+	var ce *mcpconfig.ConfigError
+	if errors.As(err, &ce) {
+		return err // already says which file, where, and what to do
+	}
+	if err != nil {
+		return err
+	}
+	if !dryRun && p.Changed() {
+		ctx, cancel := context.WithTimeout(e.ctx, 2*time.Minute)
+		defer cancel()
+		if err := p.Apply(ctx, h.run, h.now()); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		type file struct {
+			*mcpconfig.Change
+			Diff string `json:"diff,omitempty"`
+		}
+		out := struct {
+			*mcpconfig.Plan
+			Files   []file `json:"files"`
+			DryRun  bool   `json:"dry_run"`
+			Changed bool   `json:"changed"`
+		}{Plan: p, DryRun: dryRun, Changed: p.Changed()}
+		for _, c := range p.Changes {
+			f := file{Change: c}
+			if dryRun && c.Changed() && c.Via == "" {
+				f.Diff = configDiff(c.Old, c.New)
+			}
+			out.Files = append(out.Files, f)
+		}
+		return e.printJSON(out)
+	}
+	e.printMCPPlan(p, dryRun)
+	return nil
+}
+
+func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
+	w := e.stdout
+	if !p.Changed() {
+		if p.Uninstall {
+			fmt.Fprintf(w, "%s: IHMT is not registered and its instructions are absent; nothing changed\n", p.Client)
+		} else {
+			fmt.Fprintf(w, "%s: already registered (%s) with current instructions; nothing changed\n", p.Client, p.Command)
+		}
+		return
+	}
+	if dryRun {
+		fmt.Fprintln(w, "dry run: nothing is written or run")
+	}
+	for _, c := range p.Changes {
+		what := map[string]string{"registration": "ihmt-mcp registration", "instructions": "instructions"}[c.What]
+		switch {
+		case !c.Changed():
+			fmt.Fprintf(w, "%s: %s unchanged in %s\n", p.Client, what, c.Path)
+			continue
+		case c.Via != "":
+			fmt.Fprintf(w, "%s: %s %s in %s through the %s CLI\n", p.Client, map[bool]string{true: "would change", false: "changed"}[dryRun], what, c.Path, c.Via)
+		default:
+			act := c.Action
+			if c.Restored && c.Action != "remove" {
+				act = "restore"
+			}
+			past := map[string]string{"create": "created", "update": "updated", "remove": "removed", "restore": "restored the earlier content of"}[act]
+			if dryRun {
+				past = "would " + map[string]string{"restore": "restore the earlier content of"}[act]
+				if act != "restore" {
+					past = "would " + act
+				}
+			}
+			fmt.Fprintf(w, "%s: %s %s (%s)\n", p.Client, past, c.Path, what)
+		}
+		if c.Backup != "" {
+			fmt.Fprintf(w, "  backup: %s\n", c.Backup)
+		}
+		if dryRun && c.Via == "" {
+			fmt.Fprint(w, prefixLines(configDiff(c.Old, c.New), "  "))
+		}
+	}
+	for _, c := range p.Commands {
+		fmt.Fprintf(w, "%s: %s %s\n", p.Client, map[bool]string{true: "would run", false: "ran"}[dryRun], strings.Join(c.Args, " "))
+	}
+	if !dryRun && !p.Uninstall {
+		fmt.Fprintf(w, "%s: new sessions use IHMT; restart running ones\n", p.Client)
+		if p.Client == mcpconfig.Codex && p.Scope == mcpconfig.ScopeProject {
+			fmt.Fprintln(w, "codex: Codex reads a project's .codex/config.toml only when you trust the project")
+		}
+	}
+}
+
+func prefixLines(s, prefix string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		b.WriteString(prefix + line)
+	}
+	return b.String()
+}
+
+// configDiff shows the lines between the common beginning and end of old and new
+// with three lines of context — exact for the one-region edits install and
+// uninstall make, and cheap on a large ~/.claude.json.
+func configDiff(old, new []byte) string {
+	if new == nil {
+		return fmt.Sprintf("(the file is removed: %d bytes)\n", len(old))
+	}
+	a, b := diffLines(old), diffLines(new)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	from := max(pre-3, 0)
+	to := min(len(a)-suf+3, len(a))
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", from+1, to-from, from+1, to-from+(len(b)-len(a)))
+	for _, l := range a[from:pre] {
+		out.WriteString(" " + l)
+	}
+	for _, l := range a[pre : len(a)-suf] {
+		out.WriteString("-" + l)
+	}
+	for _, l := range b[pre : len(b)-suf] {
+		out.WriteString("+" + l)
+	}
+	for _, l := range a[len(a)-suf : to] {
+		out.WriteString(" " + l)
+	}
+	return out.String()
+}
+
+func diffLines(b []byte) []string {
+	var lines []string
+	for l := range strings.Lines(string(b)) {
+		if !strings.HasSuffix(l, "\n") {
+			l += "\n\\ no newline at end of file\n"
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}

@@ -1,0 +1,312 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/client/service"
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+)
+
+// host is what `service`, `mcp` and `doctor` learn about the machine. It is
+// read once, here at the edge; the packages below take plain values, so
+// tests substitute a home directory, an environment and a command runner.
+type host struct {
+	getenv   func(string) string
+	exe      string // this ihmt executable
+	goos     string
+	uid      int
+	cwd      string
+	run      func(ctx context.Context, dir string, argv []string) ([]byte, error)
+	lookPath func(string) (string, error)
+	now      func() time.Time
+}
+
+// newHost returns the real machine; tests replace it.
+var newHost = func() *host {
+	exe, _ := os.Executable()
+	cwd, _ := os.Getwd()
+	return &host{
+		getenv:   os.Getenv,
+		exe:      exe,
+		goos:     runtime.GOOS,
+		uid:      os.Getuid(),
+		cwd:      cwd,
+		run:      execRun,
+		lookPath: exec.LookPath,
+		now:      time.Now,
+	}
+}
+
+// execRun runs a command with its output captured, bounded so that a hung
+// service manager cannot hang the CLI.
+func execRun(ctx context.Context, dir string, argv []string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}
+
+func (h *host) home() (string, error) {
+	home := h.getenv("HOME")
+	if !filepath.IsAbs(home) {
+		return "", fmt.Errorf("HOME is %q, not an absolute path: set HOME to your home directory", home)
+	}
+	return filepath.Clean(home), nil
+}
+
+// paths resolves the store and socket as every IHMT program does; socket,
+// when set (--socket), wins.
+func (h *host) paths(socket string) (paths.Paths, error) {
+	p, err := paths.Resolve(h.getenv, h.goos, h.uid)
+	if err != nil {
+		return paths.Paths{}, err
+	}
+	if socket != "" {
+		if !filepath.IsAbs(socket) {
+			return paths.Paths{}, fmt.Errorf("--socket %q is not an absolute path", socket)
+		}
+		p.Socket = socket
+	}
+	return p, nil
+}
+
+// binary finds one of IHMT's programs: beside this ihmt first (the three
+// are built and installed together), else on PATH. The path is absolute:
+// it goes into service files and agents' configurations.
+func (h *host) binary(name string) (string, error) {
+	if h.exe != "" {
+		p := filepath.Join(filepath.Dir(h.exe), name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	p, err := h.lookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s is neither beside %s nor on PATH: install it with `go install ./%s` from the IHMT source", name, h.exe, sourceDir[name])
+	}
+	return filepath.Abs(p)
+}
+
+var sourceDir = map[string]string{"ihmtd": "daemon/cmd/ihmtd", "ihmt-mcp": "shim/cmd/ihmt-mcp", "ihmt": "client/cmd/ihmt"}
+
+// serviceConfig describes this machine to package service. The daemon's
+// path is left empty when ihmtd cannot be found (status still works).
+func (e *env) serviceConfig(h *host) (service.Config, error) {
+	home, err := h.home()
+	if err != nil {
+		return service.Config{}, err
+	}
+	p, err := h.paths(e.socket)
+	if err != nil {
+		return service.Config{}, err
+	}
+	daemon, _ := h.binary("ihmtd")
+	return service.Config{GOOS: h.goos, Home: home, UID: h.uid, Daemon: daemon, Paths: p, Run: h.run, LookPath: h.lookPath}, nil
+}
+
+func cmdService(e *env, args []string) error {
+	if len(args) == 0 {
+		return usageError{"say install, uninstall or status"}
+	}
+	sub, args := args[0], args[1:]
+	fs, asJSON := e.flags("service "+sub, "")
+	var dryRun *bool
+	if sub == "install" || sub == "uninstall" {
+		dryRun = fs.Bool("dry-run", false, "print every file and command instead of writing and running them")
+	}
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	h := newHost()
+	cfg, err := e.serviceConfig(h)
+	if err != nil {
+		return err
+	}
+	if _, err := cfg.Manager(); err != nil {
+		return fmt.Errorf("%w; ihmtd starts on demand instead (ihmt-mcp and ihmt start it when needed)", err)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Minute)
+	defer cancel()
+	switch sub {
+	case "install":
+		if cfg.Daemon == "" {
+			_, err := h.binary("ihmtd")
+			return err
+		}
+		p, err := cfg.InstallPlan()
+		if err != nil {
+			return err
+		}
+		return e.applyService(ctx, cfg, p, *dryRun, *asJSON, true)
+	case "uninstall":
+		p, err := cfg.UninstallPlan()
+		if err != nil {
+			return err
+		}
+		return e.applyService(ctx, cfg, p, *dryRun, *asJSON, false)
+	case "status":
+		st, err := cfg.Status(ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if err := e.printJSON(st); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintln(e.stdout, describeService(st))
+		}
+		if !st.Installed || !st.Running() {
+			return errReported
+		}
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown service command %q: say install, uninstall or status", sub)}
+}
+
+func (e *env) applyService(ctx context.Context, cfg service.Config, p *service.Plan, dryRun, asJSON, install bool) error {
+	if dryRun {
+		if asJSON {
+			return e.printJSON(map[string]any{"dry_run": true, "plan": p})
+		}
+		printServicePlan(e, p)
+		return nil
+	}
+	if p.Files[0].Action == "absent" {
+		msg := "the service is not installed (" + p.Files[0].Path + " does not exist); nothing to do"
+		if asJSON {
+			return e.printJSON(map[string]any{"changed": false, "message": msg, "plan": p})
+		}
+		fmt.Fprintln(e.stdout, msg)
+		return nil
+	}
+	if err := cfg.Available(ctx); err != nil {
+		fmt.Fprintf(e.stderr, "ihmt service: %v.\n", err)
+		if p.Manager == service.Systemd {
+			fmt.Fprint(e.stderr, `There is no systemd user instance for this session (usual in containers, and over ssh
+without a login session). Either:
+  - run `+"`loginctl enable-linger $USER`"+` (it may need sudo), log in again, and rerun this; or
+  - go without the service: ihmt-mcp and ihmt start ihmtd on demand, and it exits after
+    30 idle minutes.
+`)
+		}
+		return errReported
+	}
+	if install {
+		e.stopOnDemandDaemon(ctx, cfg)
+	}
+	if err := cfg.Apply(ctx, p); err != nil {
+		if p.Manager == service.Systemd {
+			return fmt.Errorf("%w (the daemon's log: journalctl --user -u ihmtd)", err)
+		}
+		return err
+	}
+	st, _ := cfg.Status(ctx)
+	if asJSON {
+		return e.printJSON(map[string]any{"changed": true, "plan": p, "status": st})
+	}
+	for _, f := range p.Files {
+		switch f.Action {
+		case "remove":
+			fmt.Fprintf(e.stdout, "removed %s\n", f.Path)
+		case "unchanged":
+			fmt.Fprintf(e.stdout, "%s is up to date\n", f.Path)
+		default:
+			fmt.Fprintf(e.stdout, "wrote %s\n", f.Path)
+		}
+	}
+	for _, c := range p.Commands() {
+		fmt.Fprintf(e.stdout, "ran   %s\n", c)
+	}
+	fmt.Fprintln(e.stdout, describeService(st))
+	return nil
+}
+
+// stopOnDemandDaemon stops a daemon that an agent or `ihmt daemon start`
+// started, so the service's daemon can take the store's lock instead of
+// exiting at once with "lock held" (which would fail `enable --now`).
+func (e *env) stopOnDemandDaemon(ctx context.Context, cfg service.Config) {
+	if st, err := cfg.Status(ctx); err == nil && st.Running() {
+		return // the service's own daemon: the plan restarts it if needed
+	}
+	c, err := client.New(client.Options{Socket: cfg.Paths.Socket})
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if c.Ping(pctx) != nil || c.Shutdown(pctx) != nil {
+		return
+	}
+	fmt.Fprintf(e.stdout, "stopped the ihmtd running at %s, so the service's daemon can take over\n", cfg.Paths.Socket)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(cfg.Paths.Socket); errors.Is(err, os.ErrNotExist) {
+			return
+		}
+	}
+}
+
+func printServicePlan(e *env, p *service.Plan) {
+	fmt.Fprintf(e.stdout, "dry run (%s): nothing is written or run\n", p.Manager)
+	for _, c := range p.Before {
+		fmt.Fprintf(e.stdout, "would run:    %s%s\n", c, mayFail(c))
+	}
+	for _, d := range p.Dirs {
+		fmt.Fprintf(e.stdout, "would create: %s/ (mode 0700)\n", d)
+	}
+	for _, f := range p.Files {
+		switch f.Action {
+		case "remove":
+			fmt.Fprintf(e.stdout, "would remove: %s\n", f.Path)
+		case "absent":
+			fmt.Fprintf(e.stdout, "not installed: %s does not exist\n", f.Path)
+		case "unchanged":
+			fmt.Fprintf(e.stdout, "unchanged:    %s\n", f.Path)
+		default:
+			fmt.Fprintf(e.stdout, "would write:  %s (%s):\n", f.Path, f.Action)
+			for line := range strings.Lines(f.Content) {
+				fmt.Fprintf(e.stdout, "    | %s", line)
+			}
+			if !strings.HasSuffix(f.Content, "\n") {
+				fmt.Fprintln(e.stdout)
+			}
+		}
+	}
+	for _, c := range p.After {
+		fmt.Fprintf(e.stdout, "would run:    %s%s\n", c, mayFail(c))
+	}
+}
+
+func mayFail(c service.Command) string {
+	if c.MayFail {
+		return "   (a failure here is expected if it is not loaded)"
+	}
+	return ""
+}
+
+func describeService(st service.Status) string {
+	switch {
+	case !st.Installed:
+		return fmt.Sprintf("the %s service is not installed (%s); ihmtd starts on demand — `ihmt service install` runs it as a service", st.Manager, st.File)
+	case st.Problem != "":
+		return fmt.Sprintf("the %s service is installed (%s), but %s", st.Manager, st.File, st.Problem)
+	}
+	s := fmt.Sprintf("the %s service is installed (%s): %s, %s", st.Manager, st.File, st.Enabled, st.Active)
+	if !st.Current {
+		s += "; the file differs from what `ihmt service install` would write now (another binary, store or socket): run it again"
+	}
+	return s
+}

@@ -1,0 +1,290 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/version"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// Export and import: the memory leaves and arrives as plain JSON lines, and
+// a store of the original Python IHMT can be migrated.
+
+func cmdExport(e *env, args []string) error {
+	fs, _ := e.flags("export", "> memories.jsonl")
+	scope := fs.String("scope", "all", "all (every project), default (global + this project), project or global")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Export(e.ctx, &ihmtv1.ExportRequest{Scope: sc})
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	for _, r := range resp.GetRecords() {
+		w.WriteString(r)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write export: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "exported %d memories (%s)\n", len(resp.GetRecords()), *scope)
+	return nil
+}
+
+// importBatch is how many records one Import call carries.
+const importBatch = 1000
+
+func cmdImport(e *env, args []string) error {
+	fs, asJSON := e.flags("import", "FILE.jsonl | - | --from-ihmt-python DIR")
+	python := fs.String("from-ihmt-python", "", "migrate the store of the original Python IHMT in DIR")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *python != "" {
+		if len(pos) != 0 {
+			return usageError{"give either a file or --from-ihmt-python DIR, not both"}
+		}
+		return importPython(e, *python, *asJSON)
+	}
+	if len(pos) != 1 {
+		return usageError{"give the file an export wrote: ihmt import memories.jsonl (or - for stdin)"}
+	}
+	var r io.Reader = os.Stdin
+	if pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return fmt.Errorf("%w: check the path", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var total, imported, unchanged int64
+	var batch []string
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		resp, err := c.Import(e.ctx, &ihmtv1.ImportRequest{Records: batch})
+		if err != nil {
+			return fmt.Errorf("records %d-%d: %w", total-int64(len(batch))+1, total, err)
+		}
+		imported += resp.GetImported()
+		unchanged += resp.GetUnchanged()
+		batch = batch[:0]
+		if !*asJSON {
+			fmt.Fprintf(e.stderr, "\rimported %d records…", total)
+		}
+		return nil
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 8<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		total++
+		batch = append(batch, line)
+		if len(batch) == importBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", pos[0], err)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	out := map[string]int64{"records": total, "imported": imported, "unchanged": unchanged}
+	if *asJSON {
+		return e.printJSON(out)
+	}
+	fmt.Fprintf(e.stderr, "\r")
+	fmt.Fprintf(e.stdout, "%d records: %d imported, %d already stored exactly\n", total, imported, unchanged)
+	return nil
+}
+
+// pythonLeaf is a leaf of the original Python IHMT: a JSON header between
+// "<<<IHMT-META" and "IHMT-META>>>" lines, then the text.
+type pythonLeaf struct {
+	LeafID    string          `json:"leaf_id"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	DataType  string          `json:"data_type"`
+	Domain    string          `json:"domain"`
+	Tags      []string        `json:"tags"`
+}
+
+// PythonImportAgent is the agent every migrated memory is recorded under.
+const PythonImportAgent = "ihmt-python import"
+
+// importPython migrates DIR/ihmt_memory/layer_0/<domain>/*.txt: every leaf
+// becomes a global memory with its timestamp as valid_from, its domain and
+// tags. Branches, the root and the catalog are derived data and are rebuilt
+// here, and so is the fact timeline (from the texts), so state/facts.json is
+// not read.
+func importPython(e *env, dir string, asJSON bool) error {
+	layer0 := filepath.Join(dir, "ihmt_memory", "layer_0")
+	if _, err := os.Stat(layer0); err != nil {
+		if alt := filepath.Join(dir, "layer_0"); dirExists(alt) {
+			layer0 = alt
+		} else {
+			return fmt.Errorf("no Python IHMT store in %s: expected %s (the directory that holds ihmt_memory/)", dir, layer0)
+		}
+	}
+	var files []string
+	err := filepath.WalkDir(layer0, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".txt") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", layer0, err)
+	}
+	sort.Strings(files)
+	caller, err := e.caller()
+	if err != nil {
+		return err
+	}
+	caller.AgentName, caller.AgentVersion = PythonImportAgent, version.Version
+	c, err := client.New(client.Options{Socket: e.socket, Caller: caller, AutoStart: true})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	counts := map[string]int{}
+	var problems []string
+	for i, path := range files {
+		req, err := readPythonLeaf(path)
+		if err != nil {
+			counts["unreadable"]++
+			problems = append(problems, err.Error())
+			continue
+		}
+		resp, err := c.Save(e.ctx, req)
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", path, err)
+		}
+		counts[lower(resp.GetStatus(), "SAVE_STATUS_")]++
+		if !asJSON && (i+1)%100 == 0 {
+			fmt.Fprintf(e.stderr, "\rmigrated %d of %d leaves…", i+1, len(files))
+		}
+	}
+	if asJSON {
+		return e.printJSON(map[string]any{"leaves": len(files), "outcomes": counts, "problems": problems})
+	}
+	fmt.Fprintf(e.stderr, "\r")
+	fmt.Fprintf(e.stdout, "%d leaves from %s: %d saved, %d already stored, %d pending review, %d refused, %d unreadable\n", len(files), layer0,
+		counts["saved"], counts["duplicate"], counts["pending_review"], counts["refused"], counts["unreadable"])
+	for _, p := range problems {
+		fmt.Fprintf(e.stdout, "  %s\n", p)
+	}
+	return nil
+}
+
+var labelUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// readPythonLeaf turns one Python IHMT leaf into a save.
+func readPythonLeaf(path string) (*ihmtv1.SaveRequest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	const open, closing = "<<<IHMT-META", "IHMT-META>>>"
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, "\ufeff"), []byte(open))
+	if !ok {
+		return nil, fmt.Errorf("%s: no %s header", path, open)
+	}
+	hdr, text, ok := bytes.Cut(rest, []byte(closing))
+	if !ok {
+		return nil, fmt.Errorf("%s: no closing %s line", path, closing)
+	}
+	var h pythonLeaf
+	if err := json.Unmarshal(hdr, &h); err != nil {
+		return nil, fmt.Errorf("%s: header: %v", path, err)
+	}
+	text = bytes.TrimPrefix(bytes.TrimPrefix(text, []byte("\r")), []byte("\n"))
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, fmt.Errorf("%s: empty text", path)
+	}
+	req := &ihmtv1.SaveRequest{Content: string(text), Scope: ihmtv1.Scope_SCOPE_GLOBAL}
+	if t, err := pythonTime(h.Timestamp); err != nil {
+		return nil, fmt.Errorf("%s: timestamp: %v", path, err)
+	} else if !t.IsZero() {
+		req.Date = t.UTC().Format(time.RFC3339)
+	}
+	domain := h.Domain
+	if domain == "" {
+		domain = filepath.Base(filepath.Dir(path))
+	}
+	req.Domain = strings.Trim(labelUnsafe.ReplaceAllString(domain, "-"), "-.")
+	for _, t := range h.Tags {
+		if t = strings.Trim(labelUnsafe.ReplaceAllString(t, "-"), "-."); t != "" && len(req.Tags) < 32 {
+			req.Tags = append(req.Tags, t)
+		}
+	}
+	return req, nil
+}
+
+// pythonTime reads a timestamp as the Python tool wrote it: ISO 8601 text
+// (with or without a zone) or seconds since the epoch.
+func pythonTime(raw json.RawMessage) (time.Time, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return time.Time{}, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
+	}
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		sec := int64(f)
+		return time.Unix(sec, int64((f-float64(sec))*1e9)).UTC(), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999", "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, errors.New("not an ISO 8601 date or epoch seconds: " + s)
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package facts
+
+const raceEnabled = false

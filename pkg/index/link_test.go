@@ -1,0 +1,254 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+func TestLinkRanksNeighbours(t *testing.T) {
+	ix := New()
+	question := ix.Add("Did you go to the concert in Lisbon?", 0)
+	answer := ix.Add("Yes, it was amazing, we danced all night", 0)
+	other := ix.Add("The staging database runs PostgreSQL", 0)
+	ix.Link(question, answer, 0.5)
+
+	hits, _ := ix.Search(Query{Terms: tokenize.Terms("concert"), Visible: all, Limit: 10})
+	if len(hits) != 2 || hits[0].Doc != question || hits[1].Doc != answer {
+		t.Fatalf("hits = %+v, want the question, then the answer linked to it", hits)
+	}
+	if hits[0].Matched != 1 || hits[0].Related != 0 || hits[1].Matched != 0 || hits[1].Related != 1 {
+		t.Errorf("Matched/Related = %b/%b and %b/%b, want own words in Matched, lent ones in Related",
+			hits[0].Matched, hits[0].Related, hits[1].Matched, hits[1].Related)
+	}
+	if ix.Contains(answer, "concert") || !ix.Contains(question, "concert") {
+		t.Error("Contains must see the document's own text only")
+	}
+	// The other way round, and nothing reaches the unlinked memory.
+	hits, _ = ix.Search(Query{Terms: tokenize.Terms("danced"), Visible: all, Limit: 10})
+	if len(hits) != 2 || hits[0].Doc != answer {
+		t.Fatalf("hits = %+v, want the answer first", hits)
+	}
+	for _, h := range hits {
+		if h.Doc == other {
+			t.Fatalf("unlinked memory matched: %+v", hits)
+		}
+	}
+}
+
+// TestHiddenNeighbourLendsNothing: a forgotten memory's words must stop
+// ranking the memories linked to it, and come back when it is shown again.
+func TestHiddenNeighbourLendsNothing(t *testing.T) {
+	ix := New()
+	secret := ix.Add("the launch code is swordfish", 0)
+	next := ix.Add("noted, I will keep it safe", 0)
+	ix.Add("swordfish recipe with lemon", 0)
+	ix.Link(secret, next, 0.5)
+	q := Query{Terms: tokenize.Terms("swordfish"), Visible: all, Limit: 10}
+	before, _ := ix.Search(q)
+	if len(before) != 3 {
+		t.Fatalf("positive control: %+v, want 3 hits", before)
+	}
+	ix.SetLive(secret, false)
+	hits, _ := ix.Search(q)
+	if len(hits) != 1 || hits[0].Doc == secret || hits[0].Doc == next {
+		t.Fatalf("hits = %+v, want only the recipe", hits)
+	}
+	ix.SetLive(secret, true)
+	after, _ := ix.Search(q)
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Fatalf("hide and show changed the ranking: %+v, then %+v", before, after)
+	}
+}
+
+// TestLinkEqualsBruteForce checks linked scoring against a direct BM25 over
+// documents extended by their live neighbours' words at the link weights,
+// with some documents hidden and the links made in random order.
+func TestLinkEqualsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vocab := make([]string, 200)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%d", i)
+	}
+	word := func() string { return vocab[int(math.Pow(rng.Float64(), 2)*float64(len(vocab)))] }
+	ix := New()
+	var texts []string
+	var groups []Group
+	for i := 0; i < 1500; i++ {
+		ws := make([]string, 2+rng.IntN(20))
+		for j := range ws {
+			ws[j] = word()
+		}
+		texts = append(texts, strings.Join(ws, " "))
+		groups = append(groups, Group(i/100%3)) // neighbours share a group
+		ix.Add(texts[i], groups[i])
+	}
+	type pair struct {
+		a, b int
+		w    float64
+	}
+	var pairs []pair
+	for i := range texts {
+		for k, w := range []float64{0.5, 0.25} {
+			if j := i - 1 - k; j >= 0 && groups[j] == groups[i] {
+				pairs = append(pairs, pair{i, j, w})
+			}
+		}
+	}
+	rng.Shuffle(len(pairs), func(a, b int) { pairs[a], pairs[b] = pairs[b], pairs[a] })
+	hidden := map[int]bool{}
+	for i, p := range pairs {
+		if i == len(pairs)/2 { // hide some before the rest are linked
+			for j := 0; j < 40; j++ {
+				d := rng.IntN(len(texts))
+				hidden[d] = true
+				ix.SetLive(Doc(d), false)
+			}
+		}
+		ix.Link(Doc(p.a), Doc(p.b), p.w)
+	}
+
+	tf := make([]map[string]float64, len(texts))
+	own := make([]map[string]bool, len(texts))
+	length := make([]float64, len(texts))
+	for i, tx := range texts {
+		tf[i], own[i] = map[string]float64{}, map[string]bool{}
+		for _, tok := range tokenize.Tokens(tx) {
+			tf[i][tok]++
+			own[i][tok] = true
+			length[i]++
+		}
+	}
+	ownLen := append([]float64(nil), length...)
+	lend := func(to, from int, w float64) {
+		if hidden[from] {
+			return
+		}
+		for _, tok := range tokenize.Tokens(texts[from]) {
+			tf[to][tok] += w
+		}
+		length[to] += w * ownLen[from]
+	}
+	for _, p := range pairs {
+		lend(p.a, p.b, p.w)
+		lend(p.b, p.a, p.w)
+	}
+	var total, n float64
+	df := map[string]float64{} // hidden documents' postings stay, and count
+	for i := range texts {
+		if !hidden[i] {
+			total += length[i]
+			n++
+		}
+		for tok := range own[i] {
+			df[tok]++
+		}
+	}
+	avg := total / n
+
+	for qn := 0; qn < 200; qn++ {
+		terms := tokenize.Terms(word() + " " + word() + " " + word())
+		vis := func(g Group) bool { return g == 0 || g == Group(qn%3) }
+		var want []Hit
+		for i := range texts {
+			if hidden[i] || !vis(groups[i]) {
+				continue
+			}
+			var s float64
+			var matched, related uint64
+			for b, term := range terms {
+				f := tf[i][term]
+				if f == 0 {
+					continue
+				}
+				if own[i][term] {
+					matched |= 1 << b
+				} else {
+					related |= 1 << b
+				}
+				idf := math.Log(1 + (n-df[term]+0.5)/(df[term]+0.5))
+				s += idf * f * (K1 + 1) / (f + K1*(1-B+B*length[i]/avg))
+			}
+			if matched|related != 0 {
+				want = append(want, Hit{Doc: Doc(i), Score: s, Matched: matched, Related: related})
+			}
+		}
+		sort.Slice(want, func(a, b int) bool { return better(want[a], want[b]) })
+		want = want[:min(len(want), 10)]
+		got, _ := ix.Search(Query{Terms: terms, Visible: vis, Limit: 10})
+		if len(got) != len(want) {
+			t.Fatalf("query %v: %d hits, want %d", terms, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Doc != want[i].Doc || math.Abs(got[i].Score-want[i].Score) > 1e-9 ||
+				got[i].Matched != want[i].Matched || got[i].Related != want[i].Related {
+				t.Fatalf("query %v rank %d: got %+v, want %+v", terms, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// benchTurns are short chat-like memories with a Zipf-ish vocabulary.
+func benchTurns(n int) []string {
+	rng := rand.New(rand.NewPCG(9, 10))
+	out := make([]string, n)
+	for i := range out {
+		var sb strings.Builder
+		for j := 0; j < 10+rng.IntN(30); j++ {
+			fmt.Fprintf(&sb, "word%d ", int(math.Pow(rng.Float64(), 3)*20000))
+		}
+		out[i] = sb.String()
+	}
+	return out
+}
+
+// BenchmarkAdd is what a save pays to index its text, alone and when it is
+// also linked to the two memories before it, as a store linking ±2 would.
+func BenchmarkAdd(b *testing.B) {
+	turns := benchTurns(10000)
+	for _, link := range []bool{false, true} {
+		b.Run(fmt.Sprintf("linked=%v", link), func(b *testing.B) {
+			var ix *Index
+			for i := 0; b.Loop(); i++ {
+				if i%len(turns) == 0 {
+					ix = New()
+				}
+				d := ix.Add(turns[i%len(turns)], 0)
+				if link {
+					for k, w := range []float64{0.5, 0.25} {
+						if j := int(d) - 1 - k; j >= 0 {
+							ix.Link(d, Doc(j), w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSearchLinked10k(b *testing.B) {
+	turns := benchTurns(10000)
+	for _, link := range []bool{false, true} {
+		b.Run(fmt.Sprintf("linked=%v", link), func(b *testing.B) {
+			ix := New()
+			for i, tx := range turns {
+				d := ix.Add(tx, 0)
+				if link {
+					for k, w := range []float64{0.5, 0.25} {
+						if j := i - 1 - k; j >= 0 {
+							ix.Link(d, Doc(j), w)
+						}
+					}
+				}
+			}
+			for i := 0; b.Loop(); i++ {
+				ix.Search(Query{Terms: []string{fmt.Sprintf("word%d", i%50), fmt.Sprintf("word%d", 500+i%900), fmt.Sprintf("word%d", 3000+i%5000)}, Visible: all, Limit: 10})
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ihmt-dev/ihmt/pkg/timeline"
+)
+
+// FactRow is one value of a subject's attribute in a view.
+type FactRow struct {
+	Key   timeline.Key
+	Entry timeline.Entry
+	// Current: the value in force in the view asked for.
+	Current bool
+}
+
+// partitions returns which timeline partitions a caller may see under
+// scope: the same rule as a search, so a fact never leaks across projects.
+// Callers hold s.mu.
+func (s *Store) partitions(c Caller, scope SearchScope) (func(string) bool, error) {
+	vis, _, err := s.visible(c, scope)
+	if err != nil {
+		return nil, err
+	}
+	return func(p string) bool {
+		if p == "" {
+			return vis(0)
+		}
+		g, ok := s.groups[p]
+		return ok && g != 0 && vis(g)
+	}, nil
+}
+
+// Facts lists the current value, in the view, of every attribute of every
+// visible subject containing subject (all when empty).
+func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope) ([]FactRow, error) {
+	if err := validateCaller(c); err != nil {
+		return nil, err
+	}
+	v, err := parseView(asOf, knownAt)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	part, err := s.partitions(c, scope)
+	if err != nil {
+		return nil, err
+	}
+	var out []FactRow
+	for _, k := range s.tl.Keys(part, strings.ToLower(strings.TrimSpace(subject))) {
+		if e, ok := s.tl.Current(k, v.tl); ok {
+			out = append(out, FactRow{Key: k, Entry: e, Current: true})
+		}
+	}
+	slices.SortFunc(out, func(a, b FactRow) int {
+		return cmp.Or(cmp.Compare(a.Key.Subject, b.Key.Subject), cmp.Compare(a.Key.Attribute, b.Key.Attribute), cmp.Compare(a.Key.Scope, b.Key.Scope))
+	})
+	return out, nil
+}
+
+// Timeline lists every value a subject's attribute has had, oldest valid
+// time first, in every visible partition.
+func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope SearchScope) ([]FactRow, error) {
+	if err := validateCaller(c); err != nil {
+		return nil, err
+	}
+	subject, attribute = strings.ToLower(strings.TrimSpace(subject)), strings.TrimSpace(attribute)
+	if subject == "" || attribute == "" {
+		return nil, fmt.Errorf("%w: a timeline needs a subject and an attribute, e.g. user::lives_in", ErrInvalid)
+	}
+	v, err := parseView("", knownAt)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	part, err := s.partitions(c, scope)
+	if err != nil {
+		return nil, err
+	}
+	var out []FactRow
+	for _, k := range s.tl.Keys(part, subject) {
+		if k.Subject != subject || k.Attribute != attribute {
+			continue
+		}
+		cur, _ := s.tl.Current(k, v.tl)
+		for _, e := range s.tl.History(k, v.tl) {
+			out = append(out, FactRow{Key: k, Entry: e, Current: e.Leaf == cur.Leaf && e.ValidFrom.Equal(cur.ValidFrom)})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no fact %s::%s in %s: `ihmt facts` lists what there is", ErrNotFound, subject, attribute, scopeName(scope))
+	}
+	return out, nil
+}
+
+// Conflicts lists every supersession among the visible facts.
+func (s *Store) Conflicts(c Caller, scope SearchScope) ([]timeline.Supersession, error) {
+	if err := validateCaller(c); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	part, err := s.partitions(c, scope)
+	if err != nil {
+		return nil, err
+	}
+	return s.tl.Conflicts(part), nil
+}

@@ -1,0 +1,305 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/journal"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+)
+
+// ErrConflict: the memory is not in a state that allows the operation
+// (restoring a memory that was never forgotten, say); nothing was changed.
+var ErrConflict = fmt.Errorf("not allowed in the memory's current state")
+
+// lookup returns a copy of a stored memory the caller may see under scope.
+// Only the writer calls it, so it reads without the lock.
+func (s *Store) lookup(c Caller, id string, scope SearchScope) (*leaf.Leaf, error) {
+	if !leaf.IsID(id) {
+		return nil, fmt.Errorf("%w: %q is not a memory id (16 hex digits)", ErrInvalid, clip(id, 40))
+	}
+	vis, _, err := s.visible(c, scope)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := s.byID[id]
+	if !ok || !vis(s.groupOf(s.docs[d])) {
+		return nil, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
+	}
+	cp := *s.docs[d]
+	return &cp, nil
+}
+
+// LinkResult is the outcome of MarkOutdated.
+type LinkResult struct {
+	Old, New leaf.Leaf
+	Notice   string
+	// PendingReview: the old memory is verified, so the correction waits
+	// for a person before it takes effect.
+	PendingReview bool
+}
+
+// MarkOutdated records that newID corrects oldID. Both must be visible to
+// the caller. Linking the same pair again changes nothing.
+func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string) (LinkResult, error) {
+	if err := validateCaller(c); err != nil {
+		return LinkResult{}, err
+	}
+	v, err := s.do(ctx, func(now time.Time) (*change, error) {
+		old, err := s.lookup(c, oldID, ScopeDefault)
+		if err != nil {
+			return nil, fmt.Errorf("old memory: %w", err)
+		}
+		nw, err := s.lookup(c, newID, ScopeDefault)
+		if err != nil {
+			return nil, fmt.Errorf("new memory: %w", err)
+		}
+		if oldID == newID {
+			return nil, fmt.Errorf("%w: a memory cannot correct itself", ErrInvalid)
+		}
+		for _, l := range []*leaf.Leaf{old, nw} {
+			if !isLive(l) && l.Trust != leaf.TrustPending {
+				return nil, fmt.Errorf("%w: memory %s is %s; only active memories can be linked", ErrConflict, l.ID, stateName(l))
+			}
+		}
+		if slices.ContainsFunc(old.CorrectedBy, func(k leaf.Link) bool { return k.ID == newID }) {
+			return &change{done: func(*journal.Journal) (any, error) {
+				return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
+			}}, nil
+		}
+		if old.Trust == leaf.TrustVerified && !c.IsPerson() && nw.Trust == leaf.TrustAsserted {
+			nw.Trust = leaf.TrustPending
+			nw.ReviewNote = "held for review: it corrects verified memory " + oldID + ", which stays current until a person approves"
+		}
+		old.CorrectedBy = append(slices.Clone(old.CorrectedBy), leaf.Link{ID: newID, At: now})
+		nw.Corrects = append(slices.Clone(nw.Corrects), leaf.Link{ID: oldID, At: now})
+		e := s.newEntry(opLink, c, now)
+		e.ID, e.Leaves = oldID, []leaf.Header{old.Header, nw.Header}
+		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{old, nw}, done: func(*journal.Journal) (any, error) {
+			return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
+		}}, nil
+	})
+	if err != nil {
+		return LinkResult{}, fmt.Errorf("mark outdated: %w", err)
+	}
+	return v.(LinkResult), nil
+}
+
+// Forget tombstones a memory the caller may see: it leaves every search and
+// fact timeline, and saving the same text again is refused.
+func (s *Store) Forget(ctx context.Context, c Caller, id, reason string) (leaf.Leaf, error) {
+	if err := validateCaller(c); err != nil {
+		return leaf.Leaf{}, err
+	}
+	reason = strings.TrimSpace(reason)
+	if err := validateReason(reason); err != nil {
+		return leaf.Leaf{}, err
+	}
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return s.change(ctx, "forget", func(now time.Time) (*leaf.Leaf, entry, error) {
+		l, err := s.lookup(c, id, ScopeDefault)
+		if err != nil {
+			return nil, entry{}, err
+		}
+		if l.Status != leaf.StatusActive {
+			return nil, entry{}, fmt.Errorf("%w: memory %s is already %s", ErrConflict, id, stateName(l))
+		}
+		l.Status = leaf.StatusForgotten
+		l.Tombstone = &leaf.Tombstone{At: now, By: c.Agent, Session: c.Session, Reason: reason}
+		e := s.newEntry(opForget, c, now)
+		e.Detail = reason
+		return l, e, nil
+	})
+}
+
+// Restore brings back a forgotten memory. A purged one cannot come back:
+// its text is gone.
+func (s *Store) Restore(ctx context.Context, c Caller, id string) (leaf.Leaf, error) {
+	if err := validateCaller(c); err != nil {
+		return leaf.Leaf{}, err
+	}
+	return s.change(ctx, "restore", func(now time.Time) (*leaf.Leaf, entry, error) {
+		l, err := s.lookup(c, id, ScopeAll)
+		if err != nil {
+			return nil, entry{}, err
+		}
+		switch l.Status {
+		case leaf.StatusForgotten:
+		case leaf.StatusPurged:
+			return nil, entry{}, fmt.Errorf("%w: memory %s was purged; its text is gone, so save it again instead", ErrConflict, id)
+		default:
+			return nil, entry{}, fmt.Errorf("%w: memory %s is not forgotten", ErrConflict, id)
+		}
+		l.Status, l.Tombstone = leaf.StatusActive, nil
+		return l, s.newEntry(opRestore, c, now), nil
+	})
+}
+
+// PurgeResult says what a purge removed.
+type PurgeResult struct {
+	Leaf       leaf.Leaf
+	LeafBytes  int
+	LogEntries int
+}
+
+// Purge removes a forgotten memory's text from its leaf file and from every
+// log entry; the header, the tombstone and the purge itself stay on record.
+func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, error) {
+	if err := validateCaller(c); err != nil {
+		return PurgeResult{}, err
+	}
+	v, err := s.do(ctx, func(now time.Time) (*change, error) {
+		l, err := s.lookup(c, id, ScopeAll)
+		if err != nil {
+			return nil, err
+		}
+		if l.Status != leaf.StatusForgotten {
+			if l.Status == leaf.StatusPurged {
+				return nil, fmt.Errorf("%w: memory %s is already purged", ErrConflict, id)
+			}
+			return nil, fmt.Errorf("%w: memory %s is not forgotten: run `ihmt forget %s --reason …` first", ErrConflict, id, id)
+		}
+		n := len(l.Text)
+		l.Status, l.Text = leaf.StatusPurged, ""
+		tomb := *l.Tombstone
+		tomb.PurgedAt = &now
+		l.Tombstone = &tomb
+		e := s.newEntry(opPurge, c, now)
+		e.ID, e.Leaves = id, []leaf.Header{l.Header}
+		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(j *journal.Journal) (any, error) {
+			// The purge entry is durable; now remove the text from the log.
+			// If this is cut short, the next start finishes it.
+			changed, err := j.Rewrite(stripText(map[string]bool{id: true}))
+			if err != nil {
+				return nil, fmt.Errorf("the memory is purged, but removing its text from the log failed (the next start retries): %w", err)
+			}
+			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed}, nil
+		}}, nil
+	})
+	if err != nil {
+		return PurgeResult{}, fmt.Errorf("purge: %w", err)
+	}
+	return v.(PurgeResult), nil
+}
+
+// stripText returns a log edit that drops the text of entries about ids.
+func stripText(ids map[string]bool) func([]byte) ([]byte, error) {
+	return func(line []byte) ([]byte, error) {
+		var head struct {
+			ID   string `json:"id"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(line, &head) != nil || !ids[head.ID] || head.Text == "" {
+			return line, nil
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			return line, nil
+		}
+		delete(m, "text")
+		return json.Marshal(m)
+	}
+}
+
+// Decision is a person's review verdict.
+type Decision int
+
+const (
+	// Approve makes a memory verified.
+	Approve Decision = iota + 1
+	// Reject makes it unfindable.
+	Reject
+)
+
+// Review records a person's decision on any memory they can see in any
+// project: approving a pending or asserted memory makes it verified (and a
+// held correction takes effect); rejecting makes it never returned.
+func (s *Store) Review(ctx context.Context, c Caller, id string, d Decision, note string) (leaf.Leaf, error) {
+	if err := validateCaller(c); err != nil {
+		return leaf.Leaf{}, err
+	}
+	note = strings.TrimSpace(note)
+	if err := validateReason(note); err != nil {
+		return leaf.Leaf{}, err
+	}
+	if d != Approve && d != Reject {
+		return leaf.Leaf{}, fmt.Errorf("%w: unknown review decision %d: approve or reject", ErrInvalid, d)
+	}
+	return s.change(ctx, "review", func(now time.Time) (*leaf.Leaf, entry, error) {
+		l, err := s.lookup(c, id, ScopeAll)
+		if err != nil {
+			return nil, entry{}, err
+		}
+		if l.Status != leaf.StatusActive {
+			return nil, entry{}, fmt.Errorf("%w: memory %s is %s", ErrConflict, id, stateName(l))
+		}
+		e := s.newEntry(opReview, c, now)
+		if d == Approve {
+			l.Trust = leaf.TrustVerified
+			e.Detail = "approve"
+		} else {
+			l.Trust = leaf.TrustRejected
+			e.Detail = "reject"
+		}
+		l.ReviewNote = note
+		if note != "" {
+			e.Detail += ": " + note
+		}
+		return l, e, nil
+	})
+}
+
+// change runs a one-leaf header change through the writer.
+func (s *Store) change(ctx context.Context, what string, run func(now time.Time) (*leaf.Leaf, entry, error)) (leaf.Leaf, error) {
+	v, err := s.do(ctx, func(now time.Time) (*change, error) {
+		l, e, err := run(now)
+		if err != nil {
+			return nil, err
+		}
+		e.ID, e.Leaves = l.ID, []leaf.Header{l.Header}
+		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(*journal.Journal) (any, error) { return *l, nil }}, nil
+	})
+	if err != nil {
+		return leaf.Leaf{}, fmt.Errorf("%s: %w", what, err)
+	}
+	return v.(leaf.Leaf), nil
+}
+
+// PendingReview lists the memories waiting for a person, newest first.
+func (s *Store) PendingReview(limit int) []leaf.Leaf {
+	if limit <= 0 {
+		limit = 50
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []leaf.Leaf
+	for i := len(s.docs) - 1; i >= 0 && len(out) < limit; i-- {
+		if l := s.docs[i]; l.Trust == leaf.TrustPending && l.Status == leaf.StatusActive {
+			out = append(out, *l)
+		}
+	}
+	return out
+}
+
+func stateName(l *leaf.Leaf) string {
+	if l.Status != leaf.StatusActive {
+		return l.Status
+	}
+	return l.Trust
+}
+
+func validateReason(r string) error {
+	if err := leaf.ValidateText(r); err != nil && r != "" {
+		return fmt.Errorf("reason: %w", err)
+	}
+	if n := len([]rune(r)); n > 1000 {
+		return fmt.Errorf("%w: reason is %d characters, at most 1000", ErrInvalid, n)
+	}
+	return nil
+}

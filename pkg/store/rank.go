@@ -1,0 +1,190 @@
+package store
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/dates"
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/timeline"
+)
+
+// verifiedBoost ranks a memory a person verified above an agent's
+// assertion of about the same relevance, without letting trust outweigh a
+// clearly better match.
+const verifiedBoost = 1.05
+
+// ranked is one memory in the ranking.
+type ranked struct {
+	doc     index.Doc
+	score   float64
+	matched uint64 // query terms it contains (inherited by a pulled-in successor)
+	current bool
+	notices []string
+}
+
+// rank is the one ranking function: every search's scored pool goes through
+// it, whatever produced the pool. It applies, in order:
+//
+//  1. the clue: memories that match it too rise (×1.6), the rest sink (×0.7);
+//  2. trust: verified memories get a small edge over asserted ones;
+//  3. time: a memory superseded in the view (by a newer value of one of its
+//     facts, or by an explicit correction) never outranks its successor. The
+//     successor is pulled into the ranking even when it shares no word with
+//     the query — "where do I live?" matches "I live in Madrid", not "I moved
+//     to Valencia" — because the question is about the fact, not the words.
+//
+// Callers hold s.mu for reading.
+func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool) []ranked {
+	out := make([]ranked, 0, len(raw))
+	at := make(map[index.Doc]int, len(raw))
+	for _, h := range raw {
+		r := ranked{doc: h.Doc, score: h.Score, matched: h.Matched, current: true}
+		if len(clue) > 0 {
+			if s.containsAny(h.Doc, clue) {
+				r.score *= clueBoost
+			} else {
+				r.score *= clueDemote
+			}
+		}
+		if s.docs[h.Doc].Trust == leaf.TrustVerified {
+			r.score *= verifiedBoost
+		}
+		at[h.Doc] = len(out)
+		out = append(out, r)
+	}
+	if s.plain {
+		sortRanked(out)
+		return out
+	}
+	visibleDoc := func(d index.Doc) bool {
+		return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
+	}
+	// Successor chains are short; a few passes settle A → B → C.
+	for pass := 0; pass < 3; pass++ {
+		changed := false
+		for i := 0; i < len(out); i++ {
+			r := &out[i]
+			l := s.docs[r.doc]
+			st := s.tl.Status(l.ID, tv)
+			if !st.Outdated {
+				continue
+			}
+			var succ []index.Doc
+			for _, id := range st.Successors {
+				if d, ok := s.byID[id]; ok && visibleDoc(d) {
+					succ = append(succ, d)
+				}
+			}
+			if len(succ) == 0 {
+				// Superseded only by something this caller may not see (or
+				// that the view excludes): for this caller it is current.
+				continue
+			}
+			if r.current {
+				r.current = false
+				r.notices = st.Notices
+				if len(r.notices) == 0 {
+					r.notices = []string{s.linkNotice(s.docs[succ[0]])}
+				}
+			}
+			top := succ[0]
+			j, ok := at[top]
+			if !ok {
+				j = len(out)
+				at[top] = j
+				out = append(out, ranked{doc: top, score: r.score, matched: r.matched, current: true})
+				r = &out[i] // out may have moved
+				changed = true
+			}
+			if out[j].score < r.score {
+				out[j].score = r.score
+				out[j].matched |= r.matched
+				changed = true
+			}
+			if r.score >= out[j].score {
+				r.score = out[j].score * 0.9
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	sortRanked(out)
+	return out
+}
+
+func sortRanked(out []ranked) {
+	slices.SortStableFunc(out, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.doc, a.doc) // newer first
+	})
+}
+
+// view is a search's point in time: as of a valid date, as known at a
+// record date, or now.
+type view struct {
+	asOf, knownAt time.Time
+	tl            timeline.View
+}
+
+func (v view) zero() bool { return v.asOf.IsZero() && v.knownAt.IsZero() }
+
+func (v view) describe() string {
+	var parts []string
+	if !v.asOf.IsZero() {
+		parts = append(parts, "as of "+v.asOf.Format(time.DateOnly))
+	}
+	if !v.knownAt.IsZero() {
+		parts = append(parts, "as known on "+v.knownAt.Format(time.DateOnly))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+// parseView reads as_of and known_at. A bare date means the end of that
+// day: "as of 2024-12-31" includes what became true that day.
+func parseView(asOf, knownAt string) (view, error) {
+	var v view
+	for _, f := range []struct {
+		name string
+		in   string
+		out  *time.Time
+	}{{"as_of", asOf, &v.asOf}, {"known_at", knownAt, &v.knownAt}} {
+		in := strings.TrimSpace(f.in)
+		if in == "" {
+			continue
+		}
+		t, err := dates.Parse(in)
+		if err != nil {
+			return view{}, fmt.Errorf("%w: %s: %v", ErrInvalid, f.name, err)
+		}
+		if len(in) == len(time.DateOnly) {
+			t = t.Add(24*time.Hour - time.Nanosecond)
+		}
+		*f.out = t
+	}
+	v.tl = timeline.View{AsOf: v.asOf, KnownAt: v.knownAt}
+	return v, nil
+}
+
+// inView returns whether a document exists in the view: it became true by
+// as_of and was recorded by known_at. Callers hold s.mu.
+func (s *Store) inView(vis func(index.Group) bool, v view) func(index.Doc) bool {
+	if v.zero() {
+		return func(index.Doc) bool { return true }
+	}
+	return func(d index.Doc) bool {
+		l := s.docs[d]
+		return (v.asOf.IsZero() || !l.ValidFrom.After(v.asOf)) && (v.knownAt.IsZero() || !l.RecordedAt.After(v.knownAt))
+	}
+}

@@ -1,0 +1,469 @@
+// Package timeline keeps what the memory knows about each fact over time,
+// so that a correction changes the answer rather than merely sitting
+// beside the memory it corrects.
+//
+// Facts (package facts) arrive with the leaf that stated them and two
+// dates: when what the leaf says became true (valid time) and when the
+// memory learned it (record time). Each (scope, subject, attribute) keeps
+// its own timeline ordered by valid time, not by arrival, so a memory
+// saved late about something old ("back in 2023 I lived in Madrid") is
+// filed as history at once instead of becoming the current answer. The
+// newest value is current; each older value ends where its successor
+// begins; the same value again later is a confirmation, not a change.
+//
+// Every question is asked in a [View]: as things stood at a valid time
+// (AsOf: "where did I live in 2024?"), as the memory believed at a record
+// time (KnownAt: "what did the memory say last March?"), or both. Nothing
+// is rewritten in place: a supersession, a retraction and the notices
+// that describe them are computed from the entries and the view each
+// time, which is why a value that reverts (A → B → A) is current again
+// with no stale "updated to B" notice, and why forgetting a leaf
+// ([Timeline.Remove]) leaves nothing of it behind.
+//
+// Timelines are partitioned by scope (global or one project), so a fact
+// saved in one project never makes a memory of another project, or a
+// global one, outdated.
+//
+// Besides the facts, explicit links (replaces, mark_outdated) say that
+// one leaf supersedes another whatever their words. A linked-away leaf is
+// outdated, and its facts are retracted: they stop counting as current
+// values (the statement was wrong, so what was current before it is
+// current again), while History still shows them, marked.
+//
+// A Timeline is not safe for concurrent mutation: the store guards it
+// with its own lock. Reads do not modify it, so concurrent reads are safe.
+package timeline
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/facts"
+)
+
+// Key names one timeline: a subject's attribute within a scope.
+type Key struct {
+	// Scope is "" for global memories, else the project key. Timelines
+	// never mix scopes.
+	Scope     string
+	Subject   string
+	Attribute string
+}
+
+// String renders a key as SUBJECT::ATTRIBUTE, prefixed by the scope when
+// it is not global.
+func (k Key) String() string {
+	s := k.Subject + "::" + k.Attribute
+	if k.Scope != "" {
+		s = k.Scope + " " + s
+	}
+	return s
+}
+
+// Source says which leaf stated some facts and when.
+type Source struct {
+	Leaf  string
+	Scope string
+	// ValidFrom is when what the leaf says became true.
+	ValidFrom time.Time
+	// RecordedAt is when the memory learned it.
+	RecordedAt time.Time
+}
+
+// View selects what a question sees. The zero View sees everything, now.
+type View struct {
+	// AsOf is a valid time: facts whose ValidFrom is after it are not yet
+	// true. Zero means now. The store passes the end of the day a caller
+	// names, so a fact dated that day counts.
+	AsOf time.Time
+	// KnownAt is a record time: facts and links recorded after it are not
+	// yet known. Zero means everything recorded.
+	KnownAt time.Time
+}
+
+func (v View) validOK(t time.Time) bool  { return v.AsOf.IsZero() || !t.After(v.AsOf) }
+func (v View) recordOK(t time.Time) bool { return v.KnownAt.IsZero() || !t.After(v.KnownAt) }
+
+// Entry is one statement of a value, as a view sees it.
+type Entry struct {
+	Key    Key
+	Value  string
+	Phrase string
+	Leaf   string
+	// ValidFrom is when the leaf says the value became true; ValidTo is
+	// when the next different value began (zero while current).
+	ValidFrom time.Time
+	ValidTo   time.Time
+	// RecordedAt is when the memory learned it; SupersededAt is when the
+	// memory learned of its successor (zero if it has none in the view):
+	// the later of the successor's record time and, for a value saved
+	// after its own successor, its own.
+	RecordedAt   time.Time
+	SupersededAt time.Time
+	// RetractedAt is the record time of the explicit link that retracted
+	// the leaf, if one is in the view; a retracted entry is never current.
+	RetractedAt time.Time
+}
+
+// Status says whether a leaf is outdated in a view, by what, and how a
+// reader should be told.
+type Status struct {
+	Outdated bool
+	// Successors are the leaves that supersede it in this view, best
+	// first: explicit links (the newest end of a chain first), then the
+	// leaves holding the current values of its facts (the most recent
+	// statement, then the one that made the change).
+	Successors []string
+	// Notices are ready to show, one per superseded fact: "OUTDATED: On
+	// 2024-03-11 you said you live in Madrid; on 2025-09-02 you said
+	// Valencia." A leaf outdated only by a link gets none: the store words
+	// that notice, with an excerpt of the successor's text.
+	Notices []string
+}
+
+// Supersession is one change of value on one timeline.
+type Supersession struct {
+	Key Key
+	// Old is the first statement of the superseded value, New the first
+	// statement of the value that replaced it.
+	Old, New Entry
+	// RecordedAt is when the memory learned of the change.
+	RecordedAt time.Time
+}
+
+// entry is one statement as stored.
+type entry struct {
+	leaf   string
+	value  string
+	phrase string
+	norm   string // value folded for comparison
+	valid  time.Time
+	rec    time.Time
+	s      *series
+}
+
+// less orders a timeline: valid time, then record time, then leaf id.
+func less(a, b *entry) bool { return compare(a, b) < 0 }
+
+func compare(a, b *entry) int {
+	if c := a.valid.Compare(b.valid); c != 0 {
+		return c
+	}
+	if c := a.rec.Compare(b.rec); c != 0 {
+		return c
+	}
+	return strings.Compare(a.leaf, b.leaf)
+}
+
+// series is one key's timeline.
+type series struct {
+	key     Key
+	entries []*entry // ordered by compare
+}
+
+// leafInfo is what the timeline keeps about one leaf.
+type leafInfo struct {
+	src     Source
+	entries []*entry
+}
+
+// valueRef counts how many entries of a series hold one folded value.
+type valueRef struct {
+	s *series
+	n int
+}
+
+type scopedValue struct{ scope, norm string }
+
+// Timeline holds every fact timeline and every explicit link.
+type Timeline struct {
+	series  map[Key]*series
+	leaves  map[string]*leafInfo
+	byValue map[scopedValue][]valueRef // which series ever held a value: resolves "switched from X"
+	links   map[string]map[string]time.Time
+	back    map[string]map[string]bool // new → olds
+	nfacts  int
+	nleaves int // leaves with at least one fact
+}
+
+// New returns an empty Timeline.
+func New() *Timeline {
+	return &Timeline{
+		series:  map[Key]*series{},
+		leaves:  map[string]*leafInfo{},
+		byValue: map[scopedValue][]valueRef{},
+		links:   map[string]map[string]time.Time{},
+		back:    map[string]map[string]bool{},
+	}
+}
+
+// Add files the facts a leaf states. Adding a leaf the timeline already
+// holds does nothing; to change what a leaf says, Remove it first. A leaf
+// with no facts is still recorded, because a Link to it takes effect only
+// once its dates are known.
+//
+// A fact naming the old value it replaces ("switched from Jest to
+// Vitest": From "Jest", often with no subject) is filed under the key, in
+// the same scope, whose value at src.ValidFrom is From (ignoring case and
+// accents); among several, the one whose value was stated most recently.
+// If none is known it starts a timeline of its own, {From, "switched_to"}
+// (or its own key when it names one), so that a later switch from the new
+// value continues it. A value more than 32 keys of the scope have held is
+// too common to resolve and is treated as unknown. Resolution uses what
+// is known when Add runs:
+// rebuild by adding leaves in record order to get the same timelines
+// back.
+//
+// When one leaf states several values for one key, the last one counts:
+// "I lived in Madrid, then moved to Valencia" is about Valencia.
+func (t *Timeline) Add(src Source, fs []facts.Fact) {
+	if src.Leaf == "" {
+		return
+	}
+	if _, ok := t.leaves[src.Leaf]; ok {
+		return
+	}
+	info := &leafInfo{src: src}
+	t.leaves[src.Leaf] = info
+	type pending struct {
+		key Key
+		f   facts.Fact
+	}
+	var list []pending
+	index := map[Key]int{}
+	for _, f := range fs {
+		if strings.TrimSpace(f.Value) == "" {
+			continue
+		}
+		key, ok := t.resolve(src, f)
+		if !ok {
+			continue
+		}
+		if i, dup := index[key]; dup {
+			list[i].f = f
+			continue
+		}
+		index[key] = len(list)
+		list = append(list, pending{key, f})
+	}
+	for _, p := range list {
+		t.insert(info, p.key, p.f)
+	}
+	if len(info.entries) > 0 {
+		t.nleaves++
+	}
+}
+
+// maxHolders bounds how many keys of one scope may ever have held a value
+// for "switched from" that value to pick one of them. A value held that
+// widely ("8080", "true", "main") names no key in particular, and
+// checking them all would make one Add cost as much as the whole store.
+const maxHolders = 32
+
+// resolve finds the key a fact belongs to. A fact that names the value it
+// replaces (From) goes where that value is current: first its own key,
+// if From is current there; else the key in the scope, with the same
+// attribute and subject where the fact names them, whose current value is
+// From; else its own key, or a key of its own when it names none. So "we
+// switched from Webpack to Vite for bundling" supersedes "we use Webpack
+// for the frontend bundling" although the two name the use differently.
+func (t *Timeline) resolve(src Source, f facts.Fact) (Key, bool) {
+	own := Key{src.Scope, f.Subject, f.Attribute}
+	if strings.TrimSpace(f.From) == "" {
+		return own, f.Subject != "" && f.Attribute != ""
+	}
+	from := Fold(f.From)
+	at := View{AsOf: src.ValidFrom}
+	if s := t.series[own]; s != nil {
+		if i := t.currentIndex(s, at); i >= 0 && s.entries[i].norm == from {
+			return own, true
+		}
+	}
+	var best *entry
+	refs := t.byValue[scopedValue{src.Scope, from}]
+	if len(refs) > maxHolders {
+		refs = nil // too common a value to say which key it means
+	}
+	for _, ref := range refs {
+		s := ref.s
+		if f.Attribute != "" && s.key.Attribute != f.Attribute ||
+			f.Subject != "" && f.Attribute == "" && s.key.Subject != f.Subject {
+			continue
+		}
+		i := t.currentIndex(s, at)
+		if i < 0 || s.entries[i].norm != from {
+			continue
+		}
+		if e := s.entries[i]; best == nil || compare(e, best) > 0 ||
+			compare(e, best) == 0 && keyLess(s.key, best.s.key) {
+			best = e
+		}
+	}
+	switch {
+	case best != nil:
+		return best.s.key, true
+	case f.Subject != "":
+		return Key{src.Scope, f.Subject, cmp.Or(f.Attribute, "is")}, true
+	}
+	subject := facts.NormalizeSubject(f.From)
+	if subject == "" {
+		return Key{}, false
+	}
+	return Key{src.Scope, subject, "switched_to"}, true
+}
+
+func keyLess(a, b Key) bool {
+	return cmp.Or(strings.Compare(a.Scope, b.Scope), strings.Compare(a.Subject, b.Subject),
+		strings.Compare(a.Attribute, b.Attribute)) < 0
+}
+
+// insert adds one statement to its key's timeline. Timelines arrive
+// mostly in valid-time order, so the binary search usually lands at the
+// end; a backdated statement costs a move of the entries after it, which
+// for the rare key with thousands of entries is still microseconds.
+func (t *Timeline) insert(info *leafInfo, key Key, f facts.Fact) {
+	s := t.series[key]
+	if s == nil {
+		s = &series{key: key}
+		t.series[key] = s
+	}
+	e := &entry{
+		leaf:   info.src.Leaf,
+		value:  strings.TrimSpace(f.Value),
+		phrase: f.Phrase,
+		valid:  info.src.ValidFrom,
+		rec:    info.src.RecordedAt,
+		s:      s,
+	}
+	e.norm = Fold(e.value)
+	i, _ := slices.BinarySearchFunc(s.entries, e, compare)
+	s.entries = slices.Insert(s.entries, i, e)
+	info.entries = append(info.entries, e)
+	t.nfacts++
+	sv := scopedValue{key.Scope, e.norm}
+	refs := t.byValue[sv]
+	for i := range refs {
+		if refs[i].s == s {
+			refs[i].n++
+			return
+		}
+	}
+	t.byValue[sv] = append(refs, valueRef{s, 1})
+}
+
+// Remove takes a leaf out of every timeline and every link, as if it had
+// never been added: this is what forgetting a memory does. Restoring it
+// is Add and Link again.
+func (t *Timeline) Remove(leaf string) {
+	if info, ok := t.leaves[leaf]; ok {
+		for _, e := range info.entries {
+			t.removeEntry(e)
+		}
+		if len(info.entries) > 0 {
+			t.nleaves--
+		}
+		delete(t.leaves, leaf)
+	}
+	for n := range t.links[leaf] {
+		delete(t.back[n], leaf)
+		if len(t.back[n]) == 0 {
+			delete(t.back, n)
+		}
+	}
+	delete(t.links, leaf)
+	for o := range t.back[leaf] {
+		delete(t.links[o], leaf)
+		if len(t.links[o]) == 0 {
+			delete(t.links, o)
+		}
+	}
+	delete(t.back, leaf)
+}
+
+func (t *Timeline) removeEntry(e *entry) {
+	s := e.s
+	i, found := slices.BinarySearchFunc(s.entries, e, compare)
+	if found && s.entries[i] == e {
+		s.entries = slices.Delete(s.entries, i, i+1)
+	}
+	if len(s.entries) == 0 {
+		delete(t.series, s.key)
+	}
+	t.nfacts--
+	sv := scopedValue{s.key.Scope, e.norm}
+	refs := t.byValue[sv]
+	for i := range refs {
+		if refs[i].s == s {
+			if refs[i].n--; refs[i].n == 0 {
+				refs = slices.Delete(refs, i, i+1)
+			}
+			break
+		}
+	}
+	if len(refs) == 0 {
+		delete(t.byValue, sv)
+	} else {
+		t.byValue[sv] = refs
+	}
+}
+
+// Link records that leaf new supersedes leaf old (replaces,
+// mark_outdated), learned at recordedAt. Linking the same pair again
+// changes nothing, not even the record time. The link takes effect in a
+// view once it is known (recordedAt ≤ KnownAt) and new is true (its
+// ValidFrom ≤ AsOf) and held by the timeline (added, not removed).
+func (t *Timeline) Link(old, new string, recordedAt time.Time) {
+	if old == "" || new == "" || old == new {
+		return
+	}
+	if _, ok := t.links[old][new]; ok {
+		return
+	}
+	if t.links[old] == nil {
+		t.links[old] = map[string]time.Time{}
+	}
+	t.links[old][new] = recordedAt
+	if t.back[new] == nil {
+		t.back[new] = map[string]bool{}
+	}
+	t.back[new][old] = true
+}
+
+// Leaves returns how many leaves state at least one fact.
+func (t *Timeline) Leaves() int { return t.nleaves }
+
+// Facts returns how many fact statements the timelines hold.
+func (t *Timeline) Facts() int { return t.nfacts }
+
+// Fold returns the form values are compared in: lower case, accents
+// removed, runs of white space made one space, trimmed. "  Málaga " and
+// "malaga" are the same value; so are "PostgreSQL 17" and "postgresql 17".
+func Fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case r >= 0x300 && r <= 0x36f: // combining accents
+			continue
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0xa0 || r == '\v' || r == '\f':
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if r < 0x80 {
+			if r >= 'A' && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			continue
+		}
+		b.WriteString(foldRune(r))
+	}
+	return b.String()
+}

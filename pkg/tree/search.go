@@ -1,0 +1,545 @@
+package tree
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+// Scorer is the caller's exact ranking: BM25 over every visible leaf's full
+// text, backed by its inverted index. Search trusts it to be consistent:
+// Score is the ranking, Postings finds every leaf term i can contribute to,
+// and UpperBound bounds that contribution.
+type Scorer interface {
+	// Terms are the query's terms.
+	Terms() []string
+	// UpperBound(i) bounds term i's contribution to any leaf's score.
+	// idf × (k1+1) is always valid for BM25; a bound from the term's
+	// actual postings (its highest contribution) is tighter, and the
+	// tighter it is, the fewer leaves the guarantee scores.
+	UpperBound(i int) float64
+	// Postings calls fn for every visible leaf containing term i (every
+	// leaf to whose score term i contributes).
+	Postings(i int, fn func(leafID string))
+	// Score returns a visible leaf's exact score and the bitmask of query
+	// terms it contains (bit i for Terms()[i]); ok is false for a leaf the
+	// caller may not see.
+	Score(leafID string) (score float64, matched uint64, ok bool)
+}
+
+// Defaults for Query.
+const (
+	DefaultK    = 10
+	DefaultBeam = 4
+)
+
+// Query is a search.
+type Query struct {
+	// Scorer scores leaves exactly; required.
+	Scorer Scorer
+	// Terms rank branch summaries during the descent, tokenized as
+	// tokenize.Terms does (default: Scorer.Terms()).
+	Terms []string
+	// K is the number of hits (default 10).
+	K int
+	// Beam is the number of branches opened per level (default 4).
+	Beam int
+	// Visible, when set, says whether the caller may see a leaf; the
+	// descent skips leaves it rejects without scoring them.
+	Visible func(leafID string) bool
+	// VisibleGroup, when set, says whether the caller may see anything of a
+	// group; the descent does not spend its beam on groups it rejects.
+	VisibleGroup func(group string) bool
+
+	descentOnly bool // test knob: skip the guarantee
+	noDescent   bool // test knob: skip the descent
+}
+
+// Hit is one result.
+type Hit struct {
+	ID      string
+	Score   float64
+	Matched uint64   // bitmask over Scorer.Terms()
+	Path    []string // branch ids from the root down to the leaf; empty when parentless, nil when the tree does not hold it
+	// ViaGuarantee says the descent did not reach this leaf: the guarantee
+	// pass found it.
+	ViaGuarantee bool
+}
+
+// Result is a search's hits and what it cost.
+type Result struct {
+	// Hits are the top K by score descending, then by id ascending: the
+	// order an exhaustive search must use to compare equal.
+	Hits []Hit
+	// NodesRead counts the root, the branches opened and the posting
+	// lists walked; LeavesScored counts calls to Scorer.Score.
+	NodesRead, LeavesScored int
+	// Exhaustive says Hits equal an exhaustive BM25's top K by
+	// construction (always, unless the guarantee was skipped).
+	Exhaustive bool
+	// Descended counts the visible leaves the descent reached and scored,
+	// Guaranteed those the guarantee pass scored on top.
+	Descended, Guaranteed int
+
+	branchesRead int // branches opened by the descent
+}
+
+// BM25 parameters for ranking summaries among siblings.
+const (
+	summaryK1 = 1.2
+	summaryB  = 0.75
+)
+
+// Field weights of a summary: a word in a title or among the keywords says
+// more about a child than one in its excerpt.
+const (
+	weightTitle   = 3
+	weightKeyword = 3
+	weightTag     = 2
+	weightExcerpt = 1
+)
+
+// Search returns the top q.K leaves by the Scorer's exact score, equal to
+// an exhaustive search's (Result.Hits gives the order).
+//
+// It descends first: from the root, each level's siblings are ranked by a
+// small BM25 over their summaries (title and keywords ×3, tags ×2,
+// excerpt ×1), the best q.Beam branches are opened, and every leaf reached
+// is scored exactly. Then the guarantee: with θ the k-th best score so far,
+// a leaf not yet scored can only enter the top k if it contains a query
+// term, and only if the bounds of the terms it could contain add up to θ
+// or more. Terms are walked from the highest bound down; once the bounds of
+// the terms not yet walked sum below θ, no unscored leaf can place — every
+// leaf containing a walked term was scored — and the search stops. θ rises
+// as better leaves are found, so the walk can stop inside a list too. A
+// good descent makes θ high early and leaves the guarantee little to do; a
+// poor one costs time, never results.
+func (t *Tree) Search(q Query) Result {
+	var res Result
+	if q.Scorer == nil {
+		return res
+	}
+	k := q.K
+	if k <= 0 {
+		k = DefaultK
+	}
+	beam := q.Beam
+	if beam <= 0 {
+		beam = DefaultBeam
+	}
+	terms := q.Terms
+	if len(terms) == 0 {
+		terms = q.Scorer.Terms()
+	}
+	s := &searcher{t: t, q: q, res: &res, top: topK{k: k}, scored: make(map[string]bool)}
+	seen := make(map[string]bool)
+	for _, term := range terms {
+		if term != "" && !seen[term] {
+			seen[term] = true
+			s.terms = append(s.terms, term)
+		}
+	}
+	if !q.noDescent {
+		s.descend(beam)
+	}
+	if !q.descentOnly {
+		s.guarantee()
+		res.Exhaustive = true
+	}
+	res.Hits = s.top.sorted()
+	for i := range res.Hits {
+		res.Hits[i].Path = t.Path(res.Hits[i].ID)
+	}
+	return res
+}
+
+type searcher struct {
+	t      *Tree
+	q      Query
+	terms  []string // descent terms, distinct
+	res    *Result
+	top    topK
+	scored map[string]bool
+}
+
+// candidate is a sibling ranked during the descent.
+type candidate struct {
+	id    string
+	score float64
+}
+
+func (s *searcher) visibleGroup(g string) bool {
+	return s.q.VisibleGroup == nil || s.q.VisibleGroup(g)
+}
+
+// descend ranks the root, opens the best branches, ranks their children
+// together, and so on down; it scores every leaf it meets whose summary
+// contains a query term (one whose summary does not rarely places, and the
+// guarantee finds it if it does).
+func (s *searcher) descend(beam int) {
+	s.res.NodesRead++ // the root
+	cands := s.rootLevel()
+	for len(cands) > 0 {
+		var picked []candidate
+		for _, c := range cands {
+			switch {
+			case c.score <= 0:
+			case isBranchID(c.id):
+				picked = append(picked, c)
+			default:
+				s.scoreLeaf(c.id, false)
+			}
+		}
+		slices.SortFunc(picked, func(a, b candidate) int {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		if len(picked) > beam {
+			picked = picked[:beam]
+		}
+		var ids []string
+		var bags []*bag
+		for _, p := range picked {
+			b := s.t.branches[p.id]
+			if b == nil {
+				continue
+			}
+			s.res.NodesRead++
+			s.res.branchesRead++
+			bs := s.t.childBags(b)
+			for i, c := range b.Children {
+				if !s.t.gone[c.ID] {
+					ids = append(ids, c.ID)
+					bags = append(bags, &bs[i])
+				}
+			}
+		}
+		cands = s.rankSiblings(ids, bags)
+	}
+}
+
+// rootLevel ranks the root's items whose summary contains a query term,
+// through the root's own small inverted index.
+func (s *searcher) rootLevel() []candidate {
+	ix := &s.t.rootIdx
+	if ix.live == 0 {
+		return nil
+	}
+	n := float64(ix.live)
+	avg := max(ix.sumDL/n, 1) // a running sum: keep rounding away from a zero divisor
+	scores := make(map[*rootEntry]float64)
+	for _, term := range s.terms {
+		ps := ix.post[term]
+		df := 0
+		for _, p := range ps {
+			if p.e.inRoot {
+				df++
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		idf := bm25IDF(n, float64(df))
+		for _, p := range ps {
+			if p.e.inRoot && s.visibleGroup(p.e.group) {
+				scores[p.e] += bm25(idf, float64(p.w), float64(p.e.dl), avg)
+			}
+		}
+	}
+	out := make([]candidate, 0, len(scores))
+	for e, sc := range scores {
+		out = append(out, candidate{e.sum.ID, sc})
+	}
+	return out
+}
+
+// rankSiblings scores a level's siblings by BM25 over their summaries,
+// computed over that sibling set alone.
+func (s *searcher) rankSiblings(ids []string, bags []*bag) []candidate {
+	if len(ids) == 0 {
+		return nil
+	}
+	n := float64(len(ids))
+	var total float64
+	for _, b := range bags {
+		total += float64(b.dl)
+	}
+	avg := max(total/n, 1)
+	out := make([]candidate, len(ids))
+	for i, id := range ids {
+		out[i].id = id
+	}
+	for _, term := range s.terms {
+		df := 0
+		for _, b := range bags {
+			if b.weight(term) > 0 {
+				df++
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		idf := bm25IDF(n, float64(df))
+		for i, b := range bags {
+			if w := b.weight(term); w > 0 {
+				out[i].score += bm25(idf, float64(w), float64(b.dl), avg)
+			}
+		}
+	}
+	return out
+}
+
+func bm25IDF(n, df float64) float64 {
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+func bm25(idf, tf, dl, avg float64) float64 {
+	return idf * tf * (summaryK1 + 1) / (tf + summaryK1*(1-summaryB+summaryB*dl/avg))
+}
+
+// scoreLeaf scores a leaf once and offers it to the top k.
+func (s *searcher) scoreLeaf(id string, guarantee bool) {
+	if s.scored[id] {
+		return
+	}
+	s.scored[id] = true
+	if s.q.Visible != nil && !s.q.Visible(id) {
+		return
+	}
+	s.res.LeavesScored++
+	score, matched, ok := s.q.Scorer.Score(id)
+	if !ok {
+		return
+	}
+	if guarantee {
+		s.res.Guaranteed++
+	} else {
+		s.res.Descended++
+	}
+	if matched != 0 {
+		s.top.offer(Hit{ID: id, Score: score, Matched: matched, ViaGuarantee: guarantee})
+	}
+}
+
+// guarantee scores every unscored leaf that could still enter the top k
+// (MaxScore, term at a time): see Search.
+func (s *searcher) guarantee() {
+	sc := s.q.Scorer
+	n := len(sc.Terms())
+	ub := make([]float64, n)
+	order := make([]int, n)
+	for i := range n {
+		ub[i] = sc.UpperBound(i)
+		if !(ub[i] >= 0) { // NaN or negative: trust nothing
+			ub[i] = math.Inf(1)
+		}
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(ub[b], ub[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// rest[p] bounds any leaf whose query terms are all among order[p:].
+	rest := make([]float64, n+1)
+	for p := n - 1; p >= 0; p-- {
+		rest[p] = rest[p+1] + ub[order[p]]
+	}
+	for p, i := range order {
+		if s.cannotPlace(rest[p]) {
+			return
+		}
+		s.res.NodesRead++
+		bound := rest[p]
+		sc.Postings(i, func(id string) {
+			if s.scored[id] || s.cannotPlace(bound) {
+				return
+			}
+			s.scoreLeaf(id, true)
+		})
+	}
+}
+
+// cannotPlace reports whether a leaf scoring at most bound is sure to stay
+// out of the top k. A leaf scoring exactly θ could still place (by id), so
+// the test is strict, with a little slack for the rounding of the bounds'
+// sum.
+func (s *searcher) cannotPlace(bound float64) bool {
+	if len(s.top.h) < s.top.k {
+		return false
+	}
+	theta := s.top.h[0].Score
+	return bound+1e-9*max(1, math.Abs(theta)) < theta
+}
+
+// topK keeps the best k hits; h is a min-heap with the worst hit first.
+type topK struct {
+	k int
+	h []Hit
+}
+
+// better is the result order: score descending, then id ascending.
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.ID < b.ID
+}
+
+func (t *topK) offer(h Hit) {
+	if len(t.h) < t.k {
+		t.h = append(t.h, h)
+		for i := len(t.h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !better(t.h[p], t.h[i]) {
+				break
+			}
+			t.h[p], t.h[i] = t.h[i], t.h[p]
+			i = p
+		}
+		return
+	}
+	if !better(h, t.h[0]) {
+		return
+	}
+	t.h[0] = h
+	for i := 0; ; {
+		l, r, w := 2*i+1, 2*i+2, i
+		if l < len(t.h) && better(t.h[w], t.h[l]) {
+			w = l
+		}
+		if r < len(t.h) && better(t.h[w], t.h[r]) {
+			w = r
+		}
+		if w == i {
+			break
+		}
+		t.h[i], t.h[w] = t.h[w], t.h[i]
+		i = w
+	}
+}
+
+func (t *topK) sorted() []Hit {
+	out := slices.Clone(t.h)
+	slices.SortFunc(out, func(a, b Hit) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// bag is a summary's weighted terms, sorted, and its weighted length.
+type bag struct {
+	terms []string
+	w     []float32
+	dl    float32
+}
+
+func (b *bag) weight(term string) float32 {
+	if i, ok := slices.BinarySearch(b.terms, term); ok {
+		return b.w[i]
+	}
+	return 0
+}
+
+// summaryBag tokenizes a summary's fields with their weights. Keywords are
+// terms already and count as they are.
+func summaryBag(s ChildSummary) bag {
+	m := make(map[string]float32)
+	var dl float32
+	add := func(w float32) func(string) {
+		return func(t string) {
+			m[t] += w
+			dl += w
+		}
+	}
+	tokenize.Each(s.Title, add(weightTitle))
+	for _, k := range s.Keywords {
+		add(weightKeyword)(strings.ToLower(k))
+	}
+	for _, tag := range s.Tags {
+		tokenize.Each(tag, add(weightTag))
+	}
+	tokenize.Each(s.Excerpt, add(weightExcerpt))
+	b := bag{terms: make([]string, 0, len(m)), w: make([]float32, 0, len(m)), dl: dl}
+	for t := range m {
+		b.terms = append(b.terms, t)
+	}
+	slices.Sort(b.terms)
+	for _, t := range b.terms {
+		b.w = append(b.w, m[t])
+	}
+	return b
+}
+
+// childBags returns the bags of b's children, from the cache when it can.
+func (t *Tree) childBags(b *Branch) []bag {
+	if bs, ok := t.bag.get(b.ID); ok {
+		return bs
+	}
+	bs := make([]bag, len(b.Children))
+	for i, c := range b.Children {
+		bs[i] = summaryBag(c)
+	}
+	t.bag.put(b.ID, bs)
+	return bs
+}
+
+// rootIndex is a small inverted index over the root's summaries, so the
+// first level of a descent costs what its matches cost, not the root's
+// size. Entries leaving the root stay in the postings, skipped, until
+// they outnumber the live ones.
+type rootIndex struct {
+	post  map[string][]rootPost
+	live  int
+	dead  int
+	sumDL float64
+}
+
+type rootPost struct {
+	e *rootEntry
+	w float32
+}
+
+func (ix *rootIndex) add(e *rootEntry) {
+	b := summaryBag(e.sum)
+	e.dl = b.dl
+	e.indexed = true
+	for i, t := range b.terms {
+		ix.post[t] = append(ix.post[t], rootPost{e, b.w[i]})
+	}
+	ix.live++
+	ix.sumDL += float64(e.dl)
+}
+
+func (ix *rootIndex) remove(e *rootEntry) {
+	ix.live--
+	ix.dead++
+	ix.sumDL -= float64(e.dl)
+	if ix.live == 0 {
+		ix.sumDL = 0
+	}
+	if ix.dead <= ix.live+64 {
+		return
+	}
+	for t, ps := range ix.post {
+		ps = slices.DeleteFunc(ps, func(p rootPost) bool { return !p.e.inRoot })
+		if len(ps) == 0 {
+			delete(ix.post, t)
+		} else {
+			ix.post[t] = ps
+		}
+	}
+	ix.dead = 0
+}

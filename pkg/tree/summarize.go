@@ -1,0 +1,292 @@
+package tree
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+// Sizes of what the default summarizer writes, in bytes.
+const (
+	titleLen         = 100
+	excerptLen       = 240
+	branchExcerptLen = 300
+	leafKeywords     = 10
+	branchKeywords   = 16
+)
+
+// Extractive is the default Summarizer: offline, deterministic, and made
+// only of the children's own words, so a person reading a branch sees
+// sentences they wrote, and tests can assert the tree's shape.
+//
+// Terms are ranked by frequency × rarity. Frequency: in a leaf, how often
+// the term occurs; in a branch, how much the children use it (their title
+// and keywords count double, one child's share is capped so a chatty child
+// does not name the branch). Rarity comes from Rarity when set — the tree
+// sets it to an inverse document frequency over every leaf's keywords, so
+// words common across the whole memory ("use", "file") do not crowd out the
+// ones that tell branches apart — and otherwise from the siblings alone
+// (1 + ln(children/df)).
+//
+// A leaf is described by its title (or its first sentence), the start of
+// its text as the excerpt and its top terms as keywords (tokenize decides
+// what a term is and drops English and Spanish stop words). A branch's
+// title is its children's sentence covering the most of its top terms.
+type Extractive struct {
+	// Rarity weighs a term by how rare it is in the whole memory; nil
+	// weighs terms by their rarity among a branch's children only.
+	Rarity func(term string) float64
+}
+
+// Describe implements Summarizer.
+func (x Extractive) Describe(it Item) ChildSummary {
+	text := collapseSpace(it.Text)
+	title := collapseSpace(it.Title)
+	if title == "" {
+		title = firstSentence(it.Text)
+	}
+	return ChildSummary{
+		ID:       it.ID,
+		Title:    clipText(title, titleLen),
+		Excerpt:  clipText(text, excerptLen),
+		Keywords: leafTerms(it.Title+"\n"+it.Text, leafKeywords, x.Rarity),
+		Tags:     slices.Clone(it.Tags),
+	}
+}
+
+// leafTerms returns the n informative terms of text that rank highest by
+// count × rarity (or count alone); ties go to the longer term (longer words
+// are rarer), then to the first seen.
+func leafTerms(text string, n int, rarity func(string) float64) []string {
+	type count struct {
+		n, first int
+	}
+	counts := make(map[string]*count)
+	pos := 0
+	tokenize.Each(text, func(t string) {
+		pos++
+		if !informative(t) {
+			return
+		}
+		c := counts[t]
+		if c == nil {
+			c = &count{first: pos}
+			counts[t] = c
+		}
+		c.n++
+	})
+	terms := make([]string, 0, len(counts))
+	score := make(map[string]float64, len(counts))
+	for t, c := range counts {
+		terms = append(terms, t)
+		score[t] = float64(c.n)
+		if rarity != nil {
+			score[t] *= rarity(t)
+		}
+	}
+	slices.SortFunc(terms, func(a, b string) int {
+		ca, cb := counts[a], counts[b]
+		if c := cmp.Compare(score[b], score[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b), len(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(ca.first, cb.first)
+	})
+	if len(terms) > n {
+		terms = terms[:n]
+	}
+	return terms
+}
+
+// informative reports whether a term is worth a keyword: not a stop word,
+// not a single character, not a short number.
+func informative(t string) bool {
+	if len(t) < 2 || tokenize.IsStopWord(t) {
+		return false
+	}
+	if len(t) < 4 && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+		return false
+	}
+	return true
+}
+
+// Summarize implements Summarizer.
+func (x Extractive) Summarize(group string, children []ChildSummary) (string, []string) {
+	type stat struct {
+		tf float64
+		df int
+	}
+	stats := make(map[string]*stat)
+	type sentence struct {
+		text  string
+		terms []string
+	}
+	var sentences []sentence
+	for _, c := range children {
+		w := make(map[string]float64)
+		for _, k := range c.Keywords {
+			w[k] += 2
+		}
+		for i, s := range append([]string{c.Title}, splitSentences(c.Excerpt)...) {
+			weight := 1.0
+			if i == 0 {
+				weight = 2 // the title
+			}
+			var terms []string
+			tokenize.Each(s, func(t string) {
+				if informative(t) {
+					w[t] += weight
+					terms = append(terms, t)
+				}
+			})
+			if s != "" {
+				sentences = append(sentences, sentence{s, terms})
+			}
+		}
+		for _, tag := range c.Tags {
+			tokenize.Each(tag, func(t string) {
+				if informative(t) {
+					w[t]++
+				}
+			})
+		}
+		for t, x := range w {
+			st := stats[t]
+			if st == nil {
+				st = &stat{}
+				stats[t] = st
+			}
+			st.tf += min(x, 6) // one chatty child does not name the branch
+			st.df++
+		}
+	}
+	n := float64(len(children))
+	score := make(map[string]float64, len(stats))
+	terms := make([]string, 0, len(stats))
+	for t, st := range stats {
+		if x.Rarity != nil {
+			score[t] = st.tf * x.Rarity(t)
+		} else {
+			score[t] = st.tf * (1 + math.Log(n/float64(st.df)))
+		}
+		terms = append(terms, t)
+	}
+	slices.SortFunc(terms, func(a, b string) int {
+		if c := cmp.Compare(score[b], score[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	if len(terms) > branchKeywords {
+		terms = terms[:branchKeywords]
+	}
+	top := make(map[string]float64, len(terms))
+	for _, t := range terms {
+		top[t] = score[t]
+	}
+
+	// The title: the sentence covering the most of the top terms (by
+	// score), the shorter on a tie, then the first.
+	best, bestScore := -1, 0.0
+	for i, s := range sentences {
+		seen := make(map[string]bool)
+		var sc float64
+		for _, t := range s.terms {
+			if !seen[t] {
+				seen[t] = true
+				sc += top[t]
+			}
+		}
+		if best < 0 || sc > bestScore || (sc == bestScore && len(s.text) < len(sentences[best].text)) {
+			best, bestScore = i, sc
+		}
+	}
+	title := ""
+	if best >= 0 {
+		title = sentences[best].text
+	}
+	return clipText(title, titleLen), terms
+}
+
+// collapseSpace trims s and collapses every run of white space into one
+// space.
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// firstSentence returns the first sentence of text's first non-blank line.
+func firstSentence(text string) string {
+	for line := range strings.Lines(text) {
+		line = collapseSpace(line)
+		if line == "" {
+			continue
+		}
+		if s := splitSentences(line); len(s) > 0 {
+			return s[0]
+		}
+		return line
+	}
+	return ""
+}
+
+// splitSentences cuts s after '.', '!', '?' or ';' followed by a space.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case '.', '!', '?', ';':
+			if s[i+1] == ' ' {
+				if p := strings.TrimSpace(s[start : i+1]); p != "" {
+					out = append(out, strings.TrimSuffix(p, ";"))
+				}
+				start = i + 1
+			}
+		}
+	}
+	if p := strings.TrimSpace(s[start:]); p != "" {
+		out = append(out, p)
+	}
+	return out
+}
+
+// clipText cuts s to at most n bytes, at a word boundary when there is one
+// in the second half, and marks the cut with an ellipsis.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if sp := strings.LastIndexByte(s[:cut], ' '); sp > cut/2 {
+		cut = sp
+	}
+	return strings.TrimRight(s[:cut], " ") + "…"
+}
+
+// topCounts returns the n keys with the highest counts, ties by key.
+func topCounts(m map[string]int, n int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(m[b], m[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	if len(keys) > n {
+		keys = keys[:n]
+	}
+	return keys
+}

@@ -1,0 +1,12 @@
+// Package instructions holds the one text that tells a model how to use
+// IHMT's memory tools. The shim sends it at MCP initialize, and
+// `ihmt mcp install` writes the same text into each agent's instructions
+// file (CLAUDE.md, AGENTS.md), so the two can never drift apart.
+package instructions
+
+import _ "embed"
+
+// Text is the guidance, in Markdown.
+//
+//go:embed instructions.md
+var Text string
