@@ -51,6 +51,8 @@ var (
 	// ErrConflict: the memory's state does not allow the operation
 	// (restoring a memory that is not forgotten, say).
 	ErrConflict = errors.New("not allowed now")
+	// ErrPermission: only the person may do this, not an agent.
+	ErrPermission = errors.New("not allowed for agents")
 )
 
 // maxResponse bounds one response from the daemon: 50 results of 1 MiB and
@@ -431,6 +433,8 @@ func (c *Client) translate(err error) error {
 		return fmt.Errorf("%w: %s", ErrNotFound, st.Message())
 	case codes.FailedPrecondition:
 		return fmt.Errorf("%w: %s", ErrConflict, st.Message())
+	case codes.PermissionDenied:
+		return fmt.Errorf("%w: %s", ErrPermission, st.Message())
 	case codes.Unavailable:
 		// Say what is wrong in the user's terms, not gRPC's.
 		why := st.Message()

@@ -137,6 +137,11 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { served <- gs.Serve(lis) }()
 	log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", cfg.IdleExit)
 
+	// The settings live in the store directory: trust it before reading them.
+	if err := store.CheckDir(p.Data, log); err != nil {
+		gs.Stop()
+		return err
+	}
 	opts, err := storeOptions(p.Data)
 	if err != nil {
 		gs.Stop()

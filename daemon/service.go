@@ -50,6 +50,7 @@ func caller(c *ihmtv1.Caller) store.Caller {
 		Agent:   leaf.Agent{Name: c.GetAgentName(), Version: c.GetAgentVersion()},
 		Session: c.GetSessionId(),
 		Project: c.GetProject(),
+		Person:  c.GetAgentName() == ihmtv1.PersonAgent,
 	}
 }
 
@@ -296,6 +297,8 @@ func toStatus(err error) error {
 		return status.Error(codes.NotFound, err.Error())
 	case errors.Is(err, store.ErrConflict):
 		return status.Error(codes.FailedPrecondition, strings.Replace(err.Error(), store.ErrConflict.Error()+": ", "", 1))
+	case errors.Is(err, store.ErrPermission):
+		return status.Error(codes.PermissionDenied, strings.Replace(err.Error(), store.ErrPermission.Error()+": ", "", 1))
 	case errors.Is(err, store.ErrClosed):
 		return status.Error(codes.Unavailable, "the daemon is shutting down: retry in a moment")
 	case errors.Is(err, context.Canceled):

@@ -216,8 +216,9 @@ func TestServiceRoundTrip(t *testing.T) {
 		stats.GetPid() != int64(os.Getpid()) || stats.GetStartedAt() == nil {
 		t.Errorf("static stats = %v", stats)
 	}
-	if stats.GetMemories() != 2 || stats.GetGlobalMemories() != 1 || stats.GetProjectMemories() != 1 || stats.GetProjects() != 1 || stats.GetLogEntries() != 2 {
-		t.Errorf("counts = %v, want 2 memories (1 global, 1 of alice's project), 1 project, 2 log entries", stats)
+	// Three log entries: two saves and the scope=all read above.
+	if stats.GetMemories() != 2 || stats.GetGlobalMemories() != 1 || stats.GetProjectMemories() != 1 || stats.GetProjects() != 1 || stats.GetLogEntries() != 3 {
+		t.Errorf("counts = %v, want 2 memories (1 global, 1 of alice's project), 1 project, 3 log entries", stats)
 	}
 }
 

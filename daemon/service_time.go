@@ -137,7 +137,7 @@ func (s *service) VerifyAudit(ctx context.Context, req *ihmtv1.VerifyAuditReques
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	out := &ihmtv1.VerifyAuditResponse{Ok: len(rep.Problems) == 0, Entries: rep.Entries, Unchained: rep.Unchained, Path: rep.Path}
+	out := &ihmtv1.VerifyAuditResponse{Ok: len(rep.Problems) == 0, Entries: rep.Entries, Unchained: rep.Unchained, Path: rep.Path, DamagedLines: rep.Damaged}
 	for _, p := range rep.Problems {
 		out.Problems = append(out.Problems, &ihmtv1.AuditProblem{Line: p.Line, Seq: p.Seq, Kind: p.Kind, Detail: p.Detail})
 	}
@@ -213,11 +213,11 @@ func (s *service) Export(ctx context.Context, req *ihmtv1.ExportRequest) (*ihmtv
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	recs, err := st.Export(caller(req.GetCaller()), scope)
+	recs, next, err := st.Export(caller(req.GetCaller()), scope, int(req.GetOffset()))
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	return &ihmtv1.ExportResponse{Records: recs}, nil
+	return &ihmtv1.ExportResponse{Records: recs, NextOffset: int64(next)}, nil
 }
 
 func (s *service) Import(ctx context.Context, req *ihmtv1.ImportRequest) (*ihmtv1.ImportResponse, error) {

@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Checks that ihmt-mcp works with three real coding agents as MCP clients — Claude Code 2.1.328,
 # Codex 0.169.0 and opencode 1.18.33 — with no model and no network beyond the npm registry:
-#   - each agent's own CLI registers ihmt-mcp by absolute path (user-level config, throw-away HOME);
+#   - `ihmt mcp install --client claude|codex|opencode` registers ihmt-mcp by absolute path, with
+#     IHMT_HOME and IHMT_SOCKET, and writes the IHMT instructions (user-level config, throw-away
+#     HOME; for Claude Code through `claude mcp add`); a second install changes nothing;
+#   - `ihmt doctor --json` finds all three registered, with their instructions;
 #   - each agent's health check really starts and initialises the server
-#     (`claude mcp list`, `opencode mcp list`, `codex app-server` mcpServerStatus/list);
+#     (`claude mcp list`, `opencode mcp list`, `codex app-server` mcpServerStatus/list, which
+#     lists save_memory, search_memory, mark_outdated and forget_memory);
 #   - Codex calls save_memory and then search_memory through `codex app-server`
 #     (mcpServer/tool/call), and `ihmt search --json` shows the memory stored under the client
 #     name Codex sent;
 #   - Claude Code, driven by a local fake Anthropic Messages API that asks for
-#     mcp__ihmt__search_memory, calls the tool and gets that memory back.
+#     mcp__ihmt__search_memory, calls the tool and gets that memory back; the requests it sends
+#     hold the instructions install wrote into ~/.claude/CLAUDE.md;
+#   - `ihmt mcp install --client X --uninstall` leaves no mention of IHMT in any agent's
+#     configuration or instructions file.
+# The project is a git repository whose origin names it github.com/example/agents-check: the
+# registrations carry no IHMT_PROJECT, so the shim must find the key as it would for a user.
 # The first run downloads ~1.3 GB from the npm registry into ${IHMT_AGENTS_DIR:-~/.cache/ihmt-agents}
 # (20-40 s); later runs reuse it. A run takes ~10 s once the agents are installed.
 #
@@ -39,7 +48,7 @@ done
 
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-for tool in go node npm timeout; do
+for tool in go node npm timeout git; do
 	command -v "$tool" >/dev/null || {
 		echo "agents-check: $tool is required" >&2
 		exit 2
@@ -157,38 +166,131 @@ export NO_COLOR=1 CI=1
 export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 export OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_SHARE=1
 cd "$PROJ"
+# A git repository whose origin names the project, as a user's clone would: the registrations
+# carry no IHMT_PROJECT, so the shim finds the key from the working directory (or the MCP roots).
+git -c init.defaultBranch=main init -q . && git remote add origin "https://$PROJECT_KEY.git"
 NONCE="n$(date +%s)x$RANDOM"
 CONTENT="Agents check $NONCE: the zebra-kumquat staging deploy key rotates every 17 days."
 QUERY="zebra-kumquat deploy key $NONCE"
-IHMT_ENV=(IHMT_HOME="$STORE" IHMT_SOCKET="$SOCK" IHMT_PROJECT="$PROJECT_KEY")
+# Only ihmt gets the overrides, and writes them into every registration; the agents do not get
+# them from this environment (Codex would not pass them to a server anyway). The agents' CLIs
+# are on ihmt's PATH: it registers with Claude Code through `claude mcp add`, and doctor looks
+# for all three.
+IHMT_ENV=(IHMT_HOME="$STORE" IHMT_SOCKET="$SOCK")
+ihmt_() { env "${IHMT_ENV[@]}" PATH="$AGENTS_DIR/node_modules/.bin:$PATH" timeout 180 "$BIN/ihmt" "$@"; }
 
-# --- 3. registration with each agent's own CLI -------------------------------------------------
-reg_claude() {
-	local env_args=() kv
-	for kv in "${IHMT_ENV[@]}"; do env_args+=(-e "$kv"); done
-	timeout 60 "$CLAUDE" mcp add --scope user ihmt "${env_args[@]}" -- "$MCP" >"$LOGS/claude-add.log" 2>&1 || return 1
+# --- 3. registration with `ihmt mcp install` ----------------------------------------------------
+# Where each agent keeps its user-level registration and instructions under this HOME. opencode
+# reads opencode.json and opencode.jsonc; install creates the first when neither exists.
+config_files() {
+	case $1 in
+	claude) echo "$HOME/.claude.json" ;;
+	codex) echo "$HOME/.codex/config.toml" ;;
+	opencode) printf '%s\n' "$HOME/.config/opencode/opencode.json" "$HOME/.config/opencode/opencode.jsonc" ;;
+	esac
+}
+instructions_file() {
+	case $1 in
+	claude) echo "$HOME/.claude/CLAUDE.md" ;;
+	codex) echo "$HOME/.codex/AGENTS.md" ;;
+	opencode) echo "$HOME/.config/opencode/AGENTS.md" ;;
+	esac
+}
+# install_client CLIENT: the first install's --json report says it registered ihmt-mcp (for
+# Claude Code by running `claude mcp add`) and created the instructions, and the files say so too.
+install_client() {
+	local c=$1 log=$LOGS/$1-install.json
+	ihmt_ mcp install --client "$c" --json >"$log" 2>&1 || { echo "exit status $?: $(head -c 300 "$log")"; return 1; }
 	node -e '
-		const c = require(process.argv[1]).mcpServers.ihmt;
-		if (!c || c.command !== process.argv[2] || c.env.IHMT_SOCKET !== process.argv[3]) { console.log("~/.claude.json: mcpServers.ihmt is", JSON.stringify(c)); process.exit(1); }
-		console.log("~/.claude.json mcpServers.ihmt.command =", c.command);' "$HOME/.claude.json" "$MCP" "$SOCK"
+		const fs = require("fs");
+		const [log, client, cfg, instr, mcp, sock, store, home] = process.argv.slice(1);
+		const fail = (s) => { console.log(s); process.exit(1); };
+		const short = (p) => String(p).split(home).join("~");
+		let j; try { j = JSON.parse(fs.readFileSync(log, "utf8")); } catch (e) { fail("not JSON: " + e.message); }
+		if (j.client !== client || j.scope !== "user" || j.uninstall || j.dry_run || !j.changed) fail("report: " + JSON.stringify(j).slice(0, 300));
+		if (j.server_command !== mcp) fail(`server_command ${j.server_command}, want ${mcp}`);
+		const files = j.files || [], reg = files.find((f) => f.what === "registration"), ins = files.find((f) => f.what === "instructions");
+		if (!reg || reg.path !== cfg || !["create", "update"].includes(reg.action)) fail("registration change: " + JSON.stringify(reg));
+		if (!ins || ins.path !== instr || ins.action !== "create") fail("instructions change: " + JSON.stringify(ins));
+		const cmds = (j.commands || []).map((c) => c.args.join(" "));
+		if (client === "claude") {
+			if (reg.via !== "claude" || !cmds.some((c) => / mcp add --scope user ihmt .*-- /.test(c))) fail("not through `claude mcp add`: " + JSON.stringify(j).slice(0, 300));
+		} else if (reg.via || cmds.length) fail("ran commands: " + cmds.join("; "));
+		// The files, read here rather than taken on the report'"'"'s word.
+		const text = fs.readFileSync(cfg, "utf8");
+		let cmd, env;
+		if (client === "codex") {
+			const m = text.match(/^\[mcp_servers\.ihmt\]\n(?:[^\[\n].*\n|\n)*/m), e = text.match(/^\[mcp_servers\.ihmt\.env\]\n(?:[^\[\n].*\n|\n)*/m);
+			if (!m) fail(short(cfg) + " has no [mcp_servers.ihmt]:\n" + text);
+			cmd = (m[0].match(/^command = "(.*)"$/m) || [])[1];
+			env = {};
+			for (const [, k, v] of ((e || [""])[0]).matchAll(/^(\w+) = "(.*)"$/gm)) env[k] = v;
+		} else {
+			const s = JSON.parse(text), e = client === "claude" ? (s.mcpServers || {}).ihmt : (s.mcp || {}).ihmt;
+			if (!e) fail(short(cfg) + " has no ihmt entry: " + text.slice(0, 300));
+			cmd = client === "claude" ? e.command : (e.command || [])[0];
+			env = (client === "claude" ? e.env : e.environment) || {};
+		}
+		if (cmd !== mcp || env.IHMT_SOCKET !== sock || env.IHMT_HOME !== store) fail(`${short(cfg)}: command ${cmd}, env ${JSON.stringify(env)}`);
+		const md = fs.readFileSync(instr, "utf8");
+		if (!md.includes("<!-- ihmt:begin -->") || !md.includes("<!-- ihmt:end -->")) fail(short(instr) + " lacks the ihmt block");
+		console.log(`${short(cfg)} ${reg.action}d${reg.via ? " by `" + reg.via + " mcp add`" : ""} (command ${short(cmd)}, IHMT_HOME, IHMT_SOCKET); ${short(instr)} created`);' \
+		"$log" "$c" "$(config_files "$c" | head -n 1)" "$(instructions_file "$c")" "$MCP" "$SOCK" "$STORE" "$HOME"
 }
-reg_codex() {
-	local env_args=() kv
-	for kv in "${IHMT_ENV[@]}"; do env_args+=(--env "$kv"); done
-	timeout 60 "$CODEX" mcp add ihmt "${env_args[@]}" -- "$MCP" >"$LOGS/codex-add.log" 2>&1 || return 1
-	grep -qF "command = \"$MCP\"" "$HOME/.codex/config.toml" || { cat "$HOME/.codex/config.toml"; return 1; }
-	echo "~/.codex/config.toml [mcp_servers.ihmt] command = \"$MCP\""
+# snapshot CLIENT: the client's configuration directories, with every file's checksum.
+snapshot() {
+	local d
+	for d in $(config_files "$1" | xargs -n 1 dirname | sort -u) "$(dirname "$(instructions_file "$1")")"; do
+		(cd "$d" && find . -maxdepth 1 -type f -exec sha256sum {} + | sort) | sed "s#^#$d #"
+	done
 }
-reg_opencode() {
-	local env_args=() kv
-	for kv in "${IHMT_ENV[@]}"; do env_args+=(--env "$kv"); done
-	timeout 60 "$OPENCODE" mcp add ihmt "${env_args[@]}" -- "$MCP" </dev/null >"$LOGS/opencode-add.log" 2>&1 || return 1
-	grep -qF "\"$MCP\"" "$HOME/.config/opencode/opencode.jsonc" || { cat "$HOME/.config/opencode/opencode.jsonc"; return 1; }
-	echo "~/.config/opencode/opencode.jsonc mcp.ihmt.command = [\"$MCP\"]"
+# reinstall_client CLIENT: a second install says it changed nothing, and changed nothing.
+reinstall_client() {
+	local c=$1 log=$LOGS/$1-reinstall.log before after
+	before=$(snapshot "$c")
+	ihmt_ mcp install --client "$c" >"$log" 2>&1 || { echo "exit status $?: $(head -c 300 "$log")"; return 1; }
+	after=$(snapshot "$c")
+	local want="$c: already registered ($MCP) with current instructions; nothing changed"
+	[[ $(cat "$log") == "$want" ]] || { echo "want '$want', got: $(head -c 300 "$log")"; return 1; }
+	[[ $before == "$after" ]] || { echo "it says nothing changed, but files did:"; diff <(echo "$before") <(echo "$after"); return 1; }
+	echo "$want" | sed "s#$BIN#\$BIN#"
 }
-start; check "claude mcp add" "$LOGS/claude-add.log" reg_claude
-start; check "codex mcp add" "$LOGS/codex-add.log" reg_codex
-start; check "opencode mcp add" "$LOGS/opencode-add.log" reg_opencode
+for c in claude codex opencode; do
+	start; check "ihmt mcp install --client $c" "$LOGS/$c-install.json" install_client "$c"
+done
+for c in claude codex opencode; do
+	start; check "  again: no change ($c)" "$LOGS/$c-reinstall.log" reinstall_client "$c"
+done
+
+# doctor_check: `ihmt doctor --json` finds each agent registered with its instructions. Other
+# checks (the service, say) may warn or fail on this machine: they are shown, not judged.
+doctor_check() {
+	ihmt_ doctor --json >"$LOGS/doctor.json" 2>"$LOGS/doctor.err" || true # non-zero when any check fails
+	node -e '
+		const fs = require("fs");
+		const [file, summary, home, ...clients] = process.argv.slice(1);
+		const fail = (s) => { console.log(s); process.exit(1); };
+		const short = (p) => String(p).split(home).join("~");
+		let j; try { j = JSON.parse(fs.readFileSync(file, "utf8")); } catch (e) { fail("doctor --json printed no JSON: " + e.message); }
+		const checks = j.checks || [], count = (s) => checks.filter((c) => c.status === s).length;
+		fs.writeFileSync(summary, checks.map((c) => `${c.status.toUpperCase().padEnd(4)}  ${c.name.padEnd(18)} ${short(c.finding)}` +
+			(c.fix ? `\n      ${"".padEnd(18)} fix: ${c.fix}` : "")).join("\n") + "\n");
+		const bad = [];
+		for (const [cl, cfg, instr] of clients.map((s) => s.split("|"))) {
+			const c = checks.find((c) => c.name === cl);
+			if (!c) bad.push(cl + ": no check");
+			else if (c.status !== "ok") bad.push(`${cl}: ${c.status}: ${short(c.finding)}`);
+			else if (!c.finding.includes("registered in " + cfg) || !c.finding.includes("instructions in " + instr)) bad.push(`${cl}: ${short(c.finding)}`);
+		}
+		if (bad.length) fail(bad.join("; "));
+		console.log(`${clients.map((s) => s.split("|")[0]).join(", ")}: ok, registered with instructions; overall ok=${j.ok} (${count("ok")} ok, ${count("warn")} warn, ${count("fail")} fail)`);' \
+		"$LOGS/doctor.json" "$LOGS/doctor.txt" "$HOME" \
+		"claude|$(config_files claude)|$(instructions_file claude)" \
+		"codex|$(config_files codex)|$(instructions_file codex)" \
+		"opencode|$(config_files opencode | head -n 1)|$(instructions_file opencode)"
+}
+start; check "ihmt doctor --json (agents)" "$LOGS/doctor.err" doctor_check
+if [[ -s $LOGS/doctor.txt ]]; then sed 's/^/      | /' "$LOGS/doctor.txt"; fi
 
 # --- 4. health checks that start and initialise the server -------------------------------------
 health_claude() {
@@ -292,7 +394,7 @@ jcheck codex-status '
 	if (!s) throw new Error("mcpServerStatus/list has no ihmt: " + JSON.stringify(r.status).slice(0, 300));
 	if (!s.serverInfo) throw new Error("no serverInfo; toolsError: " + JSON.stringify(s.toolsError || s).slice(0, 300));
 	const names = Object.keys(s.tools || {}).sort();
-	for (const t of ["save_memory", "search_memory"]) if (!names.includes(t)) throw new Error("tools are " + names.join(", "));
+	for (const t of ["save_memory", "search_memory", "mark_outdated", "forget_memory"]) if (!names.includes(t)) throw new Error("no " + t + "; tools are " + names.join(", "));
 	`serverInfo ${s.serverInfo.name} ${s.serverInfo.version} (${s.serverInfo.title}); tools: ${names.join(", ")}`' \
 	"codex app-server mcpServerStatus"
 jcheck codex-save '
@@ -402,7 +504,7 @@ claude_call() {
 	}
 	node -e '
 		const fs = require("fs");
-		const [log, out, nonce] = process.argv.slice(1);
+		const [log, out, nonce, instr] = process.argv.slice(1);
 		const fail = (s) => { console.log(s); process.exit(1); };
 		const reqs = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l).body);
 		if (!reqs.some((b) => (b.tools || []).some((t) => t.name === "mcp__ihmt__search_memory"))) fail("the model was never offered mcp__ihmt__search_memory");
@@ -415,9 +517,12 @@ claude_call() {
 		if (!text.includes(nonce)) fail("tool_result lacks the saved memory: " + text.slice(0, 300));
 		const o = JSON.parse(fs.readFileSync(out, "utf8"));
 		if (o.is_error || o.result !== "FAKE-MODEL-DONE") fail("claude -p result: " + JSON.stringify(o.result));
+		// The instructions `ihmt mcp install` wrote reach the model (Claude Code drops the markers).
+		const md = fs.readFileSync(instr, "utf8").split("\n").find((l) => l.trim() && !l.startsWith("<!-- ihmt:"));
+		if (!JSON.stringify(reqs).includes(JSON.stringify(md).slice(1, -1))) fail("no request holds ~/.claude/CLAUDE.md: " + md);
 		const shown = text.startsWith("{") ? "structured JSON " + text.slice(0, 60) + "…" : text.split("\n")[0];
-		console.log(`mcp__ihmt__search_memory called; tool_result (${shown}) holds the memory; num_turns=${o.num_turns}`);' \
-		"$LOGS/fake-anthropic.jsonl" "$LOGS/claude-p.json" "$NONCE"
+		console.log(`mcp__ihmt__search_memory called; tool_result (${shown}) holds the memory; the model got ~/.claude/CLAUDE.md; num_turns=${o.num_turns}`);' \
+		"$LOGS/fake-anthropic.jsonl" "$LOGS/claude-p.json" "$NONCE" "$(instructions_file claude)"
 }
 start; check "claude -p tool call (fake model)" "$LOGS/claude-p.err" claude_call
 if [[ -n $fake_pid ]]; then kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; fi
@@ -430,6 +535,41 @@ daemon_log() {
 	echo "$(grep -c . "$WORK/run/ihmtd.log") lines, no WARN/ERROR ($(sed -n 's/.*msg="ihmtd listening".*\(pid=[0-9]*\).*/auto-started, \1/p' "$WORK/run/ihmtd.log" | head -n 1))"
 }
 check "ihmtd log clean" "$WORK/run/ihmtd.log" daemon_log
+
+# --- 8. uninstall -------------------------------------------------------------------------------
+# uninstall_client CLIENT: `ihmt mcp install --uninstall` removes the registration (for Claude Code
+# by running `claude mcp remove`) and the instructions; no file left mentions ihmt (but for this
+# run's temporary directory, whose name has it); and a second uninstall changes nothing.
+uninstall_client() {
+	local c=$1 log=$LOGS/$1-uninstall.json
+	ihmt_ mcp install --client "$c" --uninstall --json >"$log" 2>&1 || { echo "exit status $?: $(head -c 300 "$log")"; return 1; }
+	node -e '
+		const [log, client] = process.argv.slice(1);
+		const fail = (s) => { console.log(s); process.exit(1); };
+		let j; try { j = JSON.parse(require("fs").readFileSync(log, "utf8")); } catch (e) { fail("not JSON: " + e.message); }
+		if (j.client !== client || !j.uninstall || j.dry_run || !j.changed) fail("report: " + JSON.stringify(j).slice(0, 300));
+		const files = j.files || [], reg = files.filter((f) => f.what === "registration" && !["absent", "unchanged"].includes(f.action));
+		const ins = files.find((f) => f.what === "instructions");
+		if (reg.length !== 1 || !["remove", "update"].includes(reg[0].action)) fail("registration changes: " + JSON.stringify(files));
+		if (!ins || !["remove", "update"].includes(ins.action)) fail("instructions change: " + JSON.stringify(ins));
+		const cmds = (j.commands || []).map((c) => c.args.join(" "));
+		if (client === "claude" && (reg[0].via !== "claude" || !cmds.some((c) => / mcp remove --scope user ihmt$/.test(c)))) fail("not through `claude mcp remove`: " + JSON.stringify(j).slice(0, 300));
+		if (client !== "claude" && (reg[0].via || cmds.length)) fail("ran commands: " + cmds.join("; "));' "$log" "$c" || return 1
+	local f hits gone=() kept=()
+	for f in $(config_files "$c") "$(instructions_file "$c")"; do
+		[[ -e $f ]] || { [[ $f == *.jsonc ]] || gone+=("${f/#"$HOME"/\~}"); continue; }
+		hits=$(sed "s#$WORK#<tmp>#g" "$f" | grep -in ihmt | head -n 3 || true)
+		[[ -z $hits ]] || { echo "${f/#"$HOME"/\~} still mentions ihmt: $hits"; return 1; }
+		kept+=("${f/#"$HOME"/\~}")
+	done
+	ihmt_ mcp install --client "$c" --uninstall >"$LOGS/$c-uninstall-again.log" 2>&1 || { echo "second uninstall: exit status $?: $(head -c 300 "$LOGS/$c-uninstall-again.log")"; return 1; }
+	local want="$c: IHMT is not registered and its instructions are absent; nothing changed"
+	[[ $(cat "$LOGS/$c-uninstall-again.log") == "$want" ]] || { echo "second uninstall: want '$want', got: $(head -c 300 "$LOGS/$c-uninstall-again.log")"; return 1; }
+	echo "removed: ${gone[*]:-none}; no ihmt in: ${kept[*]:-none}; again: nothing changed"
+}
+for c in claude codex opencode; do
+	start; check "mcp install --uninstall $c" "$LOGS/$c-uninstall.json" uninstall_client "$c"
+done
 
 total=$(awk -v a="$total_t0" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')
 echo "took ${total}s; logs: $LOGS$([[ $keep == 1 ]] || echo ' (removed on exit; --keep keeps them)')"

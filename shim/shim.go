@@ -256,7 +256,7 @@ func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveAr
 	case ihmtv1.SaveStatus_SAVE_STATUS_REFUSED:
 		fmt.Fprintf(&b, "refused: %s", out.Message)
 	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
-		fmt.Fprintf(&b, "pending_review: stored as %s but %s. Tell the user it waits for them: `ihmt review` lists it, `ihmt review approve %s` accepts it.", out.ID, out.Message, out.ID)
+		fmt.Fprintf(&b, "pending_review: stored as %s but %s. Tell the user it waits for their review (`ihmt review`); only they may approve it, so do not run that yourself.", out.ID, out.Message)
 	default:
 		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, client.Where(m), out.ValidFrom)
 	}
@@ -303,7 +303,7 @@ func (s *server) markOutdated(ctx context.Context, req *mcp.CallToolRequest, arg
 	out := MarkResult{OldID: args.OldID, NewID: args.NewID, Notice: resp.GetNotice(), PendingReview: resp.GetPendingReview(), Notes: s.notes()}
 	msg := fmt.Sprintf("Linked: %s now reads as outdated, superseded by %s.", args.OldID, args.NewID)
 	if out.PendingReview {
-		msg = fmt.Sprintf("pending_review: %s is a memory the user verified, so the correction %s waits for their review (`ihmt review approve %s`); until then the old value stays current.", args.OldID, args.NewID, args.NewID)
+		msg = fmt.Sprintf("pending_review: %s is a memory the user verified, so the correction %s waits for their review (`ihmt review`; only they may approve it); until then the old value stays current.", args.OldID, args.NewID)
 	}
 	var b strings.Builder
 	b.WriteString(msg)
@@ -337,7 +337,7 @@ func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, args Forg
 	m := resp.GetMemory()
 	out := ForgetResult{ID: m.GetId(), Status: m.GetStatus(), ForgottenAt: m.GetTombstone().GetForgottenAt().AsTime().UTC().Format(time.RFC3339), Notes: s.notes()}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Forgotten: %s no longer answers any search, and saving the same text again is refused. The user can undo it with `ihmt restore %s`.", out.ID, out.ID)
+	fmt.Fprintf(&b, "Forgotten: %s no longer answers any search, and saving the same text again is refused. The user (only they) can undo it with `ihmt restore %s`.", out.ID, out.ID)
 	writeNotes(&b, out.Notes)
 	return text(b.String()), out, nil
 }
@@ -513,6 +513,11 @@ func (s *server) caller(ctx context.Context, req *mcp.CallToolRequest) (*ihmtv1.
 	if info := req.ClientInfo(); info != nil && info.Name != "" {
 		c.AgentName, c.AgentVersion = info.Name, info.Version
 	}
+	if c.AgentName == ihmtv1.PersonAgent {
+		// An MCP client is an agent, whatever it calls itself: the person's
+		// name is the CLI's alone.
+		c.AgentName += " (via MCP)"
+	}
 	s.mu.Lock()
 	known, p, gen := s.projectKnown, s.project, s.rootsGen
 	s.mu.Unlock()
@@ -609,6 +614,8 @@ func toolError(tool string, err error) error {
 		return fmt.Errorf("%s: %s. Search for the memory to get its id, then call again", tool, strings.TrimPrefix(err.Error(), client.ErrNotFound.Error()+": "))
 	case errors.Is(err, client.ErrConflict):
 		return fmt.Errorf("%s: %s", tool, strings.TrimPrefix(err.Error(), client.ErrConflict.Error()+": "))
+	case errors.Is(err, client.ErrPermission):
+		return fmt.Errorf("%s: %s. Tell the user; do not run the command yourself", tool, strings.TrimPrefix(err.Error(), client.ErrPermission.Error()+": "))
 	case errors.Is(err, client.ErrUnavailable):
 		return fmt.Errorf("%s failed: the IHMT memory daemon is not reachable (%v). Tell the user; the memory is unavailable until it runs", tool, err)
 	}

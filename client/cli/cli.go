@@ -34,6 +34,7 @@ Usage: ihmt [--socket PATH] [--project KEY] <command> [flags] [args]
 Memory:
   save TEXT...        save a memory ("-" reads it from stdin; --replaces ID|WORDS)
   search QUERY...     search memories (--as-of DATE, --known-at DATE, --clue WORDS)
+  ask QUESTION...     search, and when the answer is ambiguous ask for a clue
   get ID              show one memory with its full header
   ingest FILE|DIR|-   store documents as leaves, split without cutting a block
                       (--type, --domain, --tag, --scope)
@@ -124,6 +125,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"demo":          cmdDemo,
 		"version":       cmdVersion,
 		"ingest":        cmdIngest,
+		"ask":           cmdAsk,
 		"facts":         cmdFacts,
 		"timeline":      cmdTimeline,
 		"conflicts":     cmdConflicts,
@@ -214,7 +216,7 @@ func (e *env) caller() (*ihmtv1.Caller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("determine the project: %w (pass --project KEY or set IHMT_PROJECT)", err)
 	}
-	return &ihmtv1.Caller{AgentName: "ihmt-cli", AgentVersion: version.Version, SessionId: client.NewSessionID(), Project: key}, nil
+	return &ihmtv1.Caller{AgentName: ihmtv1.PersonAgent, AgentVersion: version.Version, SessionId: client.NewSessionID(), Project: key}, nil
 }
 
 // client connects to the daemon; autoStart starts one if none answers.

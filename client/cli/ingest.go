@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
@@ -25,6 +27,10 @@ type ingestResult struct {
 	Oversized  int32    `json:"oversized,omitempty"`
 	Message    string   `json:"message,omitempty"`
 }
+
+// maxDocument is the daemon's limit on one document (16 MiB): larger files
+// are skipped here rather than sent to be refused.
+const maxDocument = 16 << 20
 
 // skipDirs are directories an ingest of a tree never enters: tools' state,
 // not the user's knowledge.
@@ -69,7 +75,7 @@ func cmdIngest(e *env, args []string) error {
 	for i, name := range files {
 		var data []byte
 		if name == "-" {
-			data, err = io.ReadAll(io.LimitReader(os.Stdin, leaf.MaxDocument+1))
+			data, err = io.ReadAll(io.LimitReader(os.Stdin, maxDocument+1))
 			name = ""
 		} else {
 			data, err = os.ReadFile(name)
@@ -79,8 +85,19 @@ func cmdIngest(e *env, args []string) error {
 		}
 		req := &ihmtv1.IngestRequest{Name: name, Content: string(data), Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}
 		resp, err := c.Ingest(e.ctx, req)
-		if err != nil {
+		if errors.Is(err, client.ErrUnavailable) || errors.Is(err, context.Canceled) {
 			return fmt.Errorf("ingest %s: %w", displayName(name), err)
+		}
+		if err != nil {
+			// One bad file does not stop the rest; it is reported and the
+			// exit status says so.
+			r := ingestResult{Name: displayName(name), Status: "error", Message: err.Error()}
+			counts[r.Status]++
+			results = append(results, r)
+			if !*asJSON {
+				fmt.Fprintf(e.stdout, "%s: error: %v\n", r.Name, err)
+			}
+			continue
 		}
 		r := ingestResult{Name: displayName(name), Status: lower(resp.GetStatus(), "INGEST_STATUS_"), Type: resp.GetType(), Domain: resp.GetDomain(),
 			IDs: resp.GetIds(), Superseded: resp.GetSuperseded(), Oversized: resp.GetOversized(), Message: resp.GetMessage()}
@@ -108,7 +125,13 @@ func cmdIngest(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		return e.printJSON(map[string]any{"documents": results, "skipped": skipped})
+		if err := e.printJSON(map[string]any{"documents": results, "skipped": skipped}); err != nil {
+			return err
+		}
+		if counts["refused"]+counts["error"] > 0 {
+			return errReported
+		}
+		return nil
 	}
 	if len(files) > 1 {
 		fmt.Fprint(e.stderr, "\r")
@@ -116,9 +139,9 @@ func cmdIngest(e *env, args []string) error {
 	for _, s := range skipped {
 		fmt.Fprintf(e.stdout, "skipped %s\n", s)
 	}
-	fmt.Fprintf(e.stdout, "%d documents: %d saved, %d unchanged, %d pending review, %d refused\n", len(files),
-		counts["saved"], counts["unchanged"], counts["pending_review"], counts["refused"])
-	if counts["refused"] > 0 {
+	fmt.Fprintf(e.stdout, "%d documents: %d saved, %d unchanged, %d pending review, %d refused, %d failed\n", len(files),
+		counts["saved"], counts["unchanged"], counts["pending_review"], counts["refused"], counts["error"])
+	if counts["refused"]+counts["error"] > 0 {
 		return errReported
 	}
 	return nil
@@ -176,7 +199,7 @@ func unsuitable(path string) string {
 	if err != nil {
 		return err.Error()
 	}
-	if st.Size() > leaf.MaxDocument {
+	if st.Size() > maxDocument {
 		return fmt.Sprintf("%d bytes, over the 16 MiB a document may have", st.Size())
 	}
 	if st.Size() == 0 {

@@ -131,6 +131,9 @@ func cmdAudit(e *env, args []string) error {
 		if n := resp.GetUnchained(); n > 0 {
 			fmt.Fprintf(e.stdout, "%d entries predate the hash chain and cannot be verified\n", n)
 		}
+		if d := resp.GetDamagedLines(); len(d) > 0 {
+			fmt.Fprintf(e.stdout, "%d lines were damaged by a crash mid-write (lines %v); they were never acknowledged and are skipped\n", len(d), d)
+		}
 	} else {
 		fmt.Fprintf(e.stdout, "BROKEN: the log %s was edited outside IHMT\n", resp.GetPath())
 		for _, p := range resp.GetProblems() {

@@ -39,24 +39,36 @@ func cmdExport(e *env, args []string) error {
 		return err
 	}
 	defer c.Close()
-	resp, err := c.Export(e.ctx, &ihmtv1.ExportRequest{Scope: sc})
-	if err != nil {
-		return err
-	}
 	w := bufio.NewWriter(e.stdout)
-	for _, r := range resp.GetRecords() {
-		w.WriteString(r)
-		w.WriteByte('\n')
+	n := 0
+	for offset := int64(0); ; {
+		resp, err := c.Export(e.ctx, &ihmtv1.ExportRequest{Scope: sc, Offset: offset})
+		if err != nil {
+			return err
+		}
+		for _, r := range resp.GetRecords() {
+			w.WriteString(r)
+			w.WriteByte('\n')
+		}
+		n += len(resp.GetRecords())
+		if offset = resp.GetNextOffset(); offset == 0 {
+			break
+		}
+		fmt.Fprintf(e.stderr, "\rexported %d memories…", n)
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "exported %d memories (%s)\n", len(resp.GetRecords()), *scope)
+	fmt.Fprintf(e.stderr, "\rexported %d memories (%s)\n", n, *scope)
 	return nil
 }
 
-// importBatch is how many records one Import call carries.
-const importBatch = 1000
+// importBatch and importBytes bound one Import call, well inside the
+// daemon's message limit.
+const (
+	importBatch = 1000
+	importBytes = 8 << 20
+)
 
 func cmdImport(e *env, args []string) error {
 	fs, asJSON := e.flags("import", "FILE.jsonl | - | --from-ihmt-python DIR")
@@ -90,6 +102,7 @@ func cmdImport(e *env, args []string) error {
 	defer c.Close()
 	var total, imported, unchanged int64
 	var batch []string
+	size := 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -100,21 +113,27 @@ func cmdImport(e *env, args []string) error {
 		}
 		imported += resp.GetImported()
 		unchanged += resp.GetUnchanged()
-		batch = batch[:0]
+		batch, size = batch[:0], 0
 		if !*asJSON {
 			fmt.Fprintf(e.stderr, "\rimported %d records…", total)
 		}
 		return nil
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 8<<20)
+	sc.Buffer(make([]byte, 0, 1<<20), 4<<20) // a record holds at most 1 MiB of text
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
 			continue
 		}
+		if size+len(line) > importBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 		total++
 		batch = append(batch, line)
+		size += len(line)
 		if len(batch) == importBatch {
 			if err := flush(); err != nil {
 				return err

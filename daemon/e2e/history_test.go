@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -223,5 +224,57 @@ func TestMigrateFromPythonIHMT(t *testing.T) {
 	// Migrating twice stores nothing new.
 	if r := e.ihmt(env, "import", "--from-ihmt-python", root); !strings.Contains(r.stdout, "0 saved, 3 already stored") {
 		t.Errorf("second migration: %s", r)
+	}
+}
+
+// TestAskRunsTheClueLoop: "Luis" ties between the cousin and the reviewer;
+// `ihmt ask` shows both and asks, and the clue "reviewer" picks Marín.
+func TestAskRunsTheClueLoop(t *testing.T) {
+	e := newEnv(t)
+	d := e.startDaemon(t)
+	e.waitReady(t, d)
+	env := e.environ("")
+	e.ihmt(env, "save", "--scope", "global", "Luis is my cousin; he lives in Sevilla and loves football.")
+	e.ihmt(env, "save", "--scope", "global", "Luis Marín is the reviewer on my pull requests and insists on small commits.")
+	cmd := exec.Command(bins.ihmt, "ask", "Luis")
+	cmd.Dir, cmd.Env, cmd.Stdin = e.workDir, env, strings.NewReader("reviewer\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ihmt ask: %v\n%s", err, out)
+	}
+	s := string(out)
+	if !strings.Contains(s, "Which one do you mean?") || !strings.Contains(s, "cousin") || !strings.Contains(s, "Marín") {
+		t.Fatalf("ask should show both candidates first:\n%s", s)
+	}
+	answer := s[strings.LastIndex(s, "found"):]
+	if !strings.Contains(answer, "Marín is the reviewer") || strings.Contains(answer, "Sevilla") && strings.Index(answer, "Sevilla") < strings.Index(answer, "Marín") {
+		t.Fatalf("the clue should pick Marín first:\n%s", s)
+	}
+}
+
+// TestIngestThroughCLI: a directory becomes leaves split at block
+// boundaries; a function is found whole; an unchanged file writes nothing;
+// an unreadable-as-text file is skipped and named.
+func TestIngestThroughCLI(t *testing.T) {
+	e := newEnv(t)
+	d := e.startDaemon(t)
+	e.waitReady(t, d)
+	env := e.environ("github.com/x/ingest")
+	dir := t.TempDir()
+	src := "package pay\n\n// Refund returns the money of a failed order to the card it came from.\nfunc Refund(orderID string) error {\n\treturn gateway.Reverse(orderID, \"{refund}\")\n}\n"
+	os.WriteFile(filepath.Join(dir, "pay.go"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Payments\n\nRefunds settle within five working days.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\x00\x00binary"), 0o644)
+	r := e.ihmt(env, "ingest", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 documents: 2 saved") || !strings.Contains(r.stdout, "logo.png: binary") {
+		t.Fatalf("ihmt ingest: %s", r)
+	}
+	var a cliAnswer
+	e.cliJSON(t, &a, env, "search", "--json", "refund failed order card")
+	if a.Status != "SEARCH_STATUS_FOUND" || !strings.Contains(a.Results[0].Memory.Content, "func Refund(orderID string) error {") {
+		t.Fatalf("search into the ingested code: %+v", a)
+	}
+	if r := e.ihmt(env, "ingest", filepath.Join(dir, "pay.go")); r.code != 0 || !strings.Contains(r.stdout, "unchanged") {
+		t.Fatalf("re-ingest: %s", r)
 	}
 }

@@ -3,7 +3,6 @@ package facts
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // dense builds about n bytes of text about as dense in facts as memory
@@ -87,35 +86,5 @@ func BenchmarkExtractMemory(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		x.Extract(text)
-	}
-}
-
-// TestExtractIsFast guards the budget with a wide margin, because the
-// machines tests run on are shared: the benchmarks give the figures (some
-// 40ms for BenchmarkExtractRealistic1MiB on a busy two-core machine); this
-// fails only when a change makes extraction several times slower, or
-// quadratic.
-func TestExtractIsFast(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("timing under -short or -race is meaningless")
-	}
-	x := Default()
-	for _, tc := range []struct {
-		name string
-		text string
-	}{
-		{"realistic", realistic(1 << 20)},
-		{"one megabyte line", strings.Repeat("The API listens on port 8080 and the staging database is PostgreSQL 17 ", 15000)},
-	} {
-		x.Extract(tc.text) // warm up
-		best := time.Hour
-		for range 5 {
-			start := time.Now()
-			x.Extract(tc.text)
-			best = min(best, time.Since(start))
-		}
-		if best > 500*time.Millisecond {
-			t.Errorf("%s: Extract of %d bytes took %v", tc.name, len(tc.text), best)
-		}
 	}
 }

@@ -4,7 +4,8 @@
 // A batch of lines is written with one write and made durable with one
 // fsync, which is what lets concurrent saves share the cost of a sync (group
 // commit): the store's writer hands over everything that queued up while
-// the previous sync was running. Nothing is ever rewritten, so a crash can
+// the previous sync was running. Lines are only appended (the one exception
+// is a purge, which removes a text and nothing else: Rewrite), so a crash can
 // only damage the last batch: its last line may be cut short, which Open
 // cuts off, and since the kernel may write the batch's pages in any order
 // before the fsync, a line inside it may hold garbage, which readers must
@@ -41,6 +42,11 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 )
 
+// maxBatchLines bounds how many damaged lines at the end of the log Open
+// looks past to find where the chain continues; a crash damages at most the
+// last batch, and the store's batches are smaller than this.
+const maxBatchLines = 1024
+
 // Journal is an open log, positioned for appending. It is not safe for
 // concurrent use: the store's single writer owns it.
 type Journal struct {
@@ -60,11 +66,14 @@ func Open(path string) (*Journal, error) {
 	}
 	j := &Journal{f: f, path: path}
 	var good int64
-	var lastLine []byte
+	// The last lines' places, to find the hash the chain continues from: a
+	// crash can leave the very last lines damaged.
+	type span struct{ off, n int64 }
+	var tail [maxBatchLines]span
 	err = scan(f, 0, func(off int64, line []byte) error {
 		good = off + int64(len(line)) + 1
+		tail[j.entries%maxBatchLines] = span{off, int64(len(line))}
 		j.entries++
-		lastLine = append(lastLine[:0], line...)
 		return nil
 	})
 	if err != nil {
@@ -88,12 +97,21 @@ func Open(path string) (*Journal, error) {
 		}
 	}
 	j.size = good
-	if lastLine != nil {
-		var tail struct {
+	for i := j.entries - 1; i >= 0 && i >= j.entries-maxBatchLines; i-- {
+		sp := tail[i%maxBatchLines]
+		line := make([]byte, sp.n)
+		if _, err := f.ReadAt(line, sp.off); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("read log %s: %w", path, err)
+		}
+		var e struct {
 			Hash string `json:"hash"`
 		}
-		if json.Unmarshal(lastLine, &tail) == nil {
-			j.last = tail.Hash
+		if json.Unmarshal(line, &e) == nil {
+			// The first readable line from the end: its hash, or none if it
+			// predates the chain. Damaged lines after it are skipped over.
+			j.last = e.Hash
+			break
 		}
 	}
 	if _, err := f.Seek(good, io.SeekStart); err != nil {
@@ -258,7 +276,12 @@ type Problem struct {
 type Report struct {
 	Entries   int64
 	Unchained int64 // lines written before chaining began
-	Problems  []Problem
+	// Damaged lists lines that are not readable entries, and lines that
+	// chain only to such a line: what a crash in the middle of a write
+	// leaves (nothing in that batch was acknowledged). They are reported
+	// apart from Problems, which are edits.
+	Damaged  []int64
+	Problems []Problem
 }
 
 // maxProblems bounds a report: after the first break, later ones are
@@ -270,9 +293,10 @@ const maxProblems = 20
 // longer matches its checksum, say) as an error.
 func Verify(path string, check func(line []byte) error) (Report, error) {
 	type link struct {
-		Seq  int64  `json:"seq"`
-		Prev string `json:"prev"`
-		Hash string `json:"hash"`
+		Seq     int64  `json:"seq"`
+		Prev    string `json:"prev"`
+		Hash    string `json:"hash"`
+		damaged bool
 	}
 	var lines []link
 	var problems []Problem
@@ -287,8 +311,8 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 		n := rep.Entries
 		var l link
 		if err := json.Unmarshal(line, &l); err != nil {
-			add(Problem{Line: n, Kind: "unreadable", Detail: "not a JSON object: " + err.Error()})
-			lines = append(lines, link{})
+			rep.Damaged = append(rep.Damaged, n)
+			lines = append(lines, link{damaged: true})
 			return nil
 		}
 		lines = append(lines, l)
@@ -320,11 +344,17 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 	}
 	prev := ""
 	for i, l := range lines {
+		if l.damaged {
+			continue // the chain continues past it from the last good hash
+		}
 		if l.Hash == "" {
 			prev = ""
 			continue
 		}
-		if l.Prev != prev {
+		if l.Prev != prev && i > 0 && lines[i-1].damaged {
+			// Written in the same batch as the damaged line before it.
+			rep.Damaged = append(rep.Damaged, int64(i+1))
+		} else if l.Prev != prev {
 			p := Problem{Line: int64(i + 1), Seq: l.Seq}
 			switch j, ok := at[l.Prev]; {
 			case ok && j > i:

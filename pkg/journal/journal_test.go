@@ -254,3 +254,31 @@ func TestVerifyCountsUnchainedPrefix(t *testing.T) {
 		t.Fatalf("Verify = %+v, %v", rep, err)
 	}
 }
+
+// TestCrashDamageIsNotTampering: a garbage line left by a crash mid-batch is
+// reported as damage, the chain continues past it on the next append, and a
+// real edit after it is still named.
+func TestCrashDamageIsNotTampering(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	writeLog(t, path, 3)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\x00\x00garbage\x00\n")
+	f.Close()
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Append([][]byte{[]byte(`{"seq":4}`), []byte(`{"seq":5}`)})
+	j.Close()
+	rep, err := Verify(path, nil)
+	if err != nil || len(rep.Problems) != 0 || len(rep.Damaged) != 1 || rep.Damaged[0] != 4 {
+		t.Fatalf("Verify = %+v, %v; want line 4 damaged and no problems", rep, err)
+	}
+	// Positive control: an edit is still an edit.
+	ls := lines(t, path)
+	ls[5] = strings.Replace(ls[5], `"seq":5`, `"seq":6`, 1)
+	os.WriteFile(path, []byte(strings.Join(ls, "\n")+"\n"), 0o600)
+	if rep, _ := Verify(path, nil); len(rep.Problems) != 1 || rep.Problems[0].Line != 6 {
+		t.Fatalf("edit after damage: %+v", rep)
+	}
+}

@@ -89,7 +89,7 @@ func summarize(e entry) LogEntry {
 			out.Summary = fmt.Sprintf("%s corrected by %s", e.ID, e.Leaves[0].CorrectedBy[len(e.Leaves[0].CorrectedBy)-1].ID)
 		}
 	case opReadAll:
-		out.Summary = fmt.Sprintf("searched every project for %q", e.Detail)
+		out.Summary = "read across every project: " + e.Detail
 	default:
 		out.Summary = e.Detail
 	}
@@ -103,18 +103,39 @@ type AuditReport struct {
 }
 
 // VerifyAudit walks the log's hash chain, and checks that every text still
-// in the log matches the checksum its entry recorded.
+// in the log matches the checksum its entry recorded, and that a text is
+// missing only where a purge is on record (the chain leaves texts out, so
+// that purging does not break it).
 func (s *Store) VerifyAudit() (AuditReport, error) {
 	path := filepath.Join(s.dir, logName)
+	purged := map[string]bool{}
+	err := journal.Read(path, func(line []byte) error {
+		var e struct {
+			Op string `json:"op"`
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(line, &e) == nil && e.Op == opPurge {
+			purged[e.ID] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return AuditReport{}, fmt.Errorf("verify log: %w", err)
+	}
 	rep, err := journal.Verify(path, func(line []byte) error {
 		var e struct {
+			Op   string       `json:"op"`
+			ID   string       `json:"id"`
 			Leaf *leaf.Header `json:"leaf"`
 			Text *string      `json:"text"`
 		}
-		if json.Unmarshal(line, &e) != nil || e.Leaf == nil || e.Text == nil {
+		if json.Unmarshal(line, &e) != nil || e.Leaf == nil {
 			return nil
 		}
-		if leaf.Checksum(*e.Text) != e.Leaf.Checksum {
+		switch {
+		case e.Text == nil && e.Leaf.Status != leaf.StatusPurged && !purged[e.ID]:
+			return fmt.Errorf("its text was removed, but no purge of %s is on record", e.ID)
+		case e.Text != nil && leaf.Checksum(*e.Text) != e.Leaf.Checksum:
 			return fmt.Errorf("its text no longer matches the checksum recorded with it")
 		}
 		return nil
@@ -125,12 +146,16 @@ func (s *Store) VerifyAudit() (AuditReport, error) {
 	return AuditReport{Report: rep, Path: path}, nil
 }
 
-// recordReadAll logs a search that looked into every project: widening is
-// the one read a person may want to audit.
-func (s *Store) recordReadAll(ctx context.Context, c Caller, query string) error {
-	_, err := s.do(ctx, func(now time.Time) (*change, error) {
+// recordReadAll logs a read that looks into every project — widening is
+// the one read a person may want to audit — before anything is returned.
+// Reads in a narrower scope are not logged.
+func (s *Store) recordReadAll(c Caller, scope SearchScope, what string) error {
+	if scope != ScopeAll {
+		return nil
+	}
+	_, err := s.do(context.Background(), func(now time.Time) (*change, error) {
 		e := s.newEntry(opReadAll, c, now)
-		e.Detail = strings.TrimSpace(query)
+		e.Detail = strings.TrimSpace(what)
 		return &change{entries: []entry{e}}, nil
 	})
 	if err != nil {

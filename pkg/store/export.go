@@ -11,6 +11,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // record is the export format: a leaf's complete header and its text, one
@@ -22,18 +23,30 @@ type record struct {
 	Text string `json:"text"`
 }
 
-// Export returns every memory the caller may see under scope — forgotten,
+// exportPage bounds one page of an export, so that any store fits through
+// the wire's message limit.
+const exportPage = 8 << 20
+
+// Export returns the memories the caller may see under scope — forgotten,
 // pending and purged ones included, since they are part of the record — in
-// record order.
-func (s *Store) Export(c Caller, scope SearchScope) ([]string, error) {
+// record order, one page from offset on; next is 0 after the last page.
+func (s *Store) Export(c Caller, scope SearchScope, offset int) (records []string, next int, err error) {
 	if err := validateCaller(c); err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	if offset < 0 {
+		return nil, 0, fmt.Errorf("%w: offset %d is negative", ErrInvalid, offset)
+	}
+	if offset == 0 {
+		if err := s.recordReadAll(c, scope, "export"); err != nil {
+			return nil, 0, err
+		}
 	}
 	s.mu.RLock()
 	vis, _, err := s.visible(c, scope)
 	if err != nil {
 		s.mu.RUnlock()
-		return nil, err
+		return nil, 0, err
 	}
 	var ls []*leaf.Leaf
 	for _, l := range s.docs {
@@ -48,15 +61,19 @@ func (s *Store) Export(c Caller, scope SearchScope) ([]string, error) {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	out := make([]string, 0, len(ls))
-	for _, l := range ls {
-		b, err := json.Marshal(record{Header: l.Header, Text: l.Text})
+	size := 0
+	for i := offset; i < len(ls); i++ {
+		b, err := json.Marshal(record{Header: ls[i].Header, Text: ls[i].Text})
 		if err != nil {
-			return nil, fmt.Errorf("export %s: %w", l.ID, err)
+			return nil, 0, fmt.Errorf("export %s: %w", ls[i].ID, err)
 		}
-		out = append(out, string(b))
+		if size+len(b) > exportPage && len(records) > 0 {
+			return records, i, nil
+		}
+		size += len(b)
+		records = append(records, string(b))
 	}
-	return out, nil
+	return records, 0, nil
 }
 
 // ImportResult says what an import did.
@@ -74,6 +91,9 @@ const maxImportBatch = 5000
 // one bad record fails the whole batch and names its line.
 func (s *Store) Import(ctx context.Context, c Caller, records []string) (ImportResult, error) {
 	if err := validateCaller(c); err != nil {
+		return ImportResult{}, err
+	}
+	if err := requirePerson(c, "import"); err != nil {
 		return ImportResult{}, err
 	}
 	if len(records) > maxImportBatch {
@@ -140,6 +160,9 @@ func parseRecord(r string) (*leaf.Leaf, error) {
 		if err := leaf.ValidateText(l.Text); err != nil {
 			return nil, fmt.Errorf("%s: %w", l.ID, err)
 		}
+		if found := screen.Secrets(l.Text); len(found) > 0 {
+			return nil, fmt.Errorf("%w: %s holds %s: secrets never go into the memory", ErrInvalid, l.ID, found[0])
+		}
 		if leaf.Checksum(l.Text) != l.Checksum {
 			return nil, fmt.Errorf("%w: %s: the text does not match its checksum", ErrInvalid, l.ID)
 		}
@@ -150,10 +173,14 @@ func parseRecord(r string) (*leaf.Leaf, error) {
 		if l.Text != "" {
 			return nil, fmt.Errorf("%w: %s: purged but holds text", ErrInvalid, l.ID)
 		}
+	case leaf.StatusSuperseded:
+		if leaf.Checksum(l.Text) != l.Checksum || leaf.IDOf(l.Header, l.Text) != l.ID {
+			return nil, fmt.Errorf("%w: %s: the text does not match its checksum and id", ErrInvalid, l.ID)
+		}
 	default:
 		return nil, fmt.Errorf("%w: %s: unknown status %q", ErrInvalid, l.ID, clip(l.Status, 20))
 	}
-	if l.Status != leaf.StatusActive && l.Tombstone == nil {
+	if (l.Status == leaf.StatusForgotten || l.Status == leaf.StatusPurged) && l.Tombstone == nil {
 		return nil, fmt.Errorf("%w: %s: %s without a tombstone", ErrInvalid, l.ID, l.Status)
 	}
 	if err := leaf.ValidateProject(l.Project); err != nil {

@@ -44,6 +44,9 @@ func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope
 	if err != nil {
 		return nil, err
 	}
+	if err := s.recordReadAll(c, scope, "facts "+subject); err != nil {
+		return nil, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	part, err := s.partitions(c, scope)
@@ -76,6 +79,9 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 	if err != nil {
 		return nil, err
 	}
+	if err := s.recordReadAll(c, scope, "timeline "+subject+"::"+attribute); err != nil {
+		return nil, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	part, err := s.partitions(c, scope)
@@ -101,6 +107,9 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 // Conflicts lists every supersession among the visible facts.
 func (s *Store) Conflicts(c Caller, scope SearchScope) ([]timeline.Supersession, error) {
 	if err := validateCaller(c); err != nil {
+		return nil, err
+	}
+	if err := s.recordReadAll(c, scope, "conflicts"); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()

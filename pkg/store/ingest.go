@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/facts"
@@ -80,8 +82,8 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 	if err := leaf.ValidateDocument(in.Content); err != nil {
 		return IngestResult{}, err
 	}
-	if len(in.Name) > 4096 || strings.ContainsAny(in.Name, "\x00\n\r") {
-		return IngestResult{}, fmt.Errorf("%w: document name must be one line of at most 4096 bytes", ErrInvalid)
+	if len(in.Name) > 4096 || !utf8.ValidString(in.Name) || strings.IndexFunc(in.Name, unicode.IsControl) >= 0 {
+		return IngestResult{}, fmt.Errorf("%w: document name must be at most 4096 bytes of UTF-8 without control characters", ErrInvalid)
 	}
 	typ := ingest.Type(strings.ToLower(strings.TrimSpace(in.Type)))
 	switch typ {
@@ -153,8 +155,11 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 		if d, ok := s.byID[parts[0].leaf.ID]; ok && s.docs[d].Status != leaf.StatusSuperseded {
 			out := res
 			out.Status = Unchanged
-			if l := s.docs[d]; l.Status != leaf.StatusActive {
-				out.Status, out.Message = IngestRefused, s.existing(l).Message
+			if ex := s.existing(s.docs[d]); ex.Status != Duplicate {
+				out.Status, out.Message = IngestRefused, ex.Message
+				if ex.Status == PendingReview {
+					out.Status = IngestPending
+				}
 				return &change{done: func(*journal.Journal) (any, error) { return out, nil }}, nil
 			}
 			for _, p := range parts {
@@ -165,7 +170,7 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 			out.Message = "already stored: the same document, nothing written"
 			return &change{done: func(*journal.Journal) (any, error) { return out, nil }}, nil
 		}
-		ch := &change{}
+		ch := &change{facts: map[string][]facts.Fact{}}
 		var back []leaf.Header
 		for i, p := range parts {
 			if d, ok := s.byID[p.leaf.ID]; ok {
@@ -182,6 +187,13 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 			if !p.dateGiven {
 				p.leaf.ValidFrom = now
 			}
+			if p.leaf.Trust == leaf.TrustAsserted && !caller.IsPerson() {
+				if held := s.correctsVerified(p.leaf, p.facts); held != "" {
+					p.leaf.Trust, p.leaf.ReviewNote = leaf.TrustPending, held
+					trust, note = leaf.TrustPending, held
+				}
+			}
+			ch.facts[p.leaf.ID] = p.facts
 			e := s.newEntry(opSave, caller, now)
 			e.ID, e.Leaf, e.Text = p.leaf.ID, &p.leaf.Header, p.leaf.Text
 			ch.entries = append(ch.entries, e)

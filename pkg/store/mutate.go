@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,9 +13,72 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
-// ErrConflict: the memory is not in a state that allows the operation
-// (restoring a memory that was never forgotten, say); nothing was changed.
-var ErrConflict = fmt.Errorf("not allowed in the memory's current state")
+// Errors of the operations beyond save and search.
+var (
+	// ErrConflict: the memory is not in a state that allows the operation
+	// (restoring a memory that was never forgotten, say); nothing changed.
+	ErrConflict = errors.New("not allowed in the memory's current state")
+	// ErrPermission: only the person may do this (review, restore, purge,
+	// import), not an agent; nothing changed.
+	ErrPermission = errors.New("only the person may do this")
+)
+
+// requirePerson refuses an operation that is the person's to make. The
+// person is whoever runs the ihmt command line: an agent reaches the
+// memory through ihmt-mcp, which never offers these operations and never
+// passes a client off as the CLI.
+func requirePerson(c Caller, what string) error {
+	if c.IsPerson() {
+		return nil
+	}
+	return fmt.Errorf("%w: %s is the user's decision; ask them to run `ihmt %s`", ErrPermission, what, what)
+}
+
+// heldNote is the review note of an agent's correction of a verified memory.
+func heldNote(verified string) string {
+	return "held for review: it corrects verified memory " + verified + ", which stays current until a person approves"
+}
+
+// sameTimeline refuses a link across partitions: a project memory that
+// "corrects" a global one would change the answer in every other project.
+func sameTimeline(old, nw *leaf.Leaf) error {
+	if partition(old) == partition(nw) {
+		return nil
+	}
+	return fmt.Errorf("%w: memory %s is %s and memory %s is %s; a correction must be in the same scope as what it corrects (save it again with scope %q)",
+		ErrConflict, old.ID, where(old), nw.ID, where(nw), old.Scope)
+}
+
+func where(l *leaf.Leaf) string {
+	if l.Scope == leaf.ScopeGlobal {
+		return "global"
+	}
+	return "in project " + l.Project
+}
+
+// corrects reports whether from reaches to by following CorrectedBy links:
+// linking to → from would then close a cycle, leaving both outdated.
+func (s *Store) reaches(from, to string) bool {
+	seen := map[string]bool{}
+	queue := []string{from}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if id == to {
+			return true
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if d, ok := s.byID[id]; ok {
+			for _, k := range s.docs[d].CorrectedBy {
+				queue = append(queue, k.ID)
+			}
+		}
+	}
+	return false
+}
 
 // lookup returns a copy of a stored memory the caller may see under scope.
 // Only the writer calls it, so it reads without the lock.
@@ -66,6 +130,12 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 				return nil, fmt.Errorf("%w: memory %s is %s; only active memories can be linked", ErrConflict, l.ID, stateName(l))
 			}
 		}
+		if err := sameTimeline(old, nw); err != nil {
+			return nil, err
+		}
+		if s.reaches(newID, oldID) {
+			return nil, fmt.Errorf("%w: memory %s already corrects %s (directly or through others); linking back would leave both outdated", ErrConflict, oldID, newID)
+		}
 		if slices.ContainsFunc(old.CorrectedBy, func(k leaf.Link) bool { return k.ID == newID }) {
 			return &change{done: func(*journal.Journal) (any, error) {
 				return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
@@ -73,7 +143,7 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 		}
 		if old.Trust == leaf.TrustVerified && !c.IsPerson() && nw.Trust == leaf.TrustAsserted {
 			nw.Trust = leaf.TrustPending
-			nw.ReviewNote = "held for review: it corrects verified memory " + oldID + ", which stays current until a person approves"
+			nw.ReviewNote = heldNote(oldID)
 		}
 		old.CorrectedBy = append(slices.Clone(old.CorrectedBy), leaf.Link{ID: newID, At: now})
 		nw.Corrects = append(slices.Clone(nw.Corrects), leaf.Link{ID: oldID, At: now})
@@ -84,7 +154,7 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 		}}, nil
 	})
 	if err != nil {
-		return LinkResult{}, fmt.Errorf("mark outdated: %w", err)
+		return LinkResult{}, err
 	}
 	return v.(LinkResult), nil
 }
@@ -102,13 +172,16 @@ func (s *Store) Forget(ctx context.Context, c Caller, id, reason string) (leaf.L
 	if reason == "" {
 		reason = "no reason given"
 	}
-	return s.change(ctx, "forget", func(now time.Time) (*leaf.Leaf, entry, error) {
+	return s.change(ctx, func(now time.Time) (*leaf.Leaf, entry, error) {
 		l, err := s.lookup(c, id, ScopeDefault)
 		if err != nil {
 			return nil, entry{}, err
 		}
 		if l.Status != leaf.StatusActive {
 			return nil, entry{}, fmt.Errorf("%w: memory %s is already %s", ErrConflict, id, stateName(l))
+		}
+		if l.Trust == leaf.TrustVerified && !c.IsPerson() {
+			return nil, entry{}, fmt.Errorf("%w: the user verified memory %s, so only they can forget it: ask them to run `ihmt forget %s`", ErrPermission, id, id)
 		}
 		l.Status = leaf.StatusForgotten
 		l.Tombstone = &leaf.Tombstone{At: now, By: c.Agent, Session: c.Session, Reason: reason}
@@ -124,7 +197,10 @@ func (s *Store) Restore(ctx context.Context, c Caller, id string) (leaf.Leaf, er
 	if err := validateCaller(c); err != nil {
 		return leaf.Leaf{}, err
 	}
-	return s.change(ctx, "restore", func(now time.Time) (*leaf.Leaf, entry, error) {
+	if err := requirePerson(c, "restore"); err != nil {
+		return leaf.Leaf{}, err
+	}
+	return s.change(ctx, func(now time.Time) (*leaf.Leaf, entry, error) {
 		l, err := s.lookup(c, id, ScopeAll)
 		if err != nil {
 			return nil, entry{}, err
@@ -154,6 +230,9 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 	if err := validateCaller(c); err != nil {
 		return PurgeResult{}, err
 	}
+	if err := requirePerson(c, "purge"); err != nil {
+		return PurgeResult{}, err
+	}
 	v, err := s.do(ctx, func(now time.Time) (*change, error) {
 		l, err := s.lookup(c, id, ScopeAll)
 		if err != nil {
@@ -179,11 +258,13 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 			if err != nil {
 				return nil, fmt.Errorf("the memory is purged, but removing its text from the log failed (the next start retries): %w", err)
 			}
+			// Answer once the leaf file no longer holds the text either.
+			s.Flush()
 			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed}, nil
 		}}, nil
 	})
 	if err != nil {
-		return PurgeResult{}, fmt.Errorf("purge: %w", err)
+		return PurgeResult{}, err
 	}
 	return v.(PurgeResult), nil
 }
@@ -231,7 +312,10 @@ func (s *Store) Review(ctx context.Context, c Caller, id string, d Decision, not
 	if d != Approve && d != Reject {
 		return leaf.Leaf{}, fmt.Errorf("%w: unknown review decision %d: approve or reject", ErrInvalid, d)
 	}
-	return s.change(ctx, "review", func(now time.Time) (*leaf.Leaf, entry, error) {
+	if err := requirePerson(c, "review"); err != nil {
+		return leaf.Leaf{}, err
+	}
+	return s.change(ctx, func(now time.Time) (*leaf.Leaf, entry, error) {
 		l, err := s.lookup(c, id, ScopeAll)
 		if err != nil {
 			return nil, entry{}, err
@@ -255,8 +339,9 @@ func (s *Store) Review(ctx context.Context, c Caller, id string, d Decision, not
 	})
 }
 
-// change runs a one-leaf header change through the writer.
-func (s *Store) change(ctx context.Context, what string, run func(now time.Time) (*leaf.Leaf, entry, error)) (leaf.Leaf, error) {
+// change runs a one-leaf header change through the writer. Its errors are
+// returned as they are: the caller's RPC already names the operation.
+func (s *Store) change(ctx context.Context, run func(now time.Time) (*leaf.Leaf, entry, error)) (leaf.Leaf, error) {
 	v, err := s.do(ctx, func(now time.Time) (*change, error) {
 		l, e, err := run(now)
 		if err != nil {
@@ -266,7 +351,7 @@ func (s *Store) change(ctx context.Context, what string, run func(now time.Time)
 		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(*journal.Journal) (any, error) { return *l, nil }}, nil
 	})
 	if err != nil {
-		return leaf.Leaf{}, fmt.Errorf("%s: %w", what, err)
+		return leaf.Leaf{}, err
 	}
 	return v.(leaf.Leaf), nil
 }

@@ -9,13 +9,13 @@ import (
 	"syscall"
 )
 
-// checkDir makes sure the store directory is the user's own before anything
+// CheckDir makes sure the store directory is the user's own before anything
 // in it is trusted: owned by this user and writable by nobody else. A store
 // another user could write to may hold memories this user never saved, so
 // the daemon refuses it and says how to fix it; one that others can merely
 // read is tightened to 0700, since the memories are this user's to protect.
 // A missing directory is created 0700.
-func checkDir(dir string, log *slog.Logger) error {
+func CheckDir(dir string, log *slog.Logger) error {
 	st, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -300,7 +300,7 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 			return fmt.Errorf("replaces: %w", err)
 		}
 		req.corrects = []string{r}
-		return nil
+		return s.followScope(in, req)
 	}
 	res, err := s.Search(SearchInput{Caller: in.Caller, Query: r, Limit: maxCandidates})
 	if err != nil {
@@ -309,12 +309,31 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 	switch {
 	case res.Verdict == Found:
 		req.corrects = []string{res.Hits[0].Leaf.ID}
+		return s.followScope(in, req)
 	case len(res.Hits) > 0 && res.Verdict == Ambiguous:
 		req.res.Candidates = res.Hits
 		req.res.Message = fmt.Sprintf("Saved, but `replaces` matched %d memories about equally, so none was marked outdated: call mark_outdated(old_id, new_id) with the one this corrects.", len(res.Hits))
 	default:
 		req.res.Message = "Saved, but no memory matched `replaces`, so nothing was marked outdated: search for the old memory and call mark_outdated(old_id, new_id)."
 	}
+	return nil
+}
+
+// followScope puts a correction where what it corrects is: a correction of
+// a global memory saved from inside a project, with no scope given, is
+// global too — facts about the user do not belong to one project, and a
+// project memory must not change the answer in every other project.
+func (s *Store) followScope(in SaveInput, req *saveReq) error {
+	old, err := s.Get(in.Caller, req.corrects[0], ScopeDefault)
+	if err != nil {
+		return fmt.Errorf("replaces: %w", err)
+	}
+	l := req.leaf
+	if in.Scope != ScopeUnspecified || old.Scope == l.Scope {
+		return nil
+	}
+	l.Scope, l.Project, l.OriginProject = old.Scope, old.Project, in.Caller.Project
+	l.ID = leaf.ID(l.Scope, l.Project, l.Text)
 	return nil
 }
 
@@ -359,9 +378,12 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 				cp := *s.docs[d]
 				old = &cp
 			}
+			if err := sameTimeline(old, l); err != nil {
+				r.res.Message = "Saved, but not linked: " + strings.TrimPrefix(err.Error(), ErrConflict.Error()+": ")
+				continue
+			}
 			if old.Trust == leaf.TrustVerified && !r.caller.IsPerson() && l.Trust == leaf.TrustAsserted {
-				l.Trust = leaf.TrustPending
-				l.ReviewNote = "held for review: it corrects verified memory " + id + ", which stays current until a person approves"
+				l.Trust, l.ReviewNote = leaf.TrustPending, heldNote(id)
 			}
 			l.Corrects = append(l.Corrects, leaf.Link{ID: id, At: now})
 			old.CorrectedBy = append(slices.Clone(old.CorrectedBy), leaf.Link{ID: l.ID, At: now})
@@ -407,7 +429,7 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 		if r.leaf.Trust == leaf.TrustPending {
 			res.Status, res.Message = PendingReview, r.leaf.ReviewNote
 		} else {
-			res.Corrections = s.correctionsBy(r.leaf, r.facts)
+			res.Corrections = s.correctionsBy(r.leaf)
 		}
 		results[id] = res
 	}
@@ -427,7 +449,12 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 // existing answers a save whose text is already stored: a duplicate, or a
 // refusal when the memory was forgotten, so forgetting sticks.
 func (s *Store) existing(l *leaf.Leaf) SaveResult {
-	if l.Tombstone == nil || l.Status == leaf.StatusActive {
+	switch {
+	case l.Status == leaf.StatusActive && l.Trust == leaf.TrustRejected:
+		return SaveResult{Status: Refused, Leaf: *l, Message: fmt.Sprintf("Not saved: this exact memory (%s) was rejected by the user in review (%s). Do not save it again.", l.ID, l.ReviewNote)}
+	case l.Status == leaf.StatusActive && l.Trust == leaf.TrustPending:
+		return SaveResult{Status: PendingReview, Leaf: *l, Message: "already stored and still " + l.ReviewNote}
+	case l.Tombstone == nil || l.Status == leaf.StatusActive:
 		return SaveResult{Status: Duplicate, Leaf: *l}
 	}
 	msg := fmt.Sprintf("Not saved: this exact memory (%s) was forgotten on %s by %s (reason: %q). A person can bring it back with `ihmt restore %s`.",
@@ -461,7 +488,7 @@ func (s *Store) correctsVerified(l *leaf.Leaf, fs []facts.Fact) string {
 
 // correctionsBy lists the memories l now supersedes, with the notice their
 // readers will see. Callers hold s.mu.
-func (s *Store) correctionsBy(l *leaf.Leaf, fs []facts.Fact) []Correction {
+func (s *Store) correctionsBy(l *leaf.Leaf) []Correction {
 	var out []Correction
 	seen := map[string]bool{l.ID: true}
 	add := func(id string) {
@@ -482,12 +509,13 @@ func (s *Store) correctionsBy(l *leaf.Leaf, fs []facts.Fact) []Correction {
 	for _, c := range l.Corrects {
 		add(c.ID)
 	}
-	for _, f := range fs {
-		if f.Subject == "" {
-			continue
-		}
-		for _, e := range s.tl.History(timeline.Key{Scope: partition(l), Subject: f.Subject, Attribute: f.Attribute}, timeline.View{}) {
-			add(e.Leaf)
+	// The value each of its facts replaced: what was current as the memory
+	// knew it just before this save. (Looking at one entry per key, not the
+	// key's whole history, keeps a save's cost flat as a timeline grows.)
+	before := timeline.View{KnownAt: l.RecordedAt.Add(-time.Nanosecond)}
+	for _, e := range s.tl.Entries(l.ID) {
+		if prev, ok := s.tl.Current(e.Key, before); ok {
+			add(prev.Leaf)
 		}
 	}
 	return out

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -108,7 +107,10 @@ type SearchResult struct {
 	Confidence float64
 	// Hits are the ranked results for Found, and the tied memories for
 	// Ambiguous (then they are candidates, not answers).
-	Hits     []Hit
+	Hits []Hit
+	// Ranked is the ranking itself, up to the limit, whatever the verdict:
+	// for benchmarks and tools that measure retrieval, not for answers.
+	Ranked   []Hit
 	Coverage Coverage
 	Terms    []string
 	// ScopeDescription says what the search could see.
@@ -158,12 +160,8 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 	if err != nil {
 		return SearchResult{}, err
 	}
-	if in.Scope == ScopeAll {
-		// Widening to every project is the read a person may want to audit:
-		// it is on record before anything is returned.
-		if err := s.recordReadAll(context.Background(), in.Caller, in.Query); err != nil {
-			return SearchResult{}, err
-		}
+	if err := s.recordReadAll(in.Caller, in.Scope, "search "+in.Query); err != nil {
+		return SearchResult{}, err
 	}
 
 	s.mu.RLock()
@@ -221,6 +219,9 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: r.notices}
 	}
 
+	for _, r := range order[:min(len(order), limit)] {
+		res.Ranked = append(res.Ranked, hit(r))
+	}
 	best := order[0]
 	coverage := cover(best)
 	// The runner-up is the best memory that is a real alternative: one the
@@ -255,8 +256,14 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		res.Message = fmt.Sprintf("%d memories match about equally.", len(res.Hits))
 	case res.Confidence < minConfidence:
 		res.Verdict = Ambiguous
-		for _, r := range order[:min(len(order), maxCandidates)] {
-			res.Hits = append(res.Hits, hit(r))
+		// Candidates are alternatives: a superseded memory is history.
+		for _, r := range order {
+			if len(res.Hits) == maxCandidates {
+				break
+			}
+			if r.current {
+				res.Hits = append(res.Hits, hit(r))
+			}
 		}
 		res.Message = "No memory matches the query clearly; these match part of it."
 	default:

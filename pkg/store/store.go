@@ -73,15 +73,14 @@ type Caller struct {
 	Agent   leaf.Agent
 	Session string
 	Project string
+	// Person is true for the person at the command line, as opposed to an
+	// agent: review decisions, restores, purges and imports are theirs, and
+	// an agent's correction of what they verified waits for them.
+	Person bool
 }
 
-// PersonAgent is the agent name of the ihmt command line: the person, as
-// opposed to an agent. Review decisions and purges are theirs; an agent's
-// correction of a verified memory waits for them.
-const PersonAgent = "ihmt-cli"
-
-// IsPerson reports whether the caller is the person at the command line.
-func (c Caller) IsPerson() bool { return c.Agent.Name == PersonAgent }
+// IsPerson reports whether the caller is the person.
+func (c Caller) IsPerson() bool { return c.Person }
 
 // Options configure a store.
 type Options struct {
@@ -161,7 +160,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if s.extract == nil {
 		s.extract = facts.Default()
 	}
-	if err := checkDir(dir, s.log); err != nil {
+	if err := CheckDir(dir, s.log); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, leavesDir), 0o700); err != nil {
@@ -193,8 +192,26 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	for _, l := range all {
-		s.publish(l)
+	// Fact extraction is the costly part of publishing; it runs in parallel
+	// (the extractor is safe for that), publishing stays in record order.
+	fs := make([][]facts.Fact, len(all))
+	var next atomic.Int64
+	var extracting sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		extracting.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
+				if isLive(all[i]) {
+					fs[i] = s.extract.Extract(all[i].Text)
+				}
+				if fs[i] == nil {
+					fs[i] = []facts.Fact{} // extracted: none
+				}
+			}
+		})
+	}
+	extracting.Wait()
+	for i, l := range all {
+		s.publishWith(l, fs[i])
 	}
 	s.entries = j.Entries()
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
@@ -316,6 +333,16 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 // leaf, and the leaf file normally still has it.
 func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *journal.Journal) (int, error) {
 	rewrite := map[string]*leaf.Leaf{}
+	onDisk := map[string]leaf.Header{} // as the files show them, for leaves an entry changes
+	change := func(l *leaf.Leaf) {
+		if cur, ok := loaded[l.ID]; ok {
+			if _, seen := onDisk[l.ID]; !seen && rewrite[l.ID] == nil {
+				onDisk[l.ID] = cur.Header
+			}
+		}
+		loaded[l.ID] = l
+		rewrite[l.ID] = l
+	}
 	// Purged leaves whose text a log line may still hold (a crash between
 	// the purge entry and the log rewrite): those lines are read in full.
 	purged := map[string]bool{}
@@ -376,8 +403,7 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 			if cur, ok := loaded[l.ID]; ok && headerEqual(cur.Header, l.Header) {
 				return nil
 			}
-			loaded[l.ID] = l
-			rewrite[l.ID] = l
+			change(l)
 			delete(bad, l.ID)
 			return nil
 		}
@@ -393,8 +419,7 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 				strip = strip || !purged[h.ID]
 				purged[h.ID] = true
 			}
-			loaded[h.ID] = l
-			rewrite[h.ID] = l
+			change(l)
 		}
 		return nil
 	})
@@ -412,8 +437,14 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 		}
 		s.log.Info("finished an interrupted purge: removed text from the log", "entries", n)
 	}
+	// Entries are applied one after another, so a leaf changed twice may end
+	// just as its file already shows it: only a final state that differs
+	// from the file is written.
 	restore := make([]*leaf.Leaf, 0, len(rewrite))
-	for _, l := range rewrite {
+	for id, l := range rewrite {
+		if h, ok := onDisk[id]; ok && headerEqual(h, l.Header) && !bad[id] {
+			continue
+		}
 		restore = append(restore, l)
 	}
 	if err := s.writeLeaves(restore); err != nil {
@@ -459,10 +490,14 @@ func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 
 // replace publishes a new version of a stored leaf (a header change).
 // Callers hold s.mu.
-func (s *Store) replace(l *leaf.Leaf) {
+func (s *Store) replace(l *leaf.Leaf) { s.replaceWith(l, nil) }
+
+// replaceWith is replace with the leaf's facts already extracted (nil:
+// extract them here if needed).
+func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 	d, ok := s.byID[l.ID]
 	if !ok {
-		s.publish(l)
+		s.publishWith(l, fs)
 		return
 	}
 	old := s.docs[d]
@@ -472,7 +507,7 @@ func (s *Store) replace(l *leaf.Leaf) {
 	s.ix.SetLive(d, isLive(l))
 	s.tl.Remove(l.ID)
 	if isLive(l) {
-		s.addFacts(l, nil)
+		s.addFacts(l, fs)
 	}
 }
 
@@ -607,6 +642,9 @@ func (s *Store) Get(c Caller, id string, scope SearchScope) (leaf.Leaf, error) {
 		return leaf.Leaf{}, fmt.Errorf("%w: %q is not a memory id (16 hex digits)", ErrInvalid, clip(id, 40))
 	}
 	if err := validateCaller(c); err != nil {
+		return leaf.Leaf{}, err
+	}
+	if err := s.recordReadAll(c, scope, "get "+id); err != nil {
 		return leaf.Leaf{}, err
 	}
 	s.mu.RLock()

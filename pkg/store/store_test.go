@@ -21,7 +21,7 @@ import (
 var (
 	alice  = Caller{Agent: leaf.Agent{Name: "claude-code", Version: "2.1"}, Session: "s1", Project: "github.com/org/alpha"}
 	bob    = Caller{Agent: leaf.Agent{Name: "codex", Version: "0.169"}, Session: "s2", Project: "github.com/org/beta"}
-	nobody = Caller{Agent: leaf.Agent{Name: "ihmt-cli"}, Session: "s3"}
+	nobody = Caller{Agent: leaf.Agent{Name: "ihmt-cli"}, Session: "s3", Person: true}
 )
 
 func open(t testing.TB, dir string) *Store {

@@ -295,3 +295,31 @@ func texts(r SearchResult) []string {
 	}
 	return out
 }
+
+func TestLinksStayInOneTimeline(t *testing.T) {
+	s := open(t, t.TempDir())
+	a := save(t, s, alice, "The office coffee machine is on floor three.", ScopeGlobal)
+	b := save(t, s, alice, "Coffee is now brewed in the kitchen on floor two.", ScopeGlobal)
+	if _, err := s.MarkOutdated(ctx, alice, a.Leaf.ID, b.Leaf.ID); err != nil {
+		t.Fatal(err)
+	}
+	// A link back would leave both outdated: refused.
+	if _, err := s.MarkOutdated(ctx, alice, b.Leaf.ID, a.Leaf.ID); err == nil || !strings.Contains(err.Error(), "already corrects") {
+		t.Fatalf("a cycle must be refused: %v", err)
+	}
+	// A project memory cannot correct a global one for everybody...
+	p := save(t, s, alice, "In this repo the coffee budget is tracked in finance.md.", ScopeProject)
+	if _, err := s.MarkOutdated(ctx, alice, b.Leaf.ID, p.Leaf.ID); err == nil || !strings.Contains(err.Error(), "same scope") {
+		t.Fatalf("a cross-scope link must be refused: %v", err)
+	}
+	// ...so a correction of a global memory made from a project with no
+	// scope given is global itself, and changes the answer everywhere.
+	c := saveIn(t, s, SaveInput{Caller: alice, Content: "The coffee machine moved to the roof terrace.", Replaces: b.Leaf.ID})
+	if c.Leaf.Scope != "global" || c.Leaf.OriginProject != alice.Project || len(c.Leaf.Corrects) != 1 {
+		t.Fatalf("correction of a global memory: %+v", c.Leaf.Header)
+	}
+	r := find(t, s, SearchInput{Caller: bob, Query: "where is the coffee machine?", Limit: 10})
+	if r.Hits[0].Leaf.ID != c.Leaf.ID {
+		t.Fatalf("from another project the global correction wins: %v", texts(r))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -255,6 +256,20 @@ func TestAuditVerifyThroughStore(t *testing.T) {
 	if len(rep.Problems) == 0 || rep.Problems[0].Line != 3 || rep.Problems[0].Kind != "changed" {
 		t.Fatalf("edited text: %+v", rep.Problems)
 	}
+	// Remove a text without a purge: named too.
+	var lines [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		lines = append(lines, l)
+	}
+	var m map[string]json.RawMessage
+	json.Unmarshal(lines[1], &m)
+	delete(m, "text")
+	lines[1], _ = json.Marshal(m)
+	os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o600)
+	rep, _ = s.VerifyAudit()
+	if len(rep.Problems) == 0 || rep.Problems[0].Line != 2 || !strings.Contains(rep.Problems[0].Detail, "no purge") {
+		t.Fatalf("removed text: %+v", rep.Problems)
+	}
 	os.WriteFile(path, data, 0o600)
 }
 
@@ -270,8 +285,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 	y := saveIn(t, src, SaveInput{Caller: alice, Content: "A linked correction of the old note.", Scope: ScopeGlobal, Replaces: x.Leaf.ID})
 	src.Forget(ctx, alice, p.Leaf.ID, "wrong project")
 	src.Review(ctx, nobody, m.Leaf.ID, Approve, "")
-	out, err := src.Export(alice, ScopeAll)
-	if err != nil || len(out) != 5 {
+	out, next, err := src.Export(alice, ScopeAll, 0)
+	if err != nil || len(out) != 5 || next != 0 {
 		t.Fatalf("export = %d records, %v", len(out), err)
 	}
 	dst := open(t, t.TempDir())
@@ -283,7 +298,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err != nil || again.Imported != 0 || again.Unchanged != 5 {
 		t.Fatalf("importing twice must change nothing: %+v %v", again, err)
 	}
-	back, _ := dst.Export(alice, ScopeAll)
+	back, _, _ := dst.Export(alice, ScopeAll, 0)
 	if strings.Join(back, "\n") != strings.Join(out, "\n") {
 		t.Fatalf("export → import → export differs:\n%s\n---\n%s", strings.Join(out, "\n"), strings.Join(back, "\n"))
 	}
@@ -305,5 +320,69 @@ func TestExportImportRoundTrip(t *testing.T) {
 		if _, err := dst.Import(ctx, nobody, []string{junk}); err == nil {
 			t.Errorf("import %q should fail", junk)
 		}
+	}
+}
+
+// TestReplayWritesOnlyWhatDiffers: a leaf changed several times is not
+// rewritten at every start once its file shows its final state.
+func TestReplayWritesOnlyWhatDiffers(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	m := save(t, s, alice, "The printer on floor two jams on A3 paper.", ScopeGlobal)
+	s.Forget(ctx, alice, m.Leaf.ID, "fixed")
+	s.Restore(ctx, nobody, m.Leaf.ID)
+	s.Review(ctx, nobody, m.Leaf.ID, Approve, "")
+	s.Close()
+	path := s.leafPath(m.Leaf.ID)
+	s = open(t, dir)
+	s.Close()
+	st1, _ := os.Stat(path)
+	s = open(t, dir)
+	s.Close()
+	st2, _ := os.Stat(path)
+	if !st1.ModTime().Equal(st2.ModTime()) {
+		t.Fatal("the leaf file was rewritten at a start although it showed its final state")
+	}
+	// Positive control: a file behind the log is brought up to date.
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(data, []byte(`"trust": "verified"`), []byte(`"trust": "asserted"`), 1), 0o600)
+	s = open(t, dir)
+	if l, _ := s.Get(alice, m.Leaf.ID, ScopeDefault); l.Trust != leaf.TrustVerified {
+		t.Fatalf("trust after replay = %s, want verified (the log's last word)", l.Trust)
+	}
+}
+
+func TestExportPages(t *testing.T) {
+	s := open(t, t.TempDir())
+	big := strings.Repeat("lorem ipsum dolor sit amet ", 30000) // ~810 KB each
+	for i := range 25 {
+		save(t, s, nobody, fmt.Sprintf("Document %d. %s", i, big), ScopeGlobal)
+	}
+	var all []string
+	pages := 0
+	for offset := 0; ; {
+		recs, next, err := s.Export(nobody, ScopeAll, offset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		size := 0
+		for _, r := range recs {
+			size += len(r)
+		}
+		if size > exportPage && len(recs) > 1 {
+			t.Fatalf("page of %d bytes", size)
+		}
+		all = append(all, recs...)
+		if next == 0 {
+			break
+		}
+		offset = next
+	}
+	if len(all) != 25 || pages < 3 {
+		t.Fatalf("%d records in %d pages", len(all), pages)
+	}
+	if _, _, err := s.Export(nobody, ScopeAll, -1); err == nil {
+		t.Fatal("a negative offset must be refused")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
@@ -37,6 +38,7 @@ type opResp struct {
 type change struct {
 	entries []entry
 	leaves  []*leaf.Leaf
+	facts   map[string][]facts.Fact // facts already extracted, by leaf id
 	done    func(j *journal.Journal) (any, error)
 }
 
@@ -144,7 +146,7 @@ func (s *Store) commitOp(op *opReq, j *journal.Journal) {
 	if len(ch.leaves) > 0 {
 		s.mu.Lock()
 		for _, l := range ch.leaves {
-			s.replace(l)
+			s.replaceWith(l, ch.facts[l.ID])
 		}
 		s.mu.Unlock()
 		s.leaves.push(ch.leaves)

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -16,35 +17,34 @@ import (
 // branch and a catalog line; every write is fsynced.
 func BenchmarkConsolidate(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000} {
-		b.Run(fmt.Sprintf("leaves=%dk", n/1000), func(b *testing.B) {
-			g := newCorpusGen(5)
-			items := make([]Item, n)
-			for i := range items {
-				items[i] = g.next()
-			}
-			tr := mustOpen(b, b.TempDir())
-			start := time.Now()
-			if err := tr.Rebuild(items); err != nil {
-				b.Fatal(err)
-			}
-			b.Logf("rebuild of %d leaves: %v, %+v", n, time.Since(start), tr.Stats())
-			for _, mode := range []string{"log", "rewrite"} {
-				b.Run(mode, func(b *testing.B) {
-					tr.rewriteCatalog = mode == "rewrite"
-					cpu, n := cpuTime(), 0
-					for b.Loop() {
-						if err := tr.Add(g.next()); err != nil {
-							b.Fatal(err)
-						}
-						if _, err := tr.Consolidate(false); err != nil {
-							b.Fatal(err)
-						}
-						n++
+		for _, mode := range []string{"log", "rewrite"} {
+			b.Run(fmt.Sprintf("leaves=%dk/%s", n/1000, mode), func(b *testing.B) {
+				g := newCorpusGen(5)
+				items := make([]Item, n)
+				for i := range items {
+					items[i] = g.next()
+				}
+				tr := mustOpen(b, b.TempDir())
+				start := time.Now()
+				if err := tr.Rebuild(items); err != nil {
+					b.Fatal(err)
+				}
+				items = nil
+				b.Logf("rebuild of %d leaves: %v, %+v", n, time.Since(start), tr.Stats())
+				tr.rewriteCatalog = mode == "rewrite"
+				cpu, ops := cpuTime(), 0
+				for b.Loop() {
+					if err := tr.Add(g.next()); err != nil {
+						b.Fatal(err)
 					}
-					b.ReportMetric(float64(cpuTime()-cpu)/float64(n), "cpu-ns/op")
-				})
-			}
-		})
+					if _, err := tr.Consolidate(false); err != nil {
+						b.Fatal(err)
+					}
+					ops++
+				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(ops), "cpu-ns/op")
+			})
+		}
 	}
 }
 
@@ -56,11 +56,25 @@ func BenchmarkOpen100k(b *testing.B) {
 	if err := tr.Rebuild(items); err != nil {
 		b.Fatal(err)
 	}
+	items, tr = nil, nil
+	var keep *Tree
 	for b.Loop() {
-		if _, err := Open(dir, testOpts()); err != nil {
+		t, err := Open(dir, testOpts())
+		if err != nil {
 			b.Fatal(err)
 		}
+		keep = t
 	}
+	// What the loaded tree holds in memory.
+	var before, after runtime.MemStats
+	keep = nil
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	keep, _ = Open(dir, testOpts())
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20), "heap-MB")
+	runtime.KeepAlive(keep)
 }
 
 // BenchmarkSearch100k searches a 100k-leaf tree with the reference scorer
@@ -75,17 +89,29 @@ func BenchmarkSearch100k(b *testing.B) {
 		}
 	}
 	for _, c := range []struct {
-		name             string
-		loose, noDescent bool
-	}{{"tight", false, false}, {"loose", true, false}, {"tight-no-descent", false, true}} {
+		name                     string
+		loose, noDescent, scored bool
+	}{
+		{"tight", false, false, false},
+		{"loose", true, false, false},
+		{"tight-no-descent", false, true, false},
+		{"tight-scored-postings", false, false, true},
+		{"loose-scored-postings", true, false, true},
+		{"tight-scored-postings-no-descent", false, true, true},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			var nodes, leaves, touched, n int
 			var took []time.Duration
 			cpu := cpuTime()
 			for b.Loop() {
 				terms := queries[n%len(queries)]
-				q, _ := w.query(terms, views[n%len(views)], 10, c.loose)
-				q.noDescent = c.noDescent
+				q, sc := w.query(terms, views[n%len(views)], 10, c.loose)
+				if c.noDescent {
+					q.Beam = -1
+				}
+				if c.scored {
+					q.Scorer = refScorerC{sc}
+				}
 				start := time.Now()
 				res := w.tr.Search(q)
 				took = append(took, time.Since(start))

@@ -356,6 +356,20 @@ func (s *refScorer) Postings(i int, fn func(string)) {
 	}
 }
 
+// refScorerC is a refScorer whose posting lists carry each leaf's
+// contribution (ScoredPostings).
+type refScorerC struct{ *refScorer }
+
+func (s refScorerC) PostingsScored(i int, fn func(string, float64)) {
+	t := s.terms[i]
+	idf := s.ix.idfs[t]
+	for _, p := range s.ix.post[t] {
+		if !s.ix.dead[p.d] && s.vis(p.d) {
+			fn(s.ix.ids[p.d], s.ix.contrib(idf, p.tf, p.d))
+		}
+	}
+}
+
 func (s *refScorer) Score(id string) (float64, uint64, bool) {
 	d, ok := s.ix.byID[id]
 	if !ok || s.ix.dead[d] || !s.vis(int32(d)) {

@@ -81,6 +81,7 @@ type rootItem struct {
 	Tags     []string `json:"tags,omitempty"`
 }
 
+// branchPath is where branch id of the given layer lives.
 func (t *Tree) branchPath(layer int, id string) string {
 	return filepath.Join(t.dir, branchesDir, strconv.Itoa(layer), id+".json")
 }
@@ -174,6 +175,8 @@ func (t *Tree) writeSnapshot(gen int) error {
 	return t.writeCatalog(gen, t.parent, t.gone)
 }
 
+// writeCatalog writes catalog.json of generation gen from parents and gone,
+// then drops the log it supersedes.
 func (t *Tree) writeCatalog(gen int, parents map[string]string, gone map[string]bool) error {
 	snap := catalogSnapshot{Version: fileVersion, Gen: gen, Parents: parents}
 	for id := range gone {
@@ -440,10 +443,12 @@ func (t *Tree) sound(b *Branch, parents map[string]string) (ok, pointed bool) {
 	return ok && b.Layer == top+1, pointed
 }
 
+// note records a repair for Repairs.
 func (t *Tree) note(format string, args ...any) {
 	t.repairs = append(t.repairs, fmt.Sprintf(format, args...))
 }
 
+// removeFile removes path; a file already gone is not an error.
 func removeFile(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err

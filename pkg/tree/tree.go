@@ -208,6 +208,7 @@ type rootEntry struct {
 	json    []byte  // the entry as root.json renders it, once rendered
 }
 
+// queueKey names a queue: one group's parentless items of one layer.
 type queueKey struct {
 	group string
 	layer int
@@ -237,6 +238,7 @@ func Open(dir string, opts Options) (*Tree, error) {
 	return t, nil
 }
 
+// newTree returns an empty tree with opts' defaults filled in.
 func newTree(dir string, opts Options) *Tree {
 	t := &Tree{dir: dir, bf: opts.BranchFactor, sum: opts.Summarizer, now: opts.Now}
 	if t.bf == 0 {
@@ -624,6 +626,7 @@ func branchSummary(b *Branch) ChildSummary {
 	return s
 }
 
+// cloneSummary copies s, slices included, so a branch never shares them.
 func cloneSummary(s ChildSummary) ChildSummary {
 	s.Keywords = slices.Clone(s.Keywords)
 	s.Tags = slices.Clone(s.Tags)
@@ -657,11 +660,16 @@ func (t *Tree) Rebuild(items []Item) error {
 	t.deferIndex = true
 	defer func() {
 		t.deferIndex = false
-		for _, e := range t.root {
+		// Every item passed through the root: a map never shrinks, and
+		// the root is walked on every write of root.json.
+		root := make(map[string]*rootEntry, len(t.root))
+		for id, e := range t.root {
+			root[id] = e
 			if !e.indexed {
 				t.rootIdx.add(e)
 			}
 		}
+		t.root = root
 	}()
 	for _, it := range items {
 		if err := t.Add(it); err != nil {
@@ -768,6 +776,7 @@ type bagCache struct {
 // each, some 10 MB at most.
 const bagCacheSize = 4096
 
+// get returns the cached bags of branch id.
 func (c *bagCache) get(id string) ([]bag, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -775,6 +784,7 @@ func (c *bagCache) get(id string) ([]bag, bool) {
 	return b, ok
 }
 
+// put caches the bags of branch id, evicting some when full.
 func (c *bagCache) put(id string, b []bag) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -795,6 +805,7 @@ func (c *bagCache) put(id string, b []bag) {
 	c.m[id] = b
 }
 
+// clear empties the cache.
 func (c *bagCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

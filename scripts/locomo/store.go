@@ -50,8 +50,8 @@ func (a *storeAsker) ask(q string) (ranking, error) {
 	}
 	a.lastVerdict = verdictName(res.Verdict)
 	// Ambiguous and near-miss answers still rank their hits: use them.
-	r := make(ranking, 0, len(res.Hits))
-	for _, h := range res.Hits {
+	r := make(ranking, 0, len(res.Ranked))
+	for _, h := range res.Ranked {
 		r = append(r, a.dia[h.Leaf.ID])
 	}
 	return r, nil

@@ -13,3 +13,9 @@
 // descriptor snapshot memory.binpb (refreshed by scripts/gen.sh
 // --update-snapshot).
 package ihmtv1
+
+// PersonAgent is the agent name of the ihmt command line: the person, as
+// opposed to an agent. The daemon lets only it review, restore, purge and
+// import, and an agent's correction of what it verified waits for it; the
+// MCP shim never passes a client off under this name.
+const PersonAgent = "ihmt-cli"

@@ -3135,7 +3135,10 @@ type VerifyAuditResponse struct {
 	// The first problems found, in log order.
 	Problems []*AuditProblem `protobuf:"bytes,4,rep,name=problems" json:"problems,omitempty"`
 	// The log file.
-	Path          string `protobuf:"bytes,5,opt,name=path" json:"path,omitempty"`
+	Path string `protobuf:"bytes,5,opt,name=path" json:"path,omitempty"`
+	// Lines a crash left damaged (never acknowledged; skipped when the store
+	// opens). They are not edits and do not make ok false.
+	DamagedLines  []int64 `protobuf:"varint,6,rep,packed,name=damaged_lines,json=damagedLines" json:"damaged_lines,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3203,6 +3206,13 @@ func (x *VerifyAuditResponse) GetPath() string {
 		return x.Path
 	}
 	return ""
+}
+
+func (x *VerifyAuditResponse) GetDamagedLines() []int64 {
+	if x != nil {
+		return x.DamagedLines
+	}
+	return nil
 }
 
 // Fact is one value of a subject's attribute, with both clocks.
@@ -3750,7 +3760,9 @@ type ExportRequest struct {
 	// Who is asking.
 	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
 	// Which memories; SEARCH_SCOPE_ALL exports everything.
-	Scope         SearchScope `protobuf:"varint,2,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	Scope SearchScope `protobuf:"varint,2,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	// Where to continue: the next_offset of the previous page (0 to start).
+	Offset        int64 `protobuf:"varint,3,opt,name=offset" json:"offset,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3799,11 +3811,20 @@ func (x *ExportRequest) GetScope() SearchScope {
 	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
 }
 
-// ExportResponse carries the records.
+func (x *ExportRequest) GetOffset() int64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+// ExportResponse carries one page of records (about 8 MiB at most).
 type ExportResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// One JSON object per memory: its complete leaf header plus "text".
-	Records       []string `protobuf:"bytes,1,rep,name=records" json:"records,omitempty"`
+	Records []string `protobuf:"bytes,1,rep,name=records" json:"records,omitempty"`
+	// The offset of the next page; 0 when this was the last.
+	NextOffset    int64 `protobuf:"varint,2,opt,name=next_offset,json=nextOffset" json:"next_offset,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3843,6 +3864,13 @@ func (x *ExportResponse) GetRecords() []string {
 		return x.Records
 	}
 	return nil
+}
+
+func (x *ExportResponse) GetNextOffset() int64 {
+	if x != nil {
+		return x.NextOffset
+	}
+	return 0
 }
 
 // ImportRequest carries exported records.
@@ -4385,13 +4413,14 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x04line\x18\x01 \x01(\x03R\x04line\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x12\n" +
 	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xa4\x01\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\"\xc9\x01\n" +
 	"\x13VerifyAuditResponse\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x18\n" +
 	"\aentries\x18\x02 \x01(\x03R\aentries\x12\x1c\n" +
 	"\tunchained\x18\x03 \x01(\x03R\tunchained\x121\n" +
 	"\bproblems\x18\x04 \x03(\v2\x15.ihmt.v1.AuditProblemR\bproblems\x12\x12\n" +
-	"\x04path\x18\x05 \x01(\tR\x04path\"\x91\x03\n" +
+	"\x04path\x18\x05 \x01(\tR\x04path\x12#\n" +
+	"\rdamaged_lines\x18\x06 \x03(\x03R\fdamagedLines\"\x91\x03\n" +
 	"\x04Fact\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x1c\n" +
 	"\tattribute\x18\x02 \x01(\tR\tattribute\x12\x14\n" +
@@ -4429,12 +4458,15 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x03old\x18\x01 \x01(\v2\r.ihmt.v1.FactR\x03old\x12\x1f\n" +
 	"\x03new\x18\x02 \x01(\v2\r.ihmt.v1.FactR\x03new\"P\n" +
 	"\x11ConflictsResponse\x12;\n" +
-	"\rsupersessions\x18\x01 \x03(\v2\x15.ihmt.v1.SupersessionR\rsupersessions\"d\n" +
+	"\rsupersessions\x18\x01 \x03(\v2\x15.ihmt.v1.SupersessionR\rsupersessions\"|\n" +
 	"\rExportRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12*\n" +
-	"\x05scope\x18\x02 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"*\n" +
+	"\x05scope\x18\x02 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\x12\x16\n" +
+	"\x06offset\x18\x03 \x01(\x03R\x06offset\"K\n" +
 	"\x0eExportResponse\x12\x18\n" +
-	"\arecords\x18\x01 \x03(\tR\arecords\"R\n" +
+	"\arecords\x18\x01 \x03(\tR\arecords\x12\x1f\n" +
+	"\vnext_offset\x18\x02 \x01(\x03R\n" +
+	"nextOffset\"R\n" +
 	"\rImportRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
 	"\arecords\x18\x02 \x03(\tR\arecords\"J\n" +

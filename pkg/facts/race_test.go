@@ -1,5 +1,0 @@
-//go:build race
-
-package facts
-
-const raceEnabled = true
