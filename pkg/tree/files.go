@@ -609,6 +609,7 @@ func (t *Tree) loadBranches() (map[string]*Branch, error) {
 		return nil, err
 	}
 	dup := make(map[string]bool)
+	in := make(interner)
 	for _, ld := range layers {
 		layer, err := strconv.Atoi(ld.Name())
 		if err != nil || !ld.IsDir() || layer < 1 || layer > maxLayer || strconv.Itoa(layer) != ld.Name() {
@@ -646,7 +647,7 @@ func (t *Tree) loadBranches() (map[string]*Branch, error) {
 				}
 				continue
 			}
-			out[id] = b
+			out[id] = in.branch(b)
 		}
 	}
 	for id := range dup {
@@ -689,4 +690,41 @@ func readBranch(path, id string, layer int) (*Branch, string) {
 		return nil, "id does not match its children"
 	}
 	return &b, ""
+}
+
+// interner shares equal strings (keywords, tags and groups repeat across
+// thousands of summaries) and trims the slices JSON decoding over-allocates:
+// loaded branches are most of what the tree holds in memory.
+type interner map[string]string
+
+func (in interner) str(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	in[s] = s
+	return s
+}
+
+func (in interner) strs(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = in.str(s)
+	}
+	return out
+}
+
+func (in interner) branch(b *Branch) *Branch {
+	b.Group = in.str(b.Group)
+	b.Keywords = in.strs(b.Keywords)
+	children := make([]ChildSummary, len(b.Children))
+	for i, c := range b.Children {
+		c.Keywords = in.strs(c.Keywords)
+		c.Tags = in.strs(c.Tags)
+		children[i] = c
+	}
+	b.Children = children
+	return b
 }
