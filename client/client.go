@@ -289,6 +289,11 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 			if ctx.Err() != nil {
 				return r, c.translate(aerr) // the caller gave up
 			}
+			if c.listening() && time.Since(begin) < c.opts.OpenTimeout {
+				// The attempt outlived our own step (a daemon busy opening
+				// a large store answers slowly): keep waiting for it.
+				continue
+			}
 			// Our own wait ran out while the daemon was unavailable: say
 			// why it was, which says what to do.
 			return resp, c.translate(err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -13,16 +14,27 @@ import (
 
 // Corrections, forgetting and the fact timeline.
 
-func cmdMarkOutdated(e *env, args []string) error {
-	fs, asJSON := e.flags("mark-outdated", "OLD_ID NEW_ID")
+// withIDs parses a command that takes exactly n memory ids and connects to
+// the daemon (starting it if needed); hint is the usage line for a wrong
+// count.
+func (e *env) withIDs(fs *flag.FlagSet, args []string, n int, hint string) ([]string, *client.Client, error) {
 	pos, err := parse(fs, args)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if len(pos) != 2 {
-		return usageError{"give the outdated memory's id, then the correction's: ihmt mark-outdated OLD_ID NEW_ID"}
+	if len(pos) != n {
+		return nil, nil, usageError{hint}
 	}
 	c, err := e.client(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pos, c, nil
+}
+
+func cmdMarkOutdated(e *env, args []string) error {
+	fs, asJSON := e.flags("mark-outdated", "OLD_ID NEW_ID")
+	pos, c, err := e.withIDs(fs, args, 2, "give the outdated memory's id, then the correction's: ihmt mark-outdated OLD_ID NEW_ID")
 	if err != nil {
 		return err
 	}
@@ -66,14 +78,7 @@ func cmdForget(e *env, args []string) error {
 
 func cmdRestore(e *env, args []string) error {
 	fs, asJSON := e.flags("restore", "ID")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"give one memory id: ihmt restore 3f2a9c1b7d4e5f60"}
-	}
-	c, err := e.client(true)
+	pos, c, err := e.withIDs(fs, args, 1, "give one memory id: ihmt restore 3f2a9c1b7d4e5f60")
 	if err != nil {
 		return err
 	}
@@ -91,14 +96,7 @@ func cmdRestore(e *env, args []string) error {
 
 func cmdPurge(e *env, args []string) error {
 	fs, asJSON := e.flags("purge", "ID")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"give one forgotten memory's id: ihmt purge 3f2a9c1b7d4e5f60"}
-	}
-	c, err := e.client(true)
+	pos, c, err := e.withIDs(fs, args, 1, "give one forgotten memory's id: ihmt purge 3f2a9c1b7d4e5f60")
 	if err != nil {
 		return err
 	}

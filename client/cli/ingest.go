@@ -51,15 +51,9 @@ func cmdIngest(e *env, args []string) error {
 	if len(pos) == 0 {
 		return usageError{"give files, directories or - (stdin): ihmt ingest notes/ README.md"}
 	}
-	sc := ihmtv1.Scope_SCOPE_UNSPECIFIED
-	switch *scope {
-	case "":
-	case "global":
-		sc = ihmtv1.Scope_SCOPE_GLOBAL
-	case "project":
-		sc = ihmtv1.Scope_SCOPE_PROJECT
-	default:
-		return usageError{fmt.Sprintf("--scope %q: use global or project", *scope)}
+	sc, err := saveScope(*scope)
+	if err != nil {
+		return err
 	}
 	files, skipped, err := ingestFiles(pos)
 	if err != nil {

@@ -44,15 +44,9 @@ func cmdSave(e *env, args []string) error {
 	if strings.TrimSpace(text) == "" {
 		return usageError{"nothing to save: give the text as arguments, or - to read it from stdin"}
 	}
-	sc := ihmtv1.Scope_SCOPE_UNSPECIFIED
-	switch *scope {
-	case "":
-	case "global":
-		sc = ihmtv1.Scope_SCOPE_GLOBAL
-	case "project":
-		sc = ihmtv1.Scope_SCOPE_PROJECT
-	default:
-		return usageError{fmt.Sprintf("--scope %q: use global or project", *scope)}
+	sc, err := saveScope(*scope)
+	if err != nil {
+		return err
 	}
 	c, err := e.client(true)
 	if err != nil {
@@ -90,6 +84,19 @@ func cmdSave(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "link the right one: ihmt mark-outdated OLD_ID %s\n", resp.GetId())
 	}
 	return nil
+}
+
+// saveScope maps a save's --scope onto the API's scope.
+func saveScope(s string) (ihmtv1.Scope, error) {
+	switch s {
+	case "":
+		return ihmtv1.Scope_SCOPE_UNSPECIFIED, nil
+	case "global":
+		return ihmtv1.Scope_SCOPE_GLOBAL, nil
+	case "project":
+		return ihmtv1.Scope_SCOPE_PROJECT, nil
+	}
+	return 0, usageError{fmt.Sprintf("--scope %q: use global or project", s)}
 }
 
 // searchScopes maps --scope values onto the API's search scopes.

@@ -156,7 +156,9 @@
 package facts
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -204,6 +206,22 @@ type Extractor struct {
 	roles          map[string]bool   // role words and phrases, lower case
 	roleWords      int
 	stopper        stopper
+	digest         string // of the pattern files: see Digest
+}
+
+// Digest identifies the patterns: two extractors with the same digest
+// extract the same facts from the same text (the code that runs them
+// aside, which the caller versions itself). A store can keep facts it
+// extracted and reuse them while the digest holds.
+func (x *Extractor) Digest() string { return x.digest }
+
+func digestOf(files ...[]byte) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%d\n", len(f))
+		h.Write(f)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 //go:embed patterns.json
@@ -222,6 +240,7 @@ var defaultExtractor = sync.OnceValue(func() *Extractor {
 	if err != nil {
 		panic(err)
 	}
+	x.digest = digestOf(defaultFile)
 	return x
 })
 
@@ -248,7 +267,12 @@ func Load(userFile string) (*Extractor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compile(merge(def, user), userFile, len(user.Patterns))
+	x, err := compile(merge(def, user), userFile, len(user.Patterns))
+	if err != nil {
+		return nil, err
+	}
+	x.digest = digestOf(defaultFile, data)
+	return x, nil
 }
 
 // candidate is one match that passed its pattern's checks, before the

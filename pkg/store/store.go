@@ -110,14 +110,15 @@ type Store struct {
 	ix       *index.Index
 	docs     []*leaf.Leaf // by index.Doc
 	byID     map[string]index.Doc
-	groups   map[string]index.Group // project → group; "" is global (0)
-	projects []string               // group → project
-	entries  int64                  // log entries
-	tl       *timeline.Timeline     // facts and links of live memories
-	sources  map[string][]string    // sourceKey → leaves of that document
-	plain    bool                   // rank by BM25 alone (tests compare)
-	pending  int                    // memories waiting for review
-	gone     int                    // forgotten or purged memories
+	groups   map[string]index.Group  // project → group; "" is global (0)
+	projects []string                // group → project
+	entries  int64                   // log entries
+	tl       *timeline.Timeline      // facts and links of live memories
+	factsOf  map[string][]facts.Fact // extracted facts of live memories, for the snapshot
+	sources  map[string][]string     // sourceKey → leaves of that document
+	plain    bool                    // rank by BM25 alone (tests compare)
+	pending  int                     // memories waiting for review
+	gone     int                     // forgotten or purged memories
 
 	// closeMu orders Save against Close: a Save holds it shared while it
 	// enqueues, so once Close holds it exclusively every accepted request is
@@ -125,6 +126,7 @@ type Store struct {
 	closeMu   sync.RWMutex
 	closed    bool
 	closeOnce sync.Once
+	snapOnce  sync.Once
 	closing   chan struct{}
 	writerErr error
 	done      chan struct{} // closed when the writer and leaf writer have stopped
@@ -143,6 +145,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		reqs:      make(chan *request, maxBatch),
 		leaves:    newLeafQueue(),
 		tl:        timeline.New(),
+		factsOf:   map[string][]facts.Fact{},
 		sources:   map[string][]string{},
 		ix:        index.New(),
 		byID:      make(map[string]index.Doc),
@@ -195,13 +198,21 @@ func Open(dir string, opts Options) (*Store, error) {
 	// Fact extraction is the costly part of publishing; it runs in parallel
 	// (the extractor is safe for that), publishing stays in record order.
 	fs := make([][]facts.Fact, len(all))
-	var next atomic.Int64
+	snap := s.loadFacts()
+	var next, extracted atomic.Int64
 	var extracting sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		extracting.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
-				if isLive(all[i]) {
+				if !isLive(all[i]) {
+					fs[i] = []facts.Fact{}
+					continue
+				}
+				if got, ok := snap[all[i].ID]; ok {
+					fs[i] = got
+				} else {
 					fs[i] = s.extract.Extract(all[i].Text)
+					extracted.Add(1)
 				}
 				if fs[i] == nil {
 					fs[i] = []facts.Fact{} // extracted: none
@@ -214,8 +225,11 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.publishWith(l, fs[i])
 	}
 	s.entries = j.Entries()
+	if extracted.Load() > 1000 {
+		s.saveFacts() // so that a crash later does not cost this again
+	}
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
-		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "took", time.Since(start).Round(time.Millisecond))
+		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "facts_extracted", extracted.Load(), "took", time.Since(start).Round(time.Millisecond))
 
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -236,6 +250,7 @@ func (s *Store) Close() error {
 		close(s.closing)
 	})
 	<-s.done
+	s.snapOnce.Do(s.saveFacts)
 	return s.writerErr
 }
 
@@ -506,6 +521,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 	s.docs[d] = l
 	s.ix.SetLive(d, isLive(l))
 	s.tl.Remove(l.ID)
+	delete(s.factsOf, l.ID)
 	if isLive(l) {
 		s.addFacts(l, fs)
 	}
@@ -517,6 +533,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	if fs == nil {
 		fs = s.extract.Extract(l.Text)
 	}
+	s.factsOf[l.ID] = fs
 	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
 	for _, c := range l.Corrects {
 		if d, ok := s.byID[c.ID]; ok && isLive(s.docs[d]) {

@@ -107,11 +107,22 @@ func TestCorrectionChangesTheAnswer(t *testing.T) {
 	if got := factsJSON(t, s); got != before {
 		t.Fatalf("facts changed across a restart:\nbefore %s\nafter  %s", before, got)
 	}
+	s.Close()
+	if _, err := os.Stat(filepath.Join(dir, factsName)); err != nil {
+		t.Fatalf("no facts snapshot after a close: %v", err)
+	}
+	// A damaged snapshot is derived data: ignored and rebuilt.
+	os.WriteFile(filepath.Join(dir, factsName), []byte("garbage"), 0o600)
+	s = openAt(t, dir, clk)
+	if got := factsJSON(t, s); got != before {
+		t.Fatalf("facts changed with a damaged snapshot:\nbefore %s\nafter  %s", before, got)
+	}
 	s.Flush()
 	s.Close()
 	if err := os.Rename(filepath.Join(dir, logName), filepath.Join(dir, "log.aside")); err != nil {
 		t.Fatal(err)
 	}
+	os.Remove(filepath.Join(dir, factsName))
 	s = openAt(t, dir, clk)
 	if got := factsJSON(t, s); got != before {
 		t.Fatalf("facts changed when rebuilt from the leaves:\nbefore %s\nafter  %s", before, got)
