@@ -215,6 +215,19 @@ func (c *Client) Shutdown(ctx context.Context) error {
 	return c.translate(err)
 }
 
+// stillOpening reports whether waiting longer may help: a daemon listens
+// and says it is not serving yet (it is opening its store), and OpenTimeout
+// has not run out since begin.
+func (c *Client) stillOpening(ctx context.Context, begin time.Time) bool {
+	if time.Since(begin) > c.opts.OpenTimeout || !c.listening() {
+		return false
+	}
+	hctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	resp, err := c.health.Check(hctx, &healthpb.HealthCheckRequest{Service: ihmtv1.MemoryService_ServiceDesc.ServiceName})
+	return err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_NOT_SERVING
+}
+
 // Ping checks that a daemon answers and is serving, without starting one.
 func (c *Client) Ping(ctx context.Context) error {
 	resp, err := c.health.Check(ctx, &healthpb.HealthCheckRequest{Service: ihmtv1.MemoryService_ServiceDesc.ServiceName})
@@ -272,7 +285,7 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 		if time.Now().After(deadline) {
 			// A daemon that answers but is still opening a large store is
 			// worth waiting for, up to OpenTimeout in all.
-			if !c.listening() || time.Since(begin) > c.opts.OpenTimeout {
+			if !c.stillOpening(ctx, begin) {
 				return resp, c.translate(err)
 			}
 			deadline = time.Now().Add(time.Second)
@@ -289,9 +302,10 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 			if ctx.Err() != nil {
 				return r, c.translate(aerr) // the caller gave up
 			}
-			if c.listening() && time.Since(begin) < c.opts.OpenTimeout {
+			if c.stillOpening(ctx, begin) {
 				// The attempt outlived our own step (a daemon busy opening
 				// a large store answers slowly): keep waiting for it.
+				deadline = time.Now().Add(time.Second)
 				continue
 			}
 			// Our own wait ran out while the daemon was unavailable: say

@@ -113,7 +113,7 @@ func TestErrorTranslation(t *testing.T) {
 	// A short StartTimeout: Unavailable from a daemon that is listening is
 	// retried (it may still be opening its store) until then.
 	c := newClient(t, Options{Socket: sock, StartTimeout: 300 * time.Millisecond})
-	sentinels := []error{ErrInvalid, ErrNotFound, ErrUnavailable, context.Canceled, context.DeadlineExceeded}
+	sentinels := []error{ErrInvalid, ErrNotFound, ErrUnavailable, ErrConflict, ErrPermission, context.Canceled, context.DeadlineExceeded}
 	tests := []struct {
 		code        codes.Code
 		want        error // nil: no sentinel
@@ -124,8 +124,8 @@ func TestErrorTranslation(t *testing.T) {
 		{codes.Unavailable, ErrUnavailable, true},
 		{codes.Internal, nil, true},
 		{codes.Unknown, nil, true},
-		{codes.PermissionDenied, nil, true},
-		{codes.FailedPrecondition, nil, true},
+		{codes.PermissionDenied, ErrPermission, true},
+		{codes.FailedPrecondition, ErrConflict, true},
 		{codes.DeadlineExceeded, context.DeadlineExceeded, true},
 		{codes.Canceled, context.Canceled, false},
 	}

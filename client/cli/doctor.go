@@ -107,7 +107,6 @@ type doctor struct {
 	mcpBin  string                // the ihmt-mcp found, if any
 	stats   *ihmtv1.StatsResponse // the daemon's answer, if it serves
 	service *service.Status       // nil when there is no service manager
-	lockFix string                // how to find the lock's holder
 }
 
 func (d *doctor) add(name, status, finding, fix string) {

@@ -210,11 +210,8 @@ func unsuitable(path string) string {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return "binary"
 	}
-	for len(head) > 0 && !utf8.Valid(head) {
-		// A multi-byte character cut at the end of the sample is fine.
-		if len(head) > 4 && utf8.Valid(head[:len(head)-4]) {
-			break
-		}
+	// A multi-byte character cut at the end of the sample is fine.
+	if !utf8.Valid(head) && (len(head) <= 4 || !utf8.Valid(head[:len(head)-4])) {
 		return "not UTF-8 text"
 	}
 	return ""

@@ -407,7 +407,7 @@ func trimValue(s string, lo, hi int) (int, int) {
 }
 
 // hasDigit reports whether s contains an ASCII digit.
-func hasDigit(s string) bool { return strings.IndexAny(s, "0123456789") >= 0 }
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // codeLike reports whether s looks like an identifier, host name, path or
 // version: punctuation between letters or digits ("db2.internal",

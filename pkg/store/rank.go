@@ -179,7 +179,7 @@ func parseView(asOf, knownAt string) (view, error) {
 
 // inView returns whether a document exists in the view: it became true by
 // as_of and was recorded by known_at. Callers hold s.mu.
-func (s *Store) inView(vis func(index.Group) bool, v view) func(index.Doc) bool {
+func (s *Store) inView(v view) func(index.Doc) bool {
 	if v.zero() {
 		return func(index.Doc) bool { return true }
 	}

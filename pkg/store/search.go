@@ -171,7 +171,7 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return SearchResult{}, err
 	}
 	desc += view.describe()
-	inView := s.inView(vis, view)
+	inView := s.inView(view)
 	// The index filters by scope while scoring; the view's dates filter
 	// after, so the pool grows until the filter leaves enough or the index
 	// has nothing more — never a search that is exhaustive only in name.

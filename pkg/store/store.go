@@ -475,12 +475,9 @@ func headerEqual(a, b leaf.Header) bool {
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
-// publish adds a durable leaf to the index and, when it is live, to the
-// fact timeline. Callers hold s.mu or run before the store is shared.
-func (s *Store) publish(l *leaf.Leaf) { s.publishWith(l, nil) }
-
-// publishWith is publish with the leaf's facts already extracted (nil:
-// extract them here).
+// publishWith adds a durable leaf to the index and, when it is live, to
+// the fact timeline, with its facts already extracted (nil: extract them
+// here). Callers hold s.mu or run before the store is shared.
 func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 	g, ok := s.groups[l.Project]
 	if !ok {

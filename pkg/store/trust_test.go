@@ -257,10 +257,7 @@ func TestAuditVerifyThroughStore(t *testing.T) {
 		t.Fatalf("edited text: %+v", rep.Problems)
 	}
 	// Remove a text without a purge: named too.
-	var lines [][]byte
-	for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		lines = append(lines, l)
-	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
 	var m map[string]json.RawMessage
 	json.Unmarshal(lines[1], &m)
 	delete(m, "text")

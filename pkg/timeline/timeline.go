@@ -144,9 +144,6 @@ type entry struct {
 	s      *series
 }
 
-// less orders a timeline: valid time, then record time, then leaf id.
-func less(a, b *entry) bool { return compare(a, b) < 0 }
-
 func compare(a, b *entry) int {
 	if c := a.valid.Compare(b.valid); c != 0 {
 		return c
