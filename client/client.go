@@ -222,10 +222,19 @@ func (c *Client) stillOpening(ctx context.Context, begin time.Time) bool {
 	if time.Since(begin) > c.opts.OpenTimeout || !c.listening() {
 		return false
 	}
+	return c.healthStatus(ctx) == healthpb.HealthCheckResponse_NOT_SERVING
+}
+
+// healthStatus asks the daemon's health service, briefly; UNKNOWN when it
+// does not answer.
+func (c *Client) healthStatus(ctx context.Context) healthpb.HealthCheckResponse_ServingStatus {
 	hctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	resp, err := c.health.Check(hctx, &healthpb.HealthCheckRequest{Service: ihmtv1.MemoryService_ServiceDesc.ServiceName})
-	return err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_NOT_SERVING
+	if err != nil {
+		return healthpb.HealthCheckResponse_UNKNOWN
+	}
+	return resp.GetStatus()
 }
 
 // Ping checks that a daemon answers and is serving, without starting one.
@@ -295,7 +304,13 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 			return resp, c.translate(status.FromContextError(ctx.Err()).Err())
 		case <-time.After(25 * time.Millisecond):
 		}
-		attempt, cancel := context.WithDeadline(ctx, deadline)
+		// While the daemon starts or opens, an attempt may take no longer
+		// than our wait; once it serves, a slow call (an import batch, a
+		// large ingest) gets all the time the caller gave it.
+		attempt, cancel := ctx, context.CancelFunc(func() {})
+		if c.healthStatus(ctx) != healthpb.HealthCheckResponse_SERVING {
+			attempt, cancel = context.WithDeadline(ctx, deadline)
+		}
 		r, aerr := rpc(attempt)
 		cancel()
 		if code := status.Code(aerr); code == codes.DeadlineExceeded || code == codes.Canceled {

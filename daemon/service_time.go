@@ -73,8 +73,12 @@ func (s *service) ListReview(ctx context.Context, req *ihmtv1.ListReviewRequest)
 	if err != nil {
 		return nil, err
 	}
+	pending, err := st.PendingReview(caller(req.GetCaller()), int(req.GetLimit()))
+	if err != nil {
+		return nil, toStatus(err)
+	}
 	out := &ihmtv1.ListReviewResponse{}
-	for _, l := range st.PendingReview(int(req.GetLimit())) {
+	for _, l := range pending {
 		out.Memories = append(out.Memories, memory(l))
 	}
 	return out, nil
@@ -114,7 +118,7 @@ func (s *service) Log(ctx context.Context, req *ihmtv1.LogRequest) (*ihmtv1.LogR
 		}
 		f.Since = t
 	}
-	entries, matched, err := st.Log(f)
+	entries, matched, err := st.Log(caller(req.GetCaller()), f)
 	if err != nil {
 		return nil, toStatus(err)
 	}

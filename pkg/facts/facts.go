@@ -209,14 +209,17 @@ type Extractor struct {
 	digest         string // of the pattern files: see Digest
 }
 
-// Digest identifies the patterns: two extractors with the same digest
-// extract the same facts from the same text (the code that runs them
-// aside, which the caller versions itself). A store can keep facts it
-// extracted and reuse them while the digest holds.
+// CodeVersion changes whenever this package's code would extract other
+// facts from the same patterns, or Fact changes shape; Digest includes it.
+const CodeVersion = 1
+
+// Digest identifies what Extract does: the patterns and CodeVersion. A
+// store can keep facts it extracted and reuse them while the digest holds.
 func (x *Extractor) Digest() string { return x.digest }
 
 func digestOf(files ...[]byte) string {
 	h := sha256.New()
+	fmt.Fprintf(h, "code %d\n", CodeVersion)
 	for _, f := range files {
 		fmt.Fprintf(h, "%d\n", len(f))
 		h.Write(f)

@@ -42,6 +42,16 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 )
 
+// opRecovered is the op of the entry Open appends to name lines a crash
+// damaged.
+const opRecovered = "recovered"
+
+type recovered struct {
+	Op      string  `json:"op"`
+	Detail  string  `json:"detail"`
+	Damaged []int64 `json:"damaged"`
+}
+
 // maxBatchLines bounds how many damaged lines at the end of the log Open
 // looks past to find where the chain continues; a crash damages at most the
 // last batch, and the store's batches are smaller than this.
@@ -97,6 +107,12 @@ func Open(path string) (*Journal, error) {
 		}
 	}
 	j.size = good
+	// Walk the tail back: the chain continues from the last readable line,
+	// and unreadable lines there are crash damage, named once in a chained
+	// "recovered" entry so that Verify can tell them from an edit. The walk
+	// stops at the last such entry: what lies before it was named already.
+	var damaged []int64
+	found := false
 	for i := j.entries - 1; i >= 0 && i >= j.entries-maxBatchLines; i-- {
 		sp := tail[i%maxBatchLines]
 		line := make([]byte, sp.n)
@@ -105,18 +121,32 @@ func Open(path string) (*Journal, error) {
 			return nil, fmt.Errorf("read log %s: %w", path, err)
 		}
 		var e struct {
+			Op   string `json:"op"`
 			Hash string `json:"hash"`
 		}
-		if json.Unmarshal(line, &e) == nil {
-			// The first readable line from the end: its hash, or none if it
-			// predates the chain. Damaged lines after it are skipped over.
-			j.last = e.Hash
+		if json.Unmarshal(line, &e) != nil {
+			damaged = append(damaged, i+1)
+			continue
+		}
+		if !found {
+			j.last, found = e.Hash, true
+		}
+		if e.Op == opRecovered {
 			break
 		}
 	}
 	if _, err := f.Seek(good, io.SeekStart); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("seek log: %w", err)
+	}
+	if len(damaged) > 0 {
+		slices.Sort(damaged)
+		rec, _ := json.Marshal(recovered{Op: opRecovered, Damaged: damaged,
+			Detail: fmt.Sprintf("%d lines damaged by an interrupted write were skipped; nothing in them was acknowledged", len(damaged))})
+		if err := j.Append([][]byte{rec}); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("record damaged log lines: %w", err)
+		}
 	}
 	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
@@ -306,14 +336,20 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 		}
 	}
 	var rep Report
+	named := map[int64]bool{} // lines a recovered entry names as crash damage
 	err := Read(path, func(line []byte) error {
 		rep.Entries++
 		n := rep.Entries
 		var l link
 		if err := json.Unmarshal(line, &l); err != nil {
-			rep.Damaged = append(rep.Damaged, n)
 			lines = append(lines, link{damaged: true})
 			return nil
+		}
+		var r recovered
+		if json.Unmarshal(line, &r) == nil && r.Op == opRecovered {
+			for _, d := range r.Damaged {
+				named[d] = true
+			}
 		}
 		lines = append(lines, l)
 		if l.Hash == "" {
@@ -345,13 +381,18 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 	prev := ""
 	for i, l := range lines {
 		if l.damaged {
+			if named[int64(i+1)] {
+				rep.Damaged = append(rep.Damaged, int64(i+1))
+			} else {
+				add(Problem{Line: int64(i + 1), Kind: "changed", Detail: "not a readable entry, and no crash recovery names it"})
+			}
 			continue // the chain continues past it from the last good hash
 		}
 		if l.Hash == "" {
 			prev = ""
 			continue
 		}
-		if l.Prev != prev && i > 0 && lines[i-1].damaged {
+		if l.Prev != prev && i > 0 && lines[i-1].damaged && named[int64(i)] {
 			// Written in the same batch as the damaged line before it.
 			rep.Damaged = append(rep.Damaged, int64(i+1))
 		} else if l.Prev != prev {

@@ -274,11 +274,28 @@ func TestCrashDamageIsNotTampering(t *testing.T) {
 	if err != nil || len(rep.Problems) != 0 || len(rep.Damaged) != 1 || rep.Damaged[0] != 4 {
 		t.Fatalf("Verify = %+v, %v; want line 4 damaged and no problems", rep, err)
 	}
-	// Positive control: an edit is still an edit.
+	// Line 5 is the entry that names the damage; reopening adds no other.
 	ls := lines(t, path)
-	ls[5] = strings.Replace(ls[5], `"seq":5`, `"seq":6`, 1)
-	os.WriteFile(path, []byte(strings.Join(ls, "\n")+"\n"), 0o600)
-	if rep, _ := Verify(path, nil); len(rep.Problems) != 1 || rep.Problems[0].Line != 6 {
+	if !strings.Contains(ls[4], `"op":"recovered"`) || !strings.Contains(ls[4], `"damaged":[4]`) {
+		t.Fatalf("no recovered entry: %q", ls[4])
+	}
+	j, _ = Open(path)
+	j.Close()
+	if n := len(lines(t, path)); n != 7 {
+		t.Fatalf("reopening added entries: %d lines", n)
+	}
+	// Positive controls: an edit is still an edit, and an unreadable line
+	// that no recovery names is one too.
+	edited := append([]string(nil), ls...)
+	edited[6] = strings.Replace(edited[6], `"seq":5`, `"seq":6`, 1)
+	os.WriteFile(path, []byte(strings.Join(edited, "\n")+"\n"), 0o600)
+	if rep, _ := Verify(path, nil); len(rep.Problems) != 1 || rep.Problems[0].Line != 7 {
 		t.Fatalf("edit after damage: %+v", rep)
+	}
+	broken := append([]string(nil), ls...)
+	broken[1] = "x" + broken[1][1:]
+	os.WriteFile(path, []byte(strings.Join(broken, "\n")+"\n"), 0o600)
+	if rep, _ := Verify(path, nil); len(rep.Problems) == 0 || rep.Problems[0].Line != 2 {
+		t.Fatalf("a one-byte edit that makes a line unreadable: %+v", rep)
 	}
 }

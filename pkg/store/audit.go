@@ -33,8 +33,12 @@ type LogEntry struct {
 }
 
 // Log lists the log entries matching f, oldest first; matched counts every
-// entry that matched before the limit kept the newest ones.
-func (s *Store) Log(f LogFilter) (entries []LogEntry, matched int, err error) {
+// entry that matched before the limit kept the newest ones. The log spans
+// every project, so it is the person's to read.
+func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err error) {
+	if err := requirePerson(c, "log"); err != nil {
+		return nil, 0, err
+	}
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}

@@ -37,10 +37,8 @@ func (s *Store) Export(c Caller, scope SearchScope, offset int) (records []strin
 	if offset < 0 {
 		return nil, 0, fmt.Errorf("%w: offset %d is negative", ErrInvalid, offset)
 	}
-	if offset == 0 {
-		if err := s.recordReadAll(c, scope, "export"); err != nil {
-			return nil, 0, err
-		}
+	if err := s.recordReadAll(c, scope, fmt.Sprintf("export from %d", offset)); err != nil {
+		return nil, 0, err
 	}
 	s.mu.RLock()
 	vis, _, err := s.visible(c, scope)

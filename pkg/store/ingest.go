@@ -204,9 +204,11 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 			e.ID, e.Leaves, e.Detail = back[0].ID, back, "an older version of "+in.Name+" is current again"
 			ch.entries = append(ch.entries, e)
 		}
-		// An older version of the same named document becomes history.
+		// An older version of the same named document becomes history —
+		// unless the new one waits for review: until a person approves it,
+		// the old version stays the one that answers.
 		var old []leaf.Header
-		if in.Name != "" {
+		if in.Name != "" && trust != leaf.TrustPending {
 			for _, id := range s.sources[sourceKey(scope, project, in.Name)] {
 				l := s.docs[s.byID[id]]
 				if l.Status != leaf.StatusActive || l.Source.Digest == digest || l.Trust == leaf.TrustPending {

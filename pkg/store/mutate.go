@@ -141,9 +141,13 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 				return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
 			}}, nil
 		}
-		if old.Trust == leaf.TrustVerified && !c.IsPerson() && nw.Trust == leaf.TrustAsserted {
-			nw.Trust = leaf.TrustPending
-			nw.ReviewNote = heldNote(oldID)
+		if old.Trust == leaf.TrustVerified && !c.IsPerson() {
+			if nw.Trust == leaf.TrustVerified {
+				return nil, fmt.Errorf("%w: both memories were verified by the user, so only they can say which one is outdated: ask them to run `ihmt mark-outdated %s %s`", ErrPermission, oldID, newID)
+			}
+			if nw.Trust == leaf.TrustAsserted {
+				nw.Trust, nw.ReviewNote = leaf.TrustPending, heldNote(oldID)
+			}
 		}
 		old.CorrectedBy = append(slices.Clone(old.CorrectedBy), leaf.Link{ID: newID, At: now})
 		nw.Corrects = append(slices.Clone(nw.Corrects), leaf.Link{ID: oldID, At: now})
@@ -356,8 +360,12 @@ func (s *Store) change(ctx context.Context, run func(now time.Time) (*leaf.Leaf,
 	return v.(leaf.Leaf), nil
 }
 
-// PendingReview lists the memories waiting for a person, newest first.
-func (s *Store) PendingReview(limit int) []leaf.Leaf {
+// PendingReview lists the memories waiting for a person, newest first, in
+// every project: it is the person's list.
+func (s *Store) PendingReview(c Caller, limit int) ([]leaf.Leaf, error) {
+	if err := requirePerson(c, "review"); err != nil {
+		return nil, err
+	}
 	if limit <= 0 {
 		limit = 50
 	}
@@ -369,7 +377,7 @@ func (s *Store) PendingReview(limit int) []leaf.Leaf {
 			out = append(out, *l)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func stateName(l *leaf.Leaf) string {

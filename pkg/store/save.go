@@ -308,8 +308,10 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 	}
 	switch {
 	case res.Verdict == Found:
+		// Words that happen to match a global memory do not move this one
+		// out of its project (only an explicit id does): the link is then
+		// refused, and the answer says to save with scope global.
 		req.corrects = []string{res.Hits[0].Leaf.ID}
-		return s.followScope(in, req)
 	case len(res.Hits) > 0 && res.Verdict == Ambiguous:
 		req.res.Candidates = res.Hits
 		req.res.Message = fmt.Sprintf("Saved, but `replaces` matched %d memories about equally, so none was marked outdated: call mark_outdated(old_id, new_id) with the one this corrects.", len(res.Hits))
@@ -320,9 +322,9 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 }
 
 // followScope puts a correction where what it corrects is: a correction of
-// a global memory saved from inside a project, with no scope given, is
-// global too — facts about the user do not belong to one project, and a
-// project memory must not change the answer in every other project.
+// a global memory named by its id from inside a project, with no scope
+// given, is global too — facts about the user do not belong to one project,
+// and a project memory must not change the answer in every other project.
 func (s *Store) followScope(in SaveInput, req *saveReq) error {
 	old, err := s.Get(in.Caller, req.corrects[0], ScopeDefault)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 	"github.com/ihmt-dev/ihmt/pkg/facts"
@@ -24,7 +25,20 @@ type factsSnapshot struct {
 	Facts map[string][]facts.Fact
 }
 
-func (s *Store) snapshotKey() string { return s.extract.Digest() + "/" + version.Version }
+// snapshotKey names what produced the facts: the patterns and extractor
+// code (the digest), the release, and — in a build from a checkout — the
+// commit, so a development build never trusts another build's facts.
+func (s *Store) snapshotKey() string {
+	key := s.extract.Digest() + "/" + version.Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, kv := range bi.Settings {
+			if kv.Key == "vcs.revision" || kv.Key == "vcs.modified" {
+				key += "/" + kv.Value
+			}
+		}
+	}
+	return key
+}
 
 // loadFacts returns the snapshot's facts by leaf id, or nil if it is
 // missing, unreadable or from other patterns or another program.

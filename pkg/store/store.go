@@ -425,6 +425,13 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 		for i := range e.Leaves {
 			h := e.Leaves[i]
 			cur, ok := loaded[h.ID]
+			if !ok && h.Status == leaf.StatusPurged {
+				// Its save lost its text to the purge; the header is all
+				// there is, and all it needs.
+				cur, ok = &leaf.Leaf{Header: h}, true
+				change(cur)
+				continue
+			}
 			if !ok || headerEqual(cur.Header, h) {
 				continue
 			}
@@ -532,13 +539,19 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	}
 	s.factsOf[l.ID] = fs
 	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
+	// Links take effect between live memories of one partition only,
+	// whatever an imported or hand-edited header says.
+	linkable := func(id string) bool {
+		d, ok := s.byID[id]
+		return ok && isLive(s.docs[d]) && partition(s.docs[d]) == partition(l)
+	}
 	for _, c := range l.Corrects {
-		if d, ok := s.byID[c.ID]; ok && isLive(s.docs[d]) {
+		if linkable(c.ID) {
 			s.tl.Link(c.ID, l.ID, c.At)
 		}
 	}
 	for _, c := range l.CorrectedBy {
-		if d, ok := s.byID[c.ID]; ok && isLive(s.docs[d]) {
+		if linkable(c.ID) {
 			s.tl.Link(l.ID, c.ID, c.At)
 		}
 	}

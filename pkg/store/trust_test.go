@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -121,7 +122,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 	if rankOf(all, a.Leaf.ID) < 0 {
 		t.Fatalf("scope=all returns A's memory: %v", ids(all))
 	}
-	entries, _, err := s.Log(LogFilter{Agent: "codex"})
+	entries, _, err := s.Log(nobody, LogFilter{Agent: "codex"})
 	if err != nil || !slices.ContainsFunc(entries, func(e LogEntry) bool { return e.Op == opReadAll && strings.Contains(e.Summary, q) }) {
 		t.Fatalf("the scope=all read is not in the log: %+v %v", entries, err)
 	}
@@ -132,13 +133,17 @@ func TestProvenanceInLog(t *testing.T) {
 	save(t, s, alice, "From Claude.", ScopeGlobal)
 	save(t, s, bob, "From Codex.", ScopeGlobal)
 	for _, c := range []Caller{alice, bob} {
-		es, n, err := s.Log(LogFilter{Agent: c.Agent.Name})
+		es, n, err := s.Log(nobody, LogFilter{Agent: c.Agent.Name})
 		if err != nil || n != 1 || es[0].Agent != c.Agent || es[0].Session != c.Session || es[0].Project != c.Project {
 			t.Fatalf("log for %s = %+v (%d) %v", c.Agent.Name, es, n, err)
 		}
 	}
-	if es, n, _ := s.Log(LogFilter{Session: "s2"}); n != 1 || !strings.Contains(es[0].Summary, "From Codex") {
+	if es, n, _ := s.Log(nobody, LogFilter{Session: "s2"}); n != 1 || !strings.Contains(es[0].Summary, "From Codex") {
 		t.Fatalf("--session: %+v", es)
+	}
+	// The log spans every project: an agent may not read it.
+	if _, _, err := s.Log(bob, LogFilter{}); !errors.Is(err, ErrPermission) {
+		t.Fatalf("an agent reading the log: %v", err)
 	}
 }
 
@@ -156,7 +161,7 @@ func TestReview(t *testing.T) {
 	if rankOf(r, inj.Leaf.ID) >= 0 || rankOf(r, normal.Leaf.ID) < 0 {
 		t.Fatalf("pending memory returned by search: %v", ids(r))
 	}
-	if p := s.PendingReview(0); len(p) != 1 || p[0].ID != inj.Leaf.ID {
+	if p, _ := s.PendingReview(nobody, 0); len(p) != 1 || p[0].ID != inj.Leaf.ID {
 		t.Fatalf("review list = %+v", p)
 	}
 	if _, err := s.Review(ctx, nobody, inj.Leaf.ID, Reject, "prompt injection"); err != nil {
@@ -381,5 +386,27 @@ func TestExportPages(t *testing.T) {
 	}
 	if _, _, err := s.Export(nobody, ScopeAll, -1); err == nil {
 		t.Fatal("a negative offset must be refused")
+	}
+}
+
+// TestPurgedLeafComesBackFromTheLog: a purged memory whose file is lost
+// keeps its tombstone, so its text still cannot be saved again.
+func TestPurgedLeafComesBackFromTheLog(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	m := save(t, s, alice, "The old alarm code was written on the back of the calendar.", ScopeGlobal)
+	s.Forget(ctx, alice, m.Leaf.ID, "user asked")
+	if _, err := s.Purge(ctx, nobody, m.Leaf.ID); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	os.Remove(s.leafPath(m.Leaf.ID))
+	s = open(t, dir)
+	l, err := s.Get(nobody, m.Leaf.ID, ScopeAll)
+	if err != nil || l.Status != leaf.StatusPurged || l.Tombstone == nil || l.Text != "" {
+		t.Fatalf("after losing the file: %+v, %v", l.Header, err)
+	}
+	if r := save(t, s, alice, m.Leaf.Text, ScopeGlobal); r.Status != Refused {
+		t.Fatalf("re-save of purged text = %v", r.Status)
 	}
 }
