@@ -150,7 +150,7 @@ type SearchArgs struct {
 	Query   string `json:"query" jsonschema:"what to look for, in the user's words"`
 	Clue    string `json:"clue,omitempty" jsonschema:"a detail that tells apart the candidates of an ambiguous answer"`
 	Scope   string `json:"scope,omitempty" jsonschema:"default (global + this project), project, global, or all (every project: only when the user asks)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"results to return, 1-50 (default 5)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"results to return, 1-50 (default: the best and at most two rivals)"`
 	Detail  string `json:"detail,omitempty" jsonschema:"compact (default: best memory in full, rivals as one line) or full (every result in full, with ids)"`
 	AsOf    string `json:"as_of,omitempty" jsonschema:"answer as things stood on this date (YYYY-MM-DD), e.g. for 'where did I live in 2024?'"`
 	KnownAt string `json:"known_at,omitempty" jsonschema:"answer with what the memory had recorded by this date (YYYY-MM-DD)"`
@@ -383,6 +383,11 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 		Message:  resp.GetMessage(),
 	}
 	for i, r := range resp.GetResults() {
+		if !full && args.Limit == 0 && i == compactResults {
+			// Compact: the answer and two rivals, as in the text. Asking
+			// for a limit, or for detail=full, gets them all.
+			break
+		}
 		m := r.GetMemory()
 		notices := r.GetNotices()
 		if notices == nil {
@@ -423,6 +428,7 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 const (
 	compactMaxRunes = 6000
 	rivalMaxRunes   = 600
+	compactResults  = 3
 )
 
 // clipContent cuts s to n runes, saying so.

@@ -822,6 +822,7 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 			saves = append(saves, time.Since(t))
 		}
 	}
+	var textSizes, structSizes []time.Duration // sizes, kept as counts
 	for range b.cfg.shimCalls {
 		args := map[string]any{"query": query(r, b.cfg.seed, stored)}
 		t := time.Now()
@@ -829,9 +830,12 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 			s.fail(err)
 		} else {
 			searches = append(searches, time.Since(t))
+			textSizes = append(textSizes, time.Duration(m.lastText)*time.Millisecond)
+			structSizes = append(structSizes, time.Duration(m.lastStructured)*time.Millisecond)
 		}
 	}
 	s.SteadySave, s.SteadySearch = summarize(saves), summarize(searches)
+	s.AnswerText, s.AnswerStructured = summarize(textSizes), summarize(structSizes)
 	if v, ok := procStatus(m.cmd.Process.Pid, "VmRSS"); ok {
 		s.ShimRSSMiB = mib(v)
 	}

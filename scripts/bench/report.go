@@ -114,6 +114,13 @@ func (r *Results) print(w io.Writer, cfg config) {
 	add("steady search_memory round trip", sh.SteadySearch, fmt.Sprintf("p50 ≤ 3 ms: %s", mark(sh.SteadySearch.N > 0 && sh.SteadySearch.P50 <= 3)))
 	add("cold: first call auto-starts ihmtd", sh.ColdStart, "")
 	table(rows)
+	if sh.AnswerText.N > 0 {
+		// Sizes went through Lat as milliseconds per byte; about 4 bytes of
+		// English make a token.
+		fmt.Printf("compact search answer: text p50 %.0f B (≈%.0f tokens), p90 %.0f B, max %.0f B; structured content p50 %.0f B (≈%.0f tokens), max %.0f B\n",
+			sh.AnswerText.P50, sh.AnswerText.P50/4, sh.AnswerText.P90, sh.AnswerText.Max,
+			sh.AnswerStructured.P50, sh.AnswerStructured.P50/4, sh.AnswerStructured.Max)
+	}
 	if len(r.SaveLatency) > 0 && sh.SteadySave.N > 0 {
 		// The latency sample nearest the shim's store size.
 		base := r.SaveLatency[0]

@@ -23,6 +23,10 @@ type mcpProc struct {
 	out    *bufio.Reader
 	stderr *lockedBuffer
 	nextID int
+	// The size of the last tool result the model is given: its text, and
+	// its structured content as JSON (some clients show the model only
+	// that).
+	lastText, lastStructured int
 }
 
 type lockedBuffer struct {
@@ -156,6 +160,12 @@ func (p *mcpProc) tool(name string, args map[string]any) (map[string]any, error)
 	if err := json.Unmarshal(res, &r); err != nil {
 		return nil, fmt.Errorf("%s: bad result: %v", name, err)
 	}
+	p.lastText = 0
+	for _, c := range r.Content {
+		p.lastText += len(c.Text)
+	}
+	sc, _ := json.Marshal(r.Structured)
+	p.lastStructured = len(sc)
 	if r.IsError {
 		var msg []string
 		for _, c := range r.Content {
@@ -195,20 +205,24 @@ func shimEnv(socket, home, project string) []string {
 
 // ShimResults are the MCP shim's figures.
 type ShimResults struct {
-	Spawns         int     `json:"spawns"`
-	SpawnToInit    Lat     `json:"spawn_to_initialize_result"`
-	FirstCall      Lat     `json:"first_save_call_incl_lazy_dial"`
-	Exit           Lat     `json:"stdin_close_to_exit"`
-	SteadySave     Lat     `json:"steady_save_memory_round_trip"`
-	SteadySearch   Lat     `json:"steady_search_memory_round_trip"`
-	StoreLeaves    int64   `json:"store_leaves"`
-	ShimRSSMiB     float64 `json:"shim_rss_mib"`
-	ShimMaxRSSMiB  float64 `json:"shim_max_rss_mib"`
-	Errors         int     `json:"errors"`
-	FirstError     string  `json:"first_error,omitempty"`
-	ColdStart      Lat     `json:"cold_first_call_incl_ihmtd_autostart"`
-	ColdDaemonRSS  float64 `json:"cold_ihmtd_rss_mib"`
-	ColdStartError string  `json:"cold_start_error,omitempty"`
+	Spawns       int `json:"spawns"`
+	SpawnToInit  Lat `json:"spawn_to_initialize_result"`
+	FirstCall    Lat `json:"first_save_call_incl_lazy_dial"`
+	Exit         Lat `json:"stdin_close_to_exit"`
+	SteadySave   Lat `json:"steady_save_memory_round_trip"`
+	SteadySearch Lat `json:"steady_search_memory_round_trip"`
+	// AnswerText and AnswerStructured are the sizes in bytes of compact
+	// search answers (p50, p90, max in the Lat fields, as counts).
+	AnswerText       Lat     `json:"search_answer_text_bytes"`
+	AnswerStructured Lat     `json:"search_answer_structured_bytes"`
+	StoreLeaves      int64   `json:"store_leaves"`
+	ShimRSSMiB       float64 `json:"shim_rss_mib"`
+	ShimMaxRSSMiB    float64 `json:"shim_max_rss_mib"`
+	Errors           int     `json:"errors"`
+	FirstError       string  `json:"first_error,omitempty"`
+	ColdStart        Lat     `json:"cold_first_call_incl_ihmtd_autostart"`
+	ColdDaemonRSS    float64 `json:"cold_ihmtd_rss_mib"`
+	ColdStartError   string  `json:"cold_start_error,omitempty"`
 }
 
 func (s *ShimResults) fail(err error) {
