@@ -128,7 +128,7 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 		if leaf.ValidateLabel("domain", domain) != nil {
 			domain = ""
 		}
-		p := part{dateGiven: dateGiven, facts: s.extract.Extract(b.Text)}
+		p := part{dateGiven: dateGiven, facts: s.extractFacts(b.Text)}
 		vf := given
 		switch {
 		case !b.ValidFrom.IsZero():

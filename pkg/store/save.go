@@ -217,7 +217,7 @@ func (s *Store) prepare(in SaveInput) (*saveReq, error) {
 		},
 		Text: in.Content,
 	}
-	req.facts = s.extract.Extract(in.Content)
+	req.facts = s.extractFacts(in.Content)
 	if strings.TrimSpace(in.Replaces) != "" {
 		if err := s.resolveReplaces(in, req); err != nil {
 			return nil, err

@@ -211,11 +211,8 @@ func Open(dir string, opts Options) (*Store, error) {
 				if got, ok := snap[all[i].ID]; ok {
 					fs[i] = got
 				} else {
-					fs[i] = s.extract.Extract(all[i].Text)
+					fs[i] = s.extractFacts(all[i].Text)
 					extracted.Add(1)
-				}
-				if fs[i] == nil {
-					fs[i] = []facts.Fact{} // extracted: none
 				}
 			}
 		})
@@ -535,7 +532,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 // a memory that is not live (pending, forgotten) waits until it is.
 func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	if fs == nil {
-		fs = s.extract.Extract(l.Text)
+		fs = s.extractFacts(l.Text)
 	}
 	s.factsOf[l.ID] = fs
 	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
@@ -555,6 +552,16 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 			s.tl.Link(l.ID, c.ID, c.At)
 		}
 	}
+}
+
+// extractFacts extracts a text's facts, never nil: nil means "not extracted
+// yet" to publishWith and addFacts, which would otherwise extract again —
+// in the writer, under the lock.
+func (s *Store) extractFacts(text string) []facts.Fact {
+	if fs := s.extract.Extract(text); fs != nil {
+		return fs
+	}
+	return []facts.Fact{}
 }
 
 // count keeps the per-state counters. Callers hold s.mu.
