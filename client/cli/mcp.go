@@ -199,7 +199,14 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 			fmt.Fprintf(w, "%s: %s unchanged in %s\n", p.Client, what, c.Path)
 			continue
 		case c.Via != "":
-			fmt.Fprintf(w, "%s: %s %s in %s through the %s CLI\n", p.Client, map[bool]string{true: "would change", false: "changed"}[dryRun], what, c.Path, c.Via)
+			verb := map[string]string{"create": "added", "update": "changed", "remove": "removed"}[c.Action]
+			if verb == "" {
+				verb = "changed"
+			}
+			if dryRun {
+				verb = "would have " + verb
+			}
+			fmt.Fprintf(w, "%s: %s %s in %s through the %s CLI\n", p.Client, verb, what, c.Path, c.Via)
 		default:
 			act := c.Action
 			if c.Restored && c.Action != "remove" {
@@ -223,6 +230,15 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 	}
 	for _, c := range p.Commands {
 		fmt.Fprintf(w, "%s: %s %s\n", p.Client, map[bool]string{true: "would run", false: "ran"}[dryRun], strings.Join(c.Args, " "))
+	}
+	if !dryRun && p.Uninstall {
+		// Backups of earlier edits are the person's safety copies, so they
+		// stay; they still mention IHMT, which is worth saying.
+		for _, c := range p.Changes {
+			if old, _ := filepath.Glob(c.Path + ".ihmt-backup-*"); len(old) > 0 {
+				fmt.Fprintf(w, "%s: %d backup(s) of %s from earlier edits remain (%s…); delete them if you no longer need them\n", p.Client, len(old), c.Path, old[0])
+			}
+		}
 	}
 	if !dryRun && !p.Uninstall {
 		fmt.Fprintf(w, "%s: new sessions use IHMT; restart running ones\n", p.Client)
