@@ -93,3 +93,9 @@ func (c *Client) Ingest(ctx context.Context, req *ihmtv1.IngestRequest) (*ihmtv1
 	req.Caller = c.caller(req.Caller)
 	return call(ctx, c, func(ctx context.Context) (*ihmtv1.IngestResponse, error) { return c.api.Ingest(ctx, req) })
 }
+
+// Rebuild re-derives the store's derived state from its leaf files.
+func (c *Client) Rebuild(ctx context.Context, req *ihmtv1.RebuildRequest) (*ihmtv1.RebuildResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.RebuildResponse, error) { return c.api.Rebuild(ctx, req) })
+}

@@ -137,25 +137,38 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { served <- gs.Serve(lis) }()
 	log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", cfg.IdleExit)
 
-	// The settings live in the store directory: trust it before reading them.
-	if err := store.CheckDir(p.Data, log); err != nil {
-		gs.Stop()
-		return err
+	svc.openStore = func() (*store.Store, error) {
+		// The settings live in the store directory: trust it before
+		// reading them.
+		if err := store.CheckDir(p.Data, log); err != nil {
+			return nil, err
+		}
+		opts, err := storeOptions(p.Data)
+		if err != nil {
+			return nil, err
+		}
+		opts.Logger = log
+		st, err := store.Open(p.Data, opts)
+		if err != nil {
+			return nil, fmt.Errorf("open store %s: %w", p.Data, err)
+		}
+		return st, nil
 	}
-	opts, err := storeOptions(p.Data)
+	svc.setServing = func(serving bool) {
+		status := healthpb.HealthCheckResponse_NOT_SERVING
+		if serving {
+			status = healthpb.HealthCheckResponse_SERVING
+		}
+		hs.SetServingStatus("", status)
+		hs.SetServingStatus(ihmtv1.MemoryService_ServiceDesc.ServiceName, status)
+	}
+	st, err := svc.openStore()
 	if err != nil {
 		gs.Stop()
 		return err
-	}
-	opts.Logger = log
-	st, err := store.Open(p.Data, opts)
-	if err != nil {
-		gs.Stop()
-		return fmt.Errorf("open store %s: %w", p.Data, err)
 	}
 	svc.store.Store(st)
-	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	hs.SetServingStatus(ihmtv1.MemoryService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	svc.setServing(true)
 	if err := sdNotify("READY=1"); err != nil {
 		log.Warn("could not tell systemd the daemon is ready", "err", err)
 	}
@@ -200,8 +213,14 @@ wait:
 		log.Warn("in-flight calls did not finish in time; stopping anyway", "timeout", stopTimeout)
 		gs.Stop()
 	}
-	if err := st.Close(); err != nil {
-		return fmt.Errorf("close store: %w", err)
+	// A rebuild in progress finishes first: the store it opens is the one
+	// to close.
+	svc.rebuilding.Lock()
+	defer svc.rebuilding.Unlock()
+	if st := svc.store.Load(); st != nil {
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("close store: %w", err)
+		}
 	}
 	log.Info("stopped")
 	if serveErr != nil && !errors.Is(serveErr, grpc.ErrServerStopped) {

@@ -28,13 +28,18 @@ import (
 type service struct {
 	ihmtv1.UnimplementedMemoryServiceServer
 
-	store     atomic.Pointer[store.Store]
-	log       *slog.Logger
-	info      *ihmtv1.StatsResponse // static part of Stats
-	shutdown  func()
-	lastCall  atomic.Int64 // unix nanos of the last finished call
-	inFlight  atomic.Int64
-	warnedFor sync.Map // client versions already warned about
+	store atomic.Pointer[store.Store]
+	log   *slog.Logger
+	// openStore opens the store as the daemon does at start, and
+	// setServing sets the health status; a rebuild uses both.
+	openStore  func() (*store.Store, error)
+	setServing func(bool)
+	rebuilding sync.Mutex            // one rebuild at a time, and none during the stop
+	info       *ihmtv1.StatsResponse // static part of Stats
+	shutdown   func()
+	lastCall   atomic.Int64 // unix nanos of the last finished call
+	inFlight   atomic.Int64
+	warnedFor  sync.Map // client versions already warned about
 }
 
 func (s *service) open() (*store.Store, error) {

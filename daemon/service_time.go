@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
@@ -289,4 +291,47 @@ func (s *service) Ingest(ctx context.Context, req *ihmtv1.IngestRequest) (*ihmtv
 		out.Ids = append(out.Ids, l.ID)
 	}
 	return out, nil
+}
+
+// Rebuild closes the store and opens it again without its derived
+// snapshot, which re-derives the index and the fact timelines from the
+// leaf files. Meanwhile the health service says NOT_SERVING and calls
+// answer "still opening", so clients wait instead of failing.
+func (s *service) Rebuild(ctx context.Context, req *ihmtv1.RebuildRequest) (*ihmtv1.RebuildResponse, error) {
+	c := caller(req.GetCaller())
+	if !c.IsPerson() {
+		return nil, toStatus(fmt.Errorf("%w: a rebuild is the user's to start: ask them to run `ihmt rebuild`", store.ErrPermission))
+	}
+	if s.openStore == nil {
+		return nil, status.Error(codes.Unimplemented, "this service cannot reopen its store")
+	}
+	s.rebuilding.Lock()
+	defer s.rebuilding.Unlock()
+	old := s.store.Swap(nil)
+	if old == nil {
+		return nil, status.Error(codes.Unavailable, "the daemon is still opening the store: retry in a moment")
+	}
+	start := time.Now()
+	s.setServing(false)
+	s.log.Info("rebuild: closing the store", "agent", c.Agent.Name)
+	if err := old.Close(); err != nil {
+		s.log.Error("rebuild: closing the store failed", "err", err)
+	}
+	if err := store.DropSnapshots(s.info.GetStorePath()); err != nil {
+		s.log.Warn("rebuild: could not remove the derived snapshot", "err", err)
+	}
+	st, err := s.openStore()
+	if err != nil {
+		// It would not open at a start either: stop, so that the next start
+		// reports why, rather than serve nothing.
+		s.log.Error("rebuild: the store does not open; stopping", "err", err)
+		go s.shutdown()
+		return nil, toStatus(fmt.Errorf("rebuild: %w", err))
+	}
+	s.store.Store(st)
+	s.setServing(true)
+	stats := st.Stats(c)
+	took := time.Since(start)
+	s.log.Info("rebuild: done", "memories", stats.Memories, "facts", stats.Facts, "took", took.Round(time.Millisecond))
+	return &ihmtv1.RebuildResponse{Memories: int64(stats.Memories), Facts: int64(stats.Facts), TookMs: took.Milliseconds()}, nil
 }

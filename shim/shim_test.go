@@ -672,6 +672,16 @@ func TestShimHistoryTools(t *testing.T) {
 	if _, err := d.api.Review(context.Background(), &ihmtv1.ReviewRequest{Caller: &ihmtv1.Caller{AgentName: "codex", SessionId: "x"}, Id: inj["id"].(string), Decision: ihmtv1.ReviewDecision_REVIEW_DECISION_APPROVE}); !errors.Is(err, client.ErrPermission) {
 		t.Fatalf("review by an agent: %v", err)
 	}
+	// A rebuild is the person's; after one, the memory answers as before.
+	if _, err := d.api.Rebuild(context.Background(), &ihmtv1.RebuildRequest{Caller: &ihmtv1.Caller{AgentName: "codex", SessionId: "x"}}); !errors.Is(err, client.ErrPermission) {
+		t.Fatalf("rebuild by an agent: %v", err)
+	}
+	if r, err := d.api.Rebuild(context.Background(), &ihmtv1.RebuildRequest{Caller: person}); err != nil || r.GetMemories() == 0 {
+		t.Fatalf("rebuild by the person: %v %v", r, err)
+	}
+	if found, _ := ok(t, cs, "search_memory", map[string]any{"query": "kiosk mode lobby tablet"}); isArray(t, "results", found["results"])[0].(map[string]any)["id"] != ctl["id"] {
+		t.Fatalf("after rebuild: %v", found)
+	}
 	fake := d.newShim(t, Config{ProjectOverride: "github.com/x/hist"})
 	fcs := connect(t, fake, mcp.NewClient(&mcp.Implementation{Name: ihmtv1.PersonAgent, Version: "9"}, nil), "")
 	fs, _ := ok(t, fcs, "save_memory", map[string]any{"content": "A note from a client that calls itself the CLI."})

@@ -64,6 +64,7 @@ Moving memories:
 
 Daemon:
   status              daemon version, store, socket and counts
+  rebuild             re-derive the index and fact timelines from the leaf files
   daemon start        start ihmtd if it is not running
   daemon stop         stop ihmtd cleanly
   daemon status       whether ihmtd answers
@@ -125,6 +126,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"demo":          cmdDemo,
 		"version":       cmdVersion,
 		"ingest":        cmdIngest,
+		"rebuild":       cmdRebuild,
 		"ask":           cmdAsk,
 		"facts":         cmdFacts,
 		"timeline":      cmdTimeline,

@@ -228,3 +228,25 @@ func day(t *timestamppb.Timestamp) string {
 	}
 	return t.AsTime().UTC().Format(time.DateOnly)
 }
+
+func cmdRebuild(e *env, args []string) error {
+	fs, asJSON := e.flags("rebuild", "")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	fmt.Fprintln(e.stderr, "rebuilding: the daemon re-reads every leaf file; agents' calls wait meanwhile…")
+	resp, err := c.Rebuild(e.ctx, &ihmtv1.RebuildRequest{})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	fmt.Fprintf(e.stdout, "rebuilt from the leaf files in %.1f s: %d memories, %d facts\n", float64(resp.GetTookMs())/1000, resp.GetMemories(), resp.GetFacts())
+	return nil
+}

@@ -88,6 +88,28 @@ func TestCorrectionsForgettingReviewAudit(t *testing.T) {
 	if r := e.ihmt(env, "timeline", "user::lives_in"); r.code != 0 || !strings.Contains(r.stdout, "Madrid") || !strings.Contains(r.stdout, "Valencia") {
 		t.Errorf("ihmt timeline: %s", r)
 	}
+	// The timeline survives a full rebuild from the leaf files, unchanged.
+	timelines := func() string {
+		var out []string
+		for _, args := range [][]string{{"facts", "--json"}, {"conflicts", "--json"}, {"timeline", "--json", "user::lives_in"}} {
+			r := e.ihmt(env, args...)
+			if r.code != 0 {
+				t.Fatalf("ihmt %v: %s", args, r)
+			}
+			out = append(out, r.stdout)
+		}
+		return strings.Join(out, "\n")
+	}
+	before := timelines()
+	if r := e.ihmt(env, "rebuild"); r.code != 0 || !strings.Contains(r.stdout, "rebuilt from the leaf files") {
+		t.Fatalf("ihmt rebuild: %s", r)
+	}
+	if after := timelines(); after != before {
+		t.Fatalf("the timeline changed across ihmt rebuild:\nbefore %s\nafter  %s", before, after)
+	}
+	if again, err := callTool[answerFull](ctx, claude, "search_memory", map[string]any{"query": "where do I live?"}); err != nil || again.Results[0].ID != valencia.ID {
+		t.Fatalf("after rebuild: %+v %v", again, err)
+	}
 	if r := e.ihmt(env, "conflicts"); r.code != 0 || !strings.Contains(r.stdout, "Madrid") {
 		t.Errorf("ihmt conflicts: %s", r)
 	}

@@ -73,3 +73,12 @@ func (s *Store) saveFacts() {
 		s.log.Warn("could not write the facts snapshot; the next start extracts facts again", "err", fmt.Errorf("%w", err))
 	}
 }
+
+// DropSnapshots removes the derived snapshots of a closed store in dir, so
+// that the next Open derives everything from the leaf files again.
+func DropSnapshots(dir string) error {
+	if err := os.Remove(filepath.Join(dir, factsName)); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return nil
+}

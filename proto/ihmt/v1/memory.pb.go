@@ -4196,6 +4196,116 @@ func (x *IngestResponse) GetMessage() string {
 	return ""
 }
 
+// RebuildRequest asks for a rebuild.
+type RebuildRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking; only the person may.
+	Caller        *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RebuildRequest) Reset() {
+	*x = RebuildRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RebuildRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RebuildRequest) ProtoMessage() {}
+
+func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RebuildRequest.ProtoReflect.Descriptor instead.
+func (*RebuildRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *RebuildRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+// RebuildResponse reports a rebuild.
+type RebuildResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Memories that answer searches after it.
+	Memories int64 `protobuf:"varint,1,opt,name=memories" json:"memories,omitempty"`
+	// Facts in the timelines after it.
+	Facts int64 `protobuf:"varint,2,opt,name=facts" json:"facts,omitempty"`
+	// How long it took, in milliseconds.
+	TookMs        int64 `protobuf:"varint,3,opt,name=took_ms,json=tookMs" json:"took_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RebuildResponse) Reset() {
+	*x = RebuildResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RebuildResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RebuildResponse) ProtoMessage() {}
+
+func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RebuildResponse.ProtoReflect.Descriptor instead.
+func (*RebuildResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *RebuildResponse) GetMemories() int64 {
+	if x != nil {
+		return x.Memories
+	}
+	return 0
+}
+
+func (x *RebuildResponse) GetFacts() int64 {
+	if x != nil {
+		return x.Facts
+	}
+	return 0
+}
+
+func (x *RebuildResponse) GetTookMs() int64 {
+	if x != nil {
+		return x.TookMs
+	}
+	return 0
+}
+
 var File_ihmt_v1_memory_proto protoreflect.FileDescriptor
 
 const file_ihmt_v1_memory_proto_rawDesc = "" +
@@ -4491,7 +4601,13 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x04type\x18\x04 \x01(\tR\x04type\x12\x16\n" +
 	"\x06domain\x18\x05 \x01(\tR\x06domain\x12\x1c\n" +
 	"\toversized\x18\x06 \x01(\x05R\toversized\x12\x18\n" +
-	"\amessage\x18\a \x01(\tR\amessage*C\n" +
+	"\amessage\x18\a \x01(\tR\amessage\"9\n" +
+	"\x0eRebuildRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\\\n" +
+	"\x0fRebuildResponse\x12\x1a\n" +
+	"\bmemories\x18\x01 \x01(\x03R\bmemories\x12\x14\n" +
+	"\x05facts\x18\x02 \x01(\x03R\x05facts\x12\x17\n" +
+	"\atook_ms\x18\x03 \x01(\x03R\x06tookMs*C\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSCOPE_GLOBAL\x10\x01\x12\x11\n" +
@@ -4528,7 +4644,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x13INGEST_STATUS_SAVED\x10\x01\x12\x1b\n" +
 	"\x17INGEST_STATUS_UNCHANGED\x10\x02\x12 \n" +
 	"\x1cINGEST_STATUS_PENDING_REVIEW\x10\x03\x12\x19\n" +
-	"\x15INGEST_STATUS_REFUSED\x10\x042\x94\t\n" +
+	"\x15INGEST_STATUS_REFUSED\x10\x042\xd2\t\n" +
 	"\rMemoryService\x123\n" +
 	"\x04Save\x12\x14.ihmt.v1.SaveRequest\x1a\x15.ihmt.v1.SaveResponse\x129\n" +
 	"\x06Search\x12\x16.ihmt.v1.SearchRequest\x1a\x17.ihmt.v1.SearchResponse\x120\n" +
@@ -4549,7 +4665,8 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\tConflicts\x12\x19.ihmt.v1.ConflictsRequest\x1a\x1a.ihmt.v1.ConflictsResponse\x129\n" +
 	"\x06Export\x12\x16.ihmt.v1.ExportRequest\x1a\x17.ihmt.v1.ExportResponse\x129\n" +
 	"\x06Import\x12\x16.ihmt.v1.ImportRequest\x1a\x17.ihmt.v1.ImportResponse\x129\n" +
-	"\x06Ingest\x12\x16.ihmt.v1.IngestRequest\x1a\x17.ihmt.v1.IngestResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
+	"\x06Ingest\x12\x16.ihmt.v1.IngestRequest\x1a\x17.ihmt.v1.IngestResponse\x12<\n" +
+	"\aRebuild\x12\x17.ihmt.v1.RebuildRequest\x1a\x18.ihmt.v1.RebuildResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
 
 var (
 	file_ihmt_v1_memory_proto_rawDescOnce sync.Once
@@ -4564,7 +4681,7 @@ func file_ihmt_v1_memory_proto_rawDescGZIP() []byte {
 }
 
 var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
+var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_ihmt_v1_memory_proto_goTypes = []any{
 	(Scope)(0),                    // 0: ihmt.v1.Scope
 	(SearchScope)(0),              // 1: ihmt.v1.SearchScope
@@ -4624,19 +4741,21 @@ var file_ihmt_v1_memory_proto_goTypes = []any{
 	(*ImportResponse)(nil),        // 55: ihmt.v1.ImportResponse
 	(*IngestRequest)(nil),         // 56: ihmt.v1.IngestRequest
 	(*IngestResponse)(nil),        // 57: ihmt.v1.IngestResponse
-	(*timestamppb.Timestamp)(nil), // 58: google.protobuf.Timestamp
+	(*RebuildRequest)(nil),        // 58: ihmt.v1.RebuildRequest
+	(*RebuildResponse)(nil),       // 59: ihmt.v1.RebuildResponse
+	(*timestamppb.Timestamp)(nil), // 60: google.protobuf.Timestamp
 }
 var file_ihmt_v1_memory_proto_depIdxs = []int32{
-	58, // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
-	58, // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
+	60, // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
+	60, // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
 	0,  // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
 	8,  // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
 	2,  // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
 	11, // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
 	10, // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
-	58, // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
+	60, // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
 	8,  // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
-	58, // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
+	60, // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
 	7,  // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
 	0,  // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
 	3,  // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
@@ -4646,7 +4765,7 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	7,  // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
 	1,  // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,  // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
-	58, // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
+	60, // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
 	4,  // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
 	16, // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
 	17, // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
@@ -4655,7 +4774,7 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	1,  // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,  // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
 	7,  // 27: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
-	58, // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
+	60, // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
 	7,  // 29: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
 	7,  // 30: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
 	9,  // 31: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
@@ -4672,15 +4791,15 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	5,  // 42: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
 	9,  // 43: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
 	7,  // 44: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	58, // 45: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	60, // 45: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
 	8,  // 46: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
 	39, // 47: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
 	7,  // 48: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
 	42, // 49: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	58, // 50: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	58, // 51: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	58, // 52: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	58, // 53: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	60, // 50: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	60, // 51: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	60, // 52: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	60, // 53: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
 	7,  // 54: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
 	1,  // 55: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
 	44, // 56: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
@@ -4698,49 +4817,52 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	7,  // 68: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
 	0,  // 69: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
 	6,  // 70: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	12, // 71: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15, // 72: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20, // 73: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	22, // 74: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	24, // 75: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	26, // 76: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	28, // 77: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	30, // 78: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	32, // 79: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	34, // 80: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	36, // 81: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	38, // 82: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	41, // 83: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	45, // 84: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	47, // 85: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	49, // 86: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	52, // 87: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	54, // 88: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	56, // 89: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	14, // 90: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19, // 91: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21, // 92: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	23, // 93: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	25, // 94: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	27, // 95: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	29, // 96: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	31, // 97: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	33, // 98: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	35, // 99: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	37, // 100: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	40, // 101: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	43, // 102: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	46, // 103: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	48, // 104: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	51, // 105: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	53, // 106: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	55, // 107: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	57, // 108: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	90, // [90:109] is the sub-list for method output_type
-	71, // [71:90] is the sub-list for method input_type
-	71, // [71:71] is the sub-list for extension type_name
-	71, // [71:71] is the sub-list for extension extendee
-	0,  // [0:71] is the sub-list for field type_name
+	7,  // 71: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	12, // 72: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15, // 73: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20, // 74: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	22, // 75: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	24, // 76: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	26, // 77: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	28, // 78: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	30, // 79: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	32, // 80: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	34, // 81: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	36, // 82: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	38, // 83: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	41, // 84: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	45, // 85: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	47, // 86: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	49, // 87: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	52, // 88: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	54, // 89: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	56, // 90: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	58, // 91: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	14, // 92: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19, // 93: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21, // 94: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	23, // 95: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	25, // 96: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	27, // 97: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	29, // 98: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	31, // 99: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	33, // 100: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	35, // 101: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	37, // 102: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	40, // 103: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	43, // 104: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	46, // 105: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	48, // 106: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	51, // 107: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	53, // 108: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	55, // 109: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	57, // 110: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	59, // 111: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	92, // [92:112] is the sub-list for method output_type
+	72, // [72:92] is the sub-list for method input_type
+	72, // [72:72] is the sub-list for extension type_name
+	72, // [72:72] is the sub-list for extension extendee
+	0,  // [0:72] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
@@ -4754,7 +4876,7 @@ func file_ihmt_v1_memory_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_memory_proto_rawDesc), len(file_ihmt_v1_memory_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   51,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -47,6 +47,7 @@ const (
 	MemoryService_Export_FullMethodName       = "/ihmt.v1.MemoryService/Export"
 	MemoryService_Import_FullMethodName       = "/ihmt.v1.MemoryService/Import"
 	MemoryService_Ingest_FullMethodName       = "/ihmt.v1.MemoryService/Ingest"
+	MemoryService_Rebuild_FullMethodName      = "/ihmt.v1.MemoryService/Rebuild"
 )
 
 // MemoryServiceClient is the client API for MemoryService service.
@@ -107,6 +108,10 @@ type MemoryServiceClient interface {
 	// document writes nothing; a changed one supersedes its older version's
 	// leaves, which stay as history.
 	Ingest(ctx context.Context, in *IngestRequest, opts ...grpc.CallOption) (*IngestResponse, error)
+	// Rebuild re-derives everything derived — the index, the fact timelines,
+	// the facts snapshot — from the leaf files (and the log for any leaf they
+	// lack), online: calls made meanwhile wait for it. The person's command.
+	Rebuild(ctx context.Context, in *RebuildRequest, opts ...grpc.CallOption) (*RebuildResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -307,6 +312,16 @@ func (c *memoryServiceClient) Ingest(ctx context.Context, in *IngestRequest, opt
 	return out, nil
 }
 
+func (c *memoryServiceClient) Rebuild(ctx context.Context, in *RebuildRequest, opts ...grpc.CallOption) (*RebuildResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RebuildResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Rebuild_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MemoryServiceServer is the server API for MemoryService service.
 // All implementations must embed UnimplementedMemoryServiceServer
 // for forward compatibility.
@@ -365,6 +380,10 @@ type MemoryServiceServer interface {
 	// document writes nothing; a changed one supersedes its older version's
 	// leaves, which stay as history.
 	Ingest(context.Context, *IngestRequest) (*IngestResponse, error)
+	// Rebuild re-derives everything derived — the index, the fact timelines,
+	// the facts snapshot — from the leaf files (and the log for any leaf they
+	// lack), online: calls made meanwhile wait for it. The person's command.
+	Rebuild(context.Context, *RebuildRequest) (*RebuildResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -431,6 +450,9 @@ func (UnimplementedMemoryServiceServer) Import(context.Context, *ImportRequest) 
 }
 func (UnimplementedMemoryServiceServer) Ingest(context.Context, *IngestRequest) (*IngestResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Ingest not implemented")
+}
+func (UnimplementedMemoryServiceServer) Rebuild(context.Context, *RebuildRequest) (*RebuildResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Rebuild not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 func (UnimplementedMemoryServiceServer) testEmbeddedByValue()                       {}
@@ -795,6 +817,24 @@ func _MemoryService_Ingest_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_Rebuild_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RebuildRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Rebuild(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Rebuild_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Rebuild(ctx, req.(*RebuildRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // MemoryService_ServiceDesc is the grpc.ServiceDesc for MemoryService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -877,6 +917,10 @@ var MemoryService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Ingest",
 			Handler:    _MemoryService_Ingest_Handler,
+		},
+		{
+			MethodName: "Rebuild",
+			Handler:    _MemoryService_Rebuild_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
