@@ -210,6 +210,24 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// withIDs parses a command that takes exactly n memory ids and connects to
+// the daemon (starting it if needed); hint is the usage line for a wrong
+// count.
+func (e *env) withIDs(fs *flag.FlagSet, args []string, n int, hint string) ([]string, *client.Client, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(pos) != n {
+		return nil, nil, usageError{hint}
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pos, c, nil
+}
+
 // caller identifies the CLI to the daemon: agent "ihmt-cli", a session per
 // invocation, and the project of the working directory.
 func (e *env) caller() (*ihmtv1.Caller, error) {

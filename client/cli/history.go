@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -13,24 +12,6 @@ import (
 )
 
 // Corrections, forgetting and the fact timeline.
-
-// withIDs parses a command that takes exactly n memory ids and connects to
-// the daemon (starting it if needed); hint is the usage line for a wrong
-// count.
-func (e *env) withIDs(fs *flag.FlagSet, args []string, n int, hint string) ([]string, *client.Client, error) {
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(pos) != n {
-		return nil, nil, usageError{hint}
-	}
-	c, err := e.client(true)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pos, c, nil
-}
 
 func cmdMarkOutdated(e *env, args []string) error {
 	fs, asJSON := e.flags("mark-outdated", "OLD_ID NEW_ID")
@@ -53,14 +34,7 @@ func cmdMarkOutdated(e *env, args []string) error {
 func cmdForget(e *env, args []string) error {
 	fs, asJSON := e.flags("forget", "ID --reason TEXT")
 	reason := fs.String("reason", "", "why; kept in the tombstone")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"give one memory id: ihmt forget 3f2a9c1b7d4e5f60 --reason \"no longer true\""}
-	}
-	c, err := e.client(true)
+	pos, c, err := e.withIDs(fs, args, 1, `give one memory id: ihmt forget 3f2a9c1b7d4e5f60 --reason "no longer true"`)
 	if err != nil {
 		return err
 	}

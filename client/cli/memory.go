@@ -181,14 +181,7 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 func cmdGet(e *env, args []string) error {
 	fs, asJSON := e.flags("get", "ID")
 	all := fs.Bool("all", false, "look in every project, not only global + this project")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"give one memory id: ihmt get 3f2a9c1b7d4e5f60"}
-	}
-	c, err := e.client(true)
+	pos, c, err := e.withIDs(fs, args, 1, "give one memory id: ihmt get 3f2a9c1b7d4e5f60")
 	if err != nil {
 		return err
 	}

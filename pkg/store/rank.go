@@ -64,40 +64,54 @@ func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView fu
 	visibleDoc := func(d index.Doc) bool {
 		return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
 	}
+	// Each memory's successor is looked up once: the passes below only move
+	// scores.
+	type successor struct {
+		doc     index.Doc
+		ok      bool // superseded by a memory this caller may see in the view
+		notices []string
+	}
+	succOf := map[index.Doc]successor{}
+	lookup := func(d index.Doc) successor {
+		if got, seen := succOf[d]; seen {
+			return got
+		}
+		var sc successor
+		st := s.tl.Status(s.docs[d].ID, tv)
+		if st.Outdated {
+			for _, id := range st.Successors {
+				if n, ok := s.byID[id]; ok && visibleDoc(n) {
+					// The first visible one is the newest. Superseded only
+					// by memories this caller may not see (or that the view
+					// excludes), a memory is current for this caller.
+					sc = successor{doc: n, ok: true, notices: st.Notices}
+					if len(sc.notices) == 0 {
+						sc.notices = []string{s.linkNotice(s.docs[n])}
+					}
+					break
+				}
+			}
+		}
+		succOf[d] = sc
+		return sc
+	}
 	// Successor chains are short; a few passes settle A → B → C.
 	for pass := 0; pass < 3; pass++ {
 		changed := false
 		for i := 0; i < len(out); i++ {
+			sc := lookup(out[i].doc)
+			if !sc.ok {
+				continue
+			}
 			r := &out[i]
-			l := s.docs[r.doc]
-			st := s.tl.Status(l.ID, tv)
-			if !st.Outdated {
-				continue
-			}
-			var succ []index.Doc
-			for _, id := range st.Successors {
-				if d, ok := s.byID[id]; ok && visibleDoc(d) {
-					succ = append(succ, d)
-				}
-			}
-			if len(succ) == 0 {
-				// Superseded only by something this caller may not see (or
-				// that the view excludes): for this caller it is current.
-				continue
-			}
 			if r.current {
-				r.current = false
-				r.notices = st.Notices
-				if len(r.notices) == 0 {
-					r.notices = []string{s.linkNotice(s.docs[succ[0]])}
-				}
+				r.current, r.notices = false, sc.notices
 			}
-			top := succ[0]
-			j, ok := at[top]
+			j, ok := at[sc.doc]
 			if !ok {
 				j = len(out)
-				at[top] = j
-				out = append(out, ranked{doc: top, score: r.score, matched: r.matched, current: true})
+				at[sc.doc] = j
+				out = append(out, ranked{doc: sc.doc, score: r.score, matched: r.matched, current: true})
 				r = &out[i] // out may have moved
 				changed = true
 			}

@@ -296,11 +296,13 @@ func (s *Store) screenTrust(c Caller, text string) (trust, note string) {
 func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 	r := strings.TrimSpace(in.Replaces)
 	if leaf.IsID(r) {
-		if _, err := s.Get(in.Caller, r, ScopeDefault); err != nil {
+		old, err := s.Get(in.Caller, r, ScopeDefault)
+		if err != nil {
 			return fmt.Errorf("replaces: %w", err)
 		}
 		req.corrects = []string{r}
-		return s.followScope(in, req)
+		followScope(in, req.leaf, old)
+		return nil
 	}
 	res, err := s.Search(SearchInput{Caller: in.Caller, Query: r, Limit: maxCandidates})
 	if err != nil {
@@ -325,18 +327,12 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 // a global memory named by its id from inside a project, with no scope
 // given, is global too — facts about the user do not belong to one project,
 // and a project memory must not change the answer in every other project.
-func (s *Store) followScope(in SaveInput, req *saveReq) error {
-	old, err := s.Get(in.Caller, req.corrects[0], ScopeDefault)
-	if err != nil {
-		return fmt.Errorf("replaces: %w", err)
-	}
-	l := req.leaf
+func followScope(in SaveInput, l *leaf.Leaf, old leaf.Leaf) {
 	if in.Scope != ScopeUnspecified || old.Scope == l.Scope {
-		return nil
+		return
 	}
 	l.Scope, l.Project, l.OriginProject = old.Scope, old.Project, in.Caller.Project
 	l.ID = leaf.ID(l.Scope, l.Project, l.Text)
-	return nil
 }
 
 // commitSaves makes a batch of saves durable with a single log append and
