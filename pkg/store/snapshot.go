@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 	"github.com/ihmt-dev/ihmt/pkg/facts"
@@ -25,20 +24,12 @@ type factsSnapshot struct {
 	Facts map[string][]facts.Fact
 }
 
-// snapshotKey names what produced the facts: the patterns and extractor
-// code (the digest), the release, and — in a build from a checkout — the
-// commit, so a development build never trusts another build's facts.
-func (s *Store) snapshotKey() string {
-	key := s.extract.Digest() + "/" + version.Version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, kv := range bi.Settings {
-			if kv.Key == "vcs.revision" || kv.Key == "vcs.modified" {
-				key += "/" + kv.Value
-			}
-		}
-	}
-	return key
-}
+// snapshotKey names what produced the facts: the patterns and the
+// extractor's code version (the digest) and the release. It leaves out the
+// build itself on purpose: any two builds of a release then share a
+// snapshot, which is what makes restarts fast; a change to extraction must
+// bump facts.CodeVersion.
+func (s *Store) snapshotKey() string { return s.extract.Digest() + "/" + version.Version }
 
 // loadFacts returns the snapshot's facts by leaf id, or nil if it is
 // missing, unreadable or from other patterns or another program.

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -332,5 +335,36 @@ func TestLinksStayInOneTimeline(t *testing.T) {
 	r := find(t, s, SearchInput{Caller: bob, Query: "where is the coffee machine?", Limit: 10})
 	if r.Hits[0].Leaf.ID != c.Leaf.ID {
 		t.Fatalf("from another project the global correction wins: %v", texts(r))
+	}
+}
+
+// TestFactsSnapshotIsReused: a restart takes facts from the snapshot
+// instead of extracting them again; a damaged one is extracted anew.
+func TestFactsSnapshotIsReused(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	for _, txt := range []string{"I live in Madrid.", "My editor is Neovim.", "Our CI runs on GitHub Actions."} {
+		save(t, s, alice, txt, ScopeGlobal)
+	}
+	s.Close()
+	extracted := func() string {
+		var buf bytes.Buffer
+		s, err := Open(dir, Options{Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		m := regexp.MustCompile(`"facts_extracted":(\d+)`).FindStringSubmatch(buf.String())
+		if m == nil {
+			t.Fatalf("no facts_extracted in %s", buf.String())
+		}
+		return m[1]
+	}
+	if n := extracted(); n != "0" {
+		t.Fatalf("restart extracted %s texts, want 0 (the snapshot has them)", n)
+	}
+	os.WriteFile(filepath.Join(dir, factsName), []byte("garbage"), 0o600)
+	if n := extracted(); n != "3" {
+		t.Fatalf("with a damaged snapshot %s texts extracted, want 3", n)
 	}
 }
