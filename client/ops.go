@@ -99,3 +99,15 @@ func (c *Client) Rebuild(ctx context.Context, req *ihmtv1.RebuildRequest) (*ihmt
 	req.Caller = c.caller(req.Caller)
 	return call(ctx, c, func(ctx context.Context) (*ihmtv1.RebuildResponse, error) { return c.api.Rebuild(ctx, req) })
 }
+
+// Tree returns the summary tree's outline.
+func (c *Client) Tree(ctx context.Context, req *ihmtv1.TreeRequest) (*ihmtv1.TreeResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.TreeResponse, error) { return c.api.Tree(ctx, req) })
+}
+
+// Consolidate writes the summary branches pending changes complete, now.
+func (c *Client) Consolidate(ctx context.Context, req *ihmtv1.ConsolidateRequest) (*ihmtv1.ConsolidateResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.ConsolidateResponse, error) { return c.api.Consolidate(ctx, req) })
+}

@@ -134,10 +134,13 @@ func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv
 	out := &ihmtv1.SearchResponse{
 		Confidence: res.Confidence,
 		Coverage: &ihmtv1.Coverage{
-			Exhaustive:    res.Coverage.Exhaustive,
-			NodesRead:     int64(res.Coverage.NodesRead),
-			LeavesScored:  int64(res.Coverage.LeavesScored),
-			LeavesVisible: int64(res.Coverage.LeavesVisible),
+			Exhaustive:       res.Coverage.Exhaustive,
+			NodesRead:        int64(res.Coverage.NodesRead),
+			LeavesScored:     int64(res.Coverage.LeavesScored),
+			LeavesVisible:    int64(res.Coverage.LeavesVisible),
+			ViaTree:          res.Coverage.ViaTree,
+			LeavesDescended:  int64(res.Coverage.Descended),
+			LeavesGuaranteed: int64(res.Coverage.Guaranteed),
 		},
 		Terms:            res.Terms,
 		ScopeDescription: res.ScopeDescription,
@@ -147,7 +150,7 @@ func (s *service) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv
 	case store.Found:
 		out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_FOUND
 		for _, h := range res.Hits {
-			out.Results = append(out.Results, &ihmtv1.SearchResult{Memory: memory(h.Leaf), Score: h.Score, Current: h.Current, Notices: h.Notices})
+			out.Results = append(out.Results, &ihmtv1.SearchResult{Memory: memory(h.Leaf), Score: h.Score, Current: h.Current, Notices: h.Notices, TreePath: h.TreePath})
 		}
 	case store.Ambiguous, store.NotFound:
 		out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS
@@ -198,6 +201,7 @@ func (s *service) Stats(ctx context.Context, req *ihmtv1.StatsRequest) (*ihmtv1.
 		LogEntries:      c.LogEntries,
 		PendingReview:   int64(c.PendingReview),
 		Forgotten:       int64(c.Forgotten),
+		Tree:            treeStats(st.TreeStats()),
 		Facts:           int64(c.Facts),
 	}
 	return out, nil

@@ -293,9 +293,9 @@ func (s *service) Ingest(ctx context.Context, req *ihmtv1.IngestRequest) (*ihmtv
 	return out, nil
 }
 
-// Rebuild closes the store and opens it again without its derived
-// snapshot, which re-derives the index and the fact timelines from the
-// leaf files. Meanwhile the health service says NOT_SERVING and calls
+// Rebuild closes the store and opens it again without its derived files
+// (the facts snapshot and the summary tree), which re-derives the index,
+// the fact timelines and the tree from the leaf files. Meanwhile the health service says NOT_SERVING and calls
 // answer "still opening", so clients wait instead of failing.
 func (s *service) Rebuild(ctx context.Context, req *ihmtv1.RebuildRequest) (*ihmtv1.RebuildResponse, error) {
 	c := caller(req.GetCaller())
@@ -330,8 +330,14 @@ func (s *service) Rebuild(ctx context.Context, req *ihmtv1.RebuildRequest) (*ihm
 	}
 	s.store.Store(st)
 	s.setServing(true)
+	// Searches are served again (through the index); the tree is rebuilt
+	// in the background, and this waits for it.
+	_, tree, err := st.Consolidate(ctx, false)
+	if err != nil {
+		return nil, toStatus(fmt.Errorf("rebuild: the summary tree: %w", err))
+	}
 	stats := st.Stats(c)
 	took := time.Since(start)
-	s.log.Info("rebuild: done", "memories", stats.Memories, "facts", stats.Facts, "took", took.Round(time.Millisecond))
-	return &ihmtv1.RebuildResponse{Memories: int64(stats.Memories), Facts: int64(stats.Facts), TookMs: took.Milliseconds()}, nil
+	s.log.Info("rebuild: done", "memories", stats.Memories, "facts", stats.Facts, "branches", tree.Branches, "took", took.Round(time.Millisecond))
+	return &ihmtv1.RebuildResponse{Memories: int64(stats.Memories), Facts: int64(stats.Facts), TookMs: took.Milliseconds(), Tree: treeStats(tree)}, nil
 }

@@ -192,6 +192,7 @@ type Result struct {
 	Current    bool     `json:"current"`
 	Notices    []string `json:"notices"`
 	Score      float64  `json:"score"`
+	TreePath   []string `json:"tree_path,omitempty" jsonschema:"the summary branches above it, root first (only with detail full)"`
 }
 
 // Candidate is a memory offered for a choice, not as an answer.
@@ -207,6 +208,7 @@ type Coverage struct {
 	NodesRead     int64 `json:"nodes_read"`
 	LeavesScored  int64 `json:"leaves_scored"`
 	LeavesVisible int64 `json:"leaves_visible"`
+	ViaTree       bool  `json:"via_tree"`
 }
 
 func (s *server) save(ctx context.Context, req *mcp.CallToolRequest, args SaveArgs) (*mcp.CallToolResult, SaveResult, error) {
@@ -378,6 +380,7 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 			NodesRead:     resp.GetCoverage().GetNodesRead(),
 			LeavesScored:  resp.GetCoverage().GetLeavesScored(),
 			LeavesVisible: resp.GetCoverage().GetLeavesVisible(),
+			ViaTree:       resp.GetCoverage().GetViaTree(),
 		},
 		Searched: resp.GetScopeDescription(),
 		Message:  resp.GetMessage(),
@@ -404,11 +407,15 @@ func (s *server) search(ctx context.Context, req *mcp.CallToolRequest, args Sear
 			}
 			content, truncated = clipContent(content, limit)
 		}
+		var path []string
+		if full {
+			path = r.GetTreePath()
+		}
 		out.Results = append(out.Results, Result{
 			ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.FormatTime(m.GetValidFrom().AsTime()),
 			RecordedAt: m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), Scope: scopeName(m.GetScope()),
 			Project: m.GetProject(), Agent: agentName(m.GetAgent()), Session: m.GetSessionId(), Trust: trustName(m.GetTrust()),
-			Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()),
+			Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()), TreePath: path,
 		})
 	}
 	for _, c := range resp.GetCandidates() {
@@ -467,6 +474,9 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		}
 		if i == 0 || full {
 			fmt.Fprintf(b, "\n\n[%d] %s · %s · by %s · %s · id %s\n", i+1, r.ValidFrom, whereResult(r), r.Agent, r.Trust, r.ID)
+			if len(r.TreePath) > 0 {
+				fmt.Fprintf(b, "(in: %s)\n", strings.Join(r.TreePath, " › "))
+			}
 			b.WriteString(r.Content)
 			for _, n := range r.Notices {
 				fmt.Fprintf(b, "\nNOTICE: %s", n)
@@ -479,7 +489,11 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		fmt.Fprintf(b, "\n[%d] %s · %s · id %s: %s", i+1, r.ValidFrom, whereResult(r), r.ID, excerpt(r.Content, 120))
 	}
 	if full {
-		fmt.Fprintf(b, "\n\ncoverage: exhaustive=%v, %d of %d visible memories scored", out.Coverage.Exhaustive, out.Coverage.LeavesScored, out.Coverage.LeavesVisible)
+		how := "through the index"
+		if out.Coverage.ViaTree {
+			how = "through the summary tree"
+		}
+		fmt.Fprintf(b, "\n\ncoverage: exhaustive=%v, %d of %d visible memories scored %s", out.Coverage.Exhaustive, out.Coverage.LeavesScored, out.Coverage.LeavesVisible, how)
 	}
 }
 

@@ -64,7 +64,9 @@ Moving memories:
 
 Daemon:
   status              daemon version, store, socket and counts
-  rebuild             re-derive the index and fact timelines from the leaf files
+  rebuild             re-derive the index, fact timelines and summary tree from the leaf files
+  tree                the summary tree as an outline (--depth N, 0 = all; --scope)
+  consolidate         write pending summary branches now (--force: close partial groups)
   daemon start        start ihmtd if it is not running
   daemon stop         stop ihmtd cleanly
   daemon status       whether ihmtd answers
@@ -127,6 +129,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"version":       cmdVersion,
 		"ingest":        cmdIngest,
 		"rebuild":       cmdRebuild,
+		"tree":          cmdTree,
+		"consolidate":   cmdConsolidate,
 		"ask":           cmdAsk,
 		"facts":         cmdFacts,
 		"timeline":      cmdTimeline,

@@ -39,6 +39,11 @@ func cmdStatus(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "  store:    %s\n  socket:   %s\n", st.GetStorePath(), st.GetSocketPath())
 	fmt.Fprintf(e.stdout, "  memories: %d (%d global, %d in this project, %d projects)\n", st.GetMemories(), st.GetGlobalMemories(), st.GetProjectMemories(), st.GetProjects())
 	fmt.Fprintf(e.stdout, "  log:      %d entries\n", st.GetLogEntries())
+	if t := st.GetTree(); t.GetReady() {
+		fmt.Fprintf(e.stdout, "  tree:     %d branches over %d layers, %d memories not yet under a branch\n", t.GetBranches(), t.GetLayers(), t.GetPending())
+	} else {
+		fmt.Fprintln(e.stdout, "  tree:     catching up with the store")
+	}
 	if st.GetIdleExit() {
 		fmt.Fprintln(e.stdout, "  started on demand: exits when idle")
 	}

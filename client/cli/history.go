@@ -213,7 +213,7 @@ func cmdRebuild(e *env, args []string) error {
 		return err
 	}
 	defer c.Close()
-	fmt.Fprintln(e.stderr, "rebuilding: the daemon re-reads every leaf file; agents' calls wait meanwhile…")
+	fmt.Fprintln(e.stderr, "rebuilding: the daemon re-reads every leaf file and rebuilds the summary tree; agents' calls wait meanwhile…")
 	resp, err := c.Rebuild(e.ctx, &ihmtv1.RebuildRequest{})
 	if err != nil {
 		return err
@@ -221,6 +221,6 @@ func cmdRebuild(e *env, args []string) error {
 	if *asJSON {
 		return e.printProto(resp)
 	}
-	fmt.Fprintf(e.stdout, "rebuilt from the leaf files in %.1f s: %d memories, %d facts\n", float64(resp.GetTookMs())/1000, resp.GetMemories(), resp.GetFacts())
+	fmt.Fprintf(e.stdout, "rebuilt from the leaf files in %.1f s: %d memories, %d facts\n%s\n", float64(resp.GetTookMs())/1000, resp.GetMemories(), resp.GetFacts(), treeSummary(resp.GetTree()))
 	return nil
 }

@@ -50,11 +50,6 @@ type Doc uint32
 // Group is a visibility group: 0 is global, every project has its own.
 type Group uint32
 
-type posting struct {
-	doc Doc
-	tf  uint32
-}
-
 type docInfo struct {
 	length uint32 // terms in the document's own text
 	group  Group
@@ -72,8 +67,15 @@ type link struct {
 
 // Index is a BM25 inverted index.
 type Index struct {
-	k1, b    float64
-	postings map[string][]posting
+	k1, b float64
+	// terms numbers every term seen; lists holds its postings (see
+	// postings.go). A number rather than a map value lets Add count a
+	// document's terms in counts, a scratch array, instead of a map of its
+	// own, and lets a Scorer find its lists without hashing terms again.
+	terms    map[string]uint32
+	lists    []plist
+	counts   []uint32 // by term; zero between calls of Add
+	seen     []uint32 // the terms of the document being added
 	docs     []docInfo
 	links    [][]link      // by Doc; shorter than docs when the last ones have none
 	groups   map[Group]int // live documents per group
@@ -92,22 +94,34 @@ func NewWithOptions(o Options) *Index {
 	if !(o.B > 0 && o.B <= 1) {
 		o.B = B
 	}
-	return &Index{k1: o.K1, b: o.B, postings: make(map[string][]posting), groups: make(map[Group]int)}
+	return &Index{k1: o.K1, b: o.B, terms: make(map[string]uint32), groups: make(map[Group]int)}
 }
 
 // Add indexes text as a new document of group g and returns its id. Ids are
 // dense and increasing, so posting lists stay sorted by document.
 func (ix *Index) Add(text string, g Group) Doc {
 	d := Doc(len(ix.docs))
-	tf := make(map[string]uint32)
 	var n uint32
+	seen := ix.seen[:0]
 	tokenize.Each(text, func(t string) {
-		tf[t]++
 		n++
+		id, ok := ix.terms[t]
+		if !ok {
+			id = uint32(len(ix.lists))
+			ix.terms[t] = id
+			ix.lists = append(ix.lists, plist{})
+			ix.counts = append(ix.counts, 0)
+		}
+		if ix.counts[id] == 0 {
+			seen = append(seen, id)
+		}
+		ix.counts[id]++
 	})
-	for t, c := range tf {
-		ix.postings[t] = append(ix.postings[t], posting{doc: d, tf: c})
+	for _, id := range seen {
+		ix.lists[id].add(d, ix.counts[id])
+		ix.counts[id] = 0
 	}
+	ix.seen = seen[:0]
 	ix.docs = append(ix.docs, docInfo{length: n, group: g, live: true})
 	ix.groups[g]++
 	ix.totalLen += float64(n)
@@ -188,7 +202,10 @@ func (ix *Index) Groups() int { return len(ix.groups) }
 // nowhere has the highest IDF, which makes it weigh most in Coverage: a query
 // whose rarest words match nothing is not well answered by its commonest.
 func (ix *Index) IDF(t string) float64 {
-	df := float64(len(ix.postings[t]))
+	var df float64
+	if pl := ix.list(t); pl != nil {
+		df = float64(pl.n)
+	}
 	n := float64(ix.live)
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
@@ -196,17 +213,16 @@ func (ix *Index) IDF(t string) float64 {
 // Contains reports whether the text of document d contains term t (words
 // lent by a linked neighbour do not count).
 func (ix *Index) Contains(d Doc, t string) bool {
-	ps := ix.postings[t]
-	lo, hi := 0, len(ps)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if ps[mid].doc < d {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
+	pl := ix.list(t)
+	return pl != nil && pl.tf(d) > 0
+}
+
+// list returns term t's posting list, nil when no document has it.
+func (ix *Index) list(t string) *plist {
+	if id, ok := ix.terms[t]; ok {
+		return &ix.lists[id]
 	}
-	return lo < len(ps) && ps[lo].doc == d
+	return nil
 }
 
 // Query is one search.
@@ -281,9 +297,11 @@ func (ix *Index) Search(q Query) ([]Hit, Stats) {
 	acc.touched = acc.touched[:0]
 
 	avgLen := ix.totalLen / float64(ix.live)
+	var docs [batch]Doc
+	var tfs [batch]uint32
 	for i, t := range terms {
-		ps, ok := ix.postings[t]
-		if !ok {
+		pl := ix.list(t)
+		if pl == nil {
 			continue
 		}
 		st.PostingsRead++
@@ -291,33 +309,45 @@ func (ix *Index) Search(q Query) ([]Hit, Stats) {
 		bit := uint64(1) << uint(i)
 		if len(ix.links) == 0 {
 			// Nothing is linked: score each posting directly.
-			for _, p := range ps {
-				info := ix.docs[p.doc]
-				if !info.live || !q.Visible(info.group) {
-					continue
+			for c := pl.cursor(); ; {
+				n := c.fill(&docs, &tfs)
+				if n == 0 {
+					break
 				}
-				if acc.matched[p.doc] == 0 {
-					acc.touched = append(acc.touched, p.doc)
+				for k, d := range docs[:n] {
+					info := ix.docs[d]
+					if !info.live || !q.Visible(info.group) {
+						continue
+					}
+					if acc.matched[d] == 0 {
+						acc.touched = append(acc.touched, d)
+					}
+					acc.score[d] += ix.bm25(idf, float64(tfs[k]), info, avgLen)
+					acc.matched[d] |= bit
 				}
-				acc.score[p.doc] += ix.bm25(idf, float64(p.tf), info, avgLen)
-				acc.matched[p.doc] |= bit
 			}
 			continue
 		}
 		acc.termDocs = acc.termDocs[:0]
-		for _, p := range ps {
-			info := ix.docs[p.doc]
-			if !info.live {
-				continue // a hidden document neither scores nor lends
+		for c := pl.cursor(); ; {
+			n := c.fill(&docs, &tfs)
+			if n == 0 {
+				break
 			}
-			tf := float64(p.tf)
-			if q.Visible(info.group) {
-				acc.add(p.doc, tf, bit, true)
-			}
-			if int(p.doc) < len(ix.links) {
-				for _, l := range ix.links[p.doc] {
-					if n := ix.docs[l.doc]; n.live && q.Visible(n.group) {
-						acc.add(l.doc, float64(l.w)*tf, bit, false)
+			for k, d := range docs[:n] {
+				info := ix.docs[d]
+				if !info.live {
+					continue // a hidden document neither scores nor lends
+				}
+				tf := float64(tfs[k])
+				if q.Visible(info.group) {
+					acc.add(d, tf, bit, true)
+				}
+				if int(d) < len(ix.links) {
+					for _, l := range ix.links[d] {
+						if n := ix.docs[l.doc]; n.live && q.Visible(n.group) {
+							acc.add(l.doc, float64(l.w)*tf, bit, false)
+						}
 					}
 				}
 			}

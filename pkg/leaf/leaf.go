@@ -183,6 +183,19 @@ func Checksum(text string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// checksumOK reports whether want is Checksum(string(text)), without
+// building either string: Parse checks every leaf at every start.
+func checksumOK(text []byte, want string) bool {
+	const prefix = "sha256:"
+	if len(want) != len(prefix)+2*sha256.Size || want[:len(prefix)] != prefix {
+		return false
+	}
+	sum := sha256.Sum256(text)
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	return string(hexSum[:]) == want[len(prefix):]
+}
+
 // IsID reports whether s has the shape of an id (16 lower-case hex digits),
 // so ids can be used in file names without any path trickery.
 func IsID(s string) bool {
@@ -228,10 +241,15 @@ func Parse(data []byte) (Leaf, error) {
 	// Unknown header fields are tolerated: a newer version may add some, and
 	// refusing them would hide the memory rather than protect it.
 	var l Leaf
-	if err := json.Unmarshal(rest[:end], &l.Header); err != nil {
-		return Leaf{}, fmt.Errorf("%w: header: %v", ErrMalformed, err)
+	if !decodeHeader(rest[:end], &l.Header) {
+		l.Header = Header{}
+		if err := json.Unmarshal(rest[:end], &l.Header); err != nil {
+			return Leaf{}, fmt.Errorf("%w: header: %v", ErrMalformed, err)
+		}
+		share(&l.Header)
 	}
-	l.Text = string(rest[end+len(closeMarker):])
+	body := rest[end+len(closeMarker):]
+	l.Text = string(body)
 	if !IsID(l.ID) {
 		return Leaf{}, fmt.Errorf("%w: id %q is not 16 hex digits", ErrMalformed, l.ID)
 	}
@@ -242,8 +260,8 @@ func Parse(data []byte) (Leaf, error) {
 		}
 		return l, nil
 	}
-	if got := Checksum(l.Text); got != l.Checksum {
-		return Leaf{}, fmt.Errorf("%w: %s: checksum mismatch (header %s, text %s)", ErrMalformed, l.ID, l.Checksum, got)
+	if !checksumOK(body, l.Checksum) {
+		return Leaf{}, fmt.Errorf("%w: %s: checksum mismatch (header %s, text %s)", ErrMalformed, l.ID, l.Checksum, Checksum(l.Text))
 	}
 	return l, nil
 }

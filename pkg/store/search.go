@@ -9,6 +9,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
 
 // SearchScope is which memories a search may see.
@@ -91,14 +92,28 @@ type Hit struct {
 	Current bool
 	// Notices explain why it is not current, naming both values and dates.
 	Notices []string
+	// TreePath is the titles of the summary branches above it, root first
+	// (empty while it is not under a branch, or when the search ran
+	// without the tree).
+	TreePath []string
 }
 
 // Coverage says how much of the store a search examined.
 type Coverage struct {
-	Exhaustive    bool
-	NodesRead     int
-	LeavesScored  int
+	// Exhaustive: the ranking equals an exhaustive BM25's over every
+	// visible memory (always, unless something went wrong).
+	Exhaustive bool
+	// NodesRead counts the tree's root and branches read and the posting
+	// lists walked; LeavesScored the memories whose score was computed.
+	NodesRead, LeavesScored int
+	// LeavesVisible counts the memories the caller could see.
 	LeavesVisible int
+	// ViaTree: the search descended the summary tree (else it scored
+	// through the index alone: the tree was busy or not caught up).
+	// Descended counts the memories the descent reached, Guaranteed those
+	// the guarantee pass scored on top.
+	ViaTree               bool
+	Descended, Guaranteed int
 }
 
 // SearchResult is a ranked answer.
@@ -172,35 +187,18 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 	}
 	desc += view.describe()
 	inView := s.inView(view)
-	// The index filters by scope while scoring; the view's dates filter
-	// after, so the pool grows until the filter leaves enough or the index
-	// has nothing more — never a search that is exhaustive only in name.
-	pool := max(limit, candidatePool)
-	var raw []index.Hit
-	var st index.Stats
-	for {
-		var got []index.Hit
-		got, st = s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: pool})
-		raw = raw[:0]
-		for _, h := range got {
-			if inView(h.Doc) {
-				raw = append(raw, h)
-			}
-		}
-		if view.zero() || len(got) < pool || len(raw) >= max(limit, candidatePool) {
-			break
-		}
-		pool *= 4
+	// The tree is used when it is free; a search never waits for a
+	// consolidation (see tree.go).
+	var t *tree.Tree
+	if s.treeMu.TryRLock() {
+		defer s.treeMu.RUnlock()
+		t = s.tree
 	}
+	raw, cov := s.score(t, terms, vis, inView, max(limit, candidatePool), !view.zero())
 	res := SearchResult{
 		Terms:            terms,
 		ScopeDescription: desc,
-		Coverage: Coverage{
-			Exhaustive:    true,
-			NodesRead:     st.PostingsRead,
-			LeavesScored:  st.DocsScored,
-			LeavesVisible: st.Visible,
-		},
+		Coverage:         cov,
 	}
 	if len(raw) == 0 {
 		res.Verdict = NotFound
@@ -244,7 +242,8 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		res.Verdict = NotFound
 		res.Hits = []Hit{hit(best)}
 		res.Message = fmt.Sprintf("Nothing in %s matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).", desc)
-	case len(rivals) > 0 && margin < nearTieGap && (informative <= shortQuery || res.Confidence < minConfidence):
+	case len(rivals) > 0 && margin < nearTieGap &&
+		(informative <= shortQuery || res.Confidence < minConfidence || s.apart(best, rivals[0])):
 		res.Verdict = Ambiguous
 		res.Hits = append(res.Hits, hit(best))
 		for _, r := range rivals {
@@ -269,11 +268,23 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 	default:
 		res.Verdict = Found
 		for _, r := range order[:min(len(order), limit)] {
-			res.Hits = append(res.Hits, hit(r))
+			h := hit(r)
+			if t != nil {
+				h.TreePath = s.titles.path(t, h.Leaf.ID)
+			}
+			res.Hits = append(res.Hits, h)
 		}
 		res.Message = fmt.Sprintf("Found in %s.", desc)
 	}
 	return res, nil
+}
+
+// apart reports whether two memories sit in different parts of the tree:
+// different consolidation groups (scope or domain). A near tie between
+// them is a choice between topics, not two sides of one answer, so it is
+// left to the caller even for a long query. Callers hold s.mu.
+func (s *Store) apart(a, b ranked) bool {
+	return treeGroup(s.docs[a.doc]) != treeGroup(s.docs[b.doc])
 }
 
 func (s *Store) containsAny(d index.Doc, terms []string) bool {

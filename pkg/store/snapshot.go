@@ -65,11 +65,12 @@ func (s *Store) saveFacts() {
 	}
 }
 
-// DropSnapshots removes the derived snapshots of a closed store in dir, so
-// that the next Open derives everything from the leaf files again.
+// DropSnapshots removes what a closed store in dir derived from its leaf
+// files — the facts snapshot and the summary tree (catalog, branches,
+// root) — so that the next Open derives everything from the leaves again.
 func DropSnapshots(dir string) error {
 	if err := os.Remove(filepath.Join(dir, factsName)); err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	return nil
+	return dropTree(dir)
 }

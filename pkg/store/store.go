@@ -26,6 +26,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +48,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
+	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
 
 // Errors callers tell apart with errors.Is. Each is wrapped with the reason.
@@ -117,12 +119,25 @@ type Store struct {
 	factsOf  map[string][]facts.Fact // extracted facts of live memories, for the snapshot
 	sources  map[string][]string     // sourceKey → leaves of that document
 	plain    bool                    // rank by BM25 alone (tests compare)
-	pending  int                     // memories waiting for review
-	gone     int                     // forgotten or purged memories
+	// lastSaved is, per conversation (session, day and group), the last
+	// memories saved in it, newest first: a new one is linked to them.
+	lastSaved map[conversation]recent
+	pending   int // memories waiting for review
+	gone      int // forgotten or purged memories
 
 	// closeMu orders Save against Close: a Save holds it shared while it
 	// enqueues, so once Close holds it exclusively every accepted request is
 	// in reqs, where the writer's final drain finds it.
+	// The summary tree: see tree.go. treeOps and treeTracking are guarded
+	// by mu; tree by treeMu, which is only ever taken after mu or alone.
+	treeOps      []treeOp
+	treeTracking bool
+	treeKick     chan struct{}
+	treeReqs     chan treeReq
+	treeMu       sync.RWMutex
+	tree         *tree.Tree
+	titles       titleCache
+
 	closeMu   sync.RWMutex
 	closed    bool
 	closeOnce sync.Once
@@ -149,6 +164,9 @@ func Open(dir string, opts Options) (*Store, error) {
 		sources:   map[string][]string{},
 		ix:        index.New(),
 		byID:      make(map[string]index.Doc),
+		lastSaved: map[conversation]recent{},
+		treeKick:  make(chan struct{}, 1),
+		treeReqs:  make(chan treeReq),
 		groups:    map[string]index.Group{"": 0},
 		projects:  []string{""},
 		closing:   make(chan struct{}),
@@ -229,9 +247,10 @@ func Open(dir string, opts Options) (*Store, error) {
 		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "facts_extracted", extracted.Load(), "took", time.Since(start).Round(time.Millisecond))
 
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); s.writeLoop(j) }()
 	go func() { defer wg.Done(); s.leafLoop() }()
+	go func() { defer wg.Done(); s.treeLoop() }()
 	go func() { wg.Wait(); close(s.done) }()
 	return s, nil
 }
@@ -495,6 +514,7 @@ func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 	d := s.ix.Add(l.Text, g)
 	s.docs = append(s.docs, l)
 	s.byID[l.ID] = d
+	s.linkNeighbours(l, d, g)
 	s.count(l, 1)
 	s.noteSource(l)
 	if !isLive(l) {
@@ -502,6 +522,46 @@ func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 		return
 	}
 	s.addFacts(l, fs)
+	s.noteTree(l)
+}
+
+// neighbours is how many memories before it a new one is linked to.
+const neighbours = 2
+
+// conversation identifies memories saved one after another in one session,
+// on one day, in one scope: a conversation's turns, or the notes an agent
+// takes during one task.
+type conversation struct {
+	session string
+	day     string
+	group   index.Group
+}
+
+// linkNeighbours links a new memory to the ones saved just before it in the
+// same conversation, so each also ranks for the other's words at a lower
+// weight (index.Link, index.NeighbourWeight): "yes, in May" is found by the
+// question the turn before asked. Memories are published in record order,
+// at every start too, so the links are the same each time. Callers hold
+// s.mu.
+func (s *Store) linkNeighbours(l *leaf.Leaf, d index.Doc, g index.Group) {
+	if l.Session == "" {
+		return
+	}
+	k := conversation{session: l.Session, day: l.ValidFrom.UTC().Format(time.DateOnly), group: g}
+	prev := s.lastSaved[k]
+	for i, p := range prev.docs[:prev.n] {
+		s.ix.Link(d, p, index.NeighbourWeight(i+1))
+	}
+	next := recent{n: min(prev.n+1, neighbours)}
+	next.docs[0] = d
+	copy(next.docs[1:], prev.docs[:])
+	s.lastSaved[k] = next
+}
+
+// recent is the last memories of a conversation, newest first.
+type recent struct {
+	docs [neighbours]index.Doc
+	n    int
 }
 
 // replace publishes a new version of a stored leaf (a header change).
@@ -526,6 +586,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 	if isLive(l) {
 		s.addFacts(l, fs)
 	}
+	s.noteTree(l)
 }
 
 // addFacts puts a live leaf's facts and links into the timeline. A link to
@@ -626,9 +687,16 @@ func (s *Store) leafLoop() {
 
 // Flush waits until the leaf writer has handled every acknowledged save:
 // written its file, or failed to and logged why (the next start restores
-// it from the log). Saves are durable before that, in the log; Flush is for
-// whoever reads the files themselves, such as a test or a backup.
-func (s *Store) Flush() { s.leaves.wait() }
+// it from the log); and until the summary tree has taken in every change
+// and written the branches they complete. Saves are durable before that, in
+// the log; Flush is for whoever reads the files themselves, such as a test
+// or a backup.
+func (s *Store) Flush() {
+	s.leaves.wait()
+	if _, _, err := s.Consolidate(context.Background(), false); err != nil && !errors.Is(err, ErrClosed) {
+		s.log.Warn("flush: the summary tree did not catch up", "err", err)
+	}
+}
 
 // parseDate reads an optional caller date.
 func parseDate(s string) (time.Time, bool, error) {

@@ -171,9 +171,13 @@ func TestReview(t *testing.T) {
 		t.Fatal("a rejected memory is never returned")
 	}
 
-	// Verified beats asserted at equal relevance.
-	v1 := save(t, s, alice, "The deploy key is kept in the ops vault.", ScopeGlobal)
-	v2 := save(t, s, bob, "The deploy key is kept in the team vault.", ScopeGlobal)
+	// Verified beats asserted at equal relevance. Each is saved in a
+	// session of its own: memories saved one after another in a session
+	// lend each other words (linkNeighbours), which would make them unequal.
+	alone, alsoAlone := alice, bob
+	alone.Session, alsoAlone.Session = "vault-1", "vault-2"
+	v1 := save(t, s, alone, "The deploy key is kept in the ops vault.", ScopeGlobal)
+	v2 := save(t, s, alsoAlone, "The deploy key is kept in the team vault.", ScopeGlobal)
 	if _, err := s.Review(ctx, nobody, v1.Leaf.ID, Approve, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -133,25 +133,25 @@ type Supersession struct {
 	RecordedAt time.Time
 }
 
-// entry is one statement as stored.
+// entry is one statement as stored. Its leaf and dates are its leaf's
+// (info): a store holds hundreds of thousands of entries, and copying the
+// leaf's id and two dates into each would double what one costs.
 type entry struct {
-	leaf   string
+	info   *leafInfo
+	s      *series
 	value  string
 	phrase string
 	norm   string // value folded for comparison
-	valid  time.Time
-	rec    time.Time
-	s      *series
 }
 
 func compare(a, b *entry) int {
-	if c := a.valid.Compare(b.valid); c != 0 {
+	if c := a.info.valid.Compare(b.info.valid); c != 0 {
 		return c
 	}
-	if c := a.rec.Compare(b.rec); c != 0 {
+	if c := a.info.rec.Compare(b.info.rec); c != 0 {
 		return c
 	}
-	return strings.Compare(a.leaf, b.leaf)
+	return strings.Compare(a.info.leaf, b.info.leaf)
 }
 
 // series is one key's timeline.
@@ -160,10 +160,12 @@ type series struct {
 	entries []*entry // ordered by compare
 }
 
-// leafInfo is what the timeline keeps about one leaf.
+// leafInfo is what the timeline keeps about one leaf: of its Source, what
+// views and entries need (the scope only decides where facts are filed).
 type leafInfo struct {
-	src     Source
-	entries []*entry
+	leaf       string
+	valid, rec time.Time
+	entries    []*entry
 }
 
 // valueRef counts how many entries of a series hold one folded value.
@@ -222,14 +224,18 @@ func (t *Timeline) Add(src Source, fs []facts.Fact) {
 	if _, ok := t.leaves[src.Leaf]; ok {
 		return
 	}
-	info := &leafInfo{src: src}
+	info := &leafInfo{leaf: src.Leaf, valid: src.ValidFrom, rec: src.RecordedAt}
 	t.leaves[src.Leaf] = info
 	type pending struct {
 		key Key
 		f   facts.Fact
 	}
 	var list []pending
-	index := map[Key]int{}
+	// A leaf usually states a handful of facts, and a scan of them finds a
+	// repeated key for less than a map costs to make; a long text (up to
+	// a MiB) may state thousands, and gets the map.
+	const scanUpTo = 16
+	var index map[Key]int
 	for _, f := range fs {
 		if strings.TrimSpace(f.Value) == "" {
 			continue
@@ -238,12 +244,30 @@ func (t *Timeline) Add(src Source, fs []facts.Fact) {
 		if !ok {
 			continue
 		}
-		if i, dup := index[key]; dup {
+		i, dup := -1, false
+		if index != nil {
+			i, dup = index[key]
+		} else {
+			i = slices.IndexFunc(list, func(p pending) bool { return p.key == key })
+			dup = i >= 0
+		}
+		if dup {
 			list[i].f = f
 			continue
 		}
-		index[key] = len(list)
 		list = append(list, pending{key, f})
+		switch {
+		case index != nil:
+			index[key] = len(list) - 1
+		case len(list) > scanUpTo:
+			index = make(map[Key]int, 2*len(list))
+			for i, p := range list {
+				index[p.key] = i
+			}
+		}
+	}
+	if len(list) > 0 {
+		info.entries = make([]*entry, 0, len(list))
 	}
 	for _, p := range list {
 		t.insert(info, p.key, p.f)
@@ -327,16 +351,18 @@ func (t *Timeline) insert(info *leafInfo, key Key, f facts.Fact) {
 		t.series[key] = s
 	}
 	e := &entry{
-		leaf:   info.src.Leaf,
+		info:   info,
+		s:      s,
 		value:  strings.TrimSpace(f.Value),
 		phrase: f.Phrase,
-		valid:  info.src.ValidFrom,
-		rec:    info.src.RecordedAt,
-		s:      s,
 	}
 	e.norm = Fold(e.value)
-	i, _ := slices.BinarySearchFunc(s.entries, e, compare)
-	s.entries = slices.Insert(s.entries, i, e)
+	if n := len(s.entries); n == 0 || compare(s.entries[n-1], e) < 0 {
+		s.entries = append(s.entries, e) // in order, the common case
+	} else {
+		i, _ := slices.BinarySearchFunc(s.entries, e, compare)
+		s.entries = slices.Insert(s.entries, i, e)
+	}
 	info.entries = append(info.entries, e)
 	t.nfacts++
 	sv := scopedValue{key.Scope, e.norm}
@@ -438,6 +464,13 @@ func (t *Timeline) Facts() int { return t.nfacts }
 // removed, runs of white space made one space, trimmed. "  Málaga " and
 // "malaga" are the same value; so are "PostgreSQL 17" and "postgresql 17".
 func Fold(s string) string {
+	if folded(s) {
+		return s
+	}
+	return fold(s)
+}
+
+func fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -463,4 +496,31 @@ func Fold(s string) string {
 		b.WriteString(foldRune(r))
 	}
 	return b.String()
+}
+
+// folded reports whether s is already in the form Fold returns — ASCII,
+// no upper case, words apart by single spaces — as most subjects and many
+// values are, so Fold can return it without building a copy.
+func folded(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80 || c >= 'A' && c <= 'Z' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			return false
+		case c == ' ':
+			if space {
+				return false
+			}
+			space = true
+		default:
+			space = false
+		}
+	}
+	return true
 }

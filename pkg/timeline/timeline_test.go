@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -358,6 +360,33 @@ func TestAddIsIdempotentAndLastStatementWins(t *testing.T) {
 	}
 }
 
+// TestLastStatementWinsInALongText: a long text states many facts, some
+// keys more than once; the last value of each key counts, as in a short one.
+func TestLastStatementWinsInALongText(t *testing.T) {
+	tl := New()
+	var fs []facts.Fact
+	for i := range 100 {
+		k := i % 30
+		fs = append(fs, facts.Fact{Subject: fmt.Sprintf("service %d", k), Attribute: "port", Value: fmt.Sprint(8000 + i)})
+	}
+	tl.Add(Source{Leaf: "long", ValidFrom: date("2025-01-01"), RecordedAt: date("2025-01-01")}, fs)
+	if tl.Facts() != 30 {
+		t.Fatalf("Facts = %d, want one per key: 30", tl.Facts())
+	}
+	for k := range 30 {
+		want := fmt.Sprint(8000 + 90 + k)
+		if k >= 10 {
+			want = fmt.Sprint(8000 + 60 + k)
+		}
+		if e, ok := tl.Current(Key{Subject: fmt.Sprintf("service %d", k), Attribute: "port"}, View{}); !ok || e.Value != want {
+			t.Errorf("service %d: Current = %q, %v; want %s", k, e.Value, ok, want)
+		}
+	}
+	if got := tl.Entries("long"); len(got) != 30 || got[0].Key.Subject != "service 0" || got[29].Key.Subject != "service 29" {
+		t.Errorf("Entries: %d, want 30 in the order the keys were first stated", len(got))
+	}
+}
+
 func TestOrderTiesAndUnknowns(t *testing.T) {
 	tl := New()
 	d := date("2025-01-01")
@@ -397,5 +426,33 @@ func TestFold(t *testing.T) {
 		if got := Fold(tt.in); got != tt.want {
 			t.Errorf("Fold(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestFoldedShortcut: Fold returns a value it recognises as already folded
+// without building it again; that must be the very string building it
+// would give.
+func TestFoldedShortcut(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	alphabet := []string{"a", "z", "A", "Q", "0", "9", ".", "-", " ", " ", "\t", "\n", "é", "\u0301", "ß", "\u00a0"}
+	shortcuts := 0
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := b.String()
+		if folded(s) {
+			shortcuts++
+			if slow := fold(s); slow != s {
+				t.Fatalf("%q taken as folded, but folding gives %q", s, slow)
+			}
+		}
+		if Fold(s) != fold(s) {
+			t.Fatalf("Fold(%q) = %q, want %q", s, Fold(s), fold(s))
+		}
+	}
+	if shortcuts < 1000 {
+		t.Fatalf("only %d of 20000 strings took the shortcut: the test does not exercise it", shortcuts)
 	}
 }

@@ -8,13 +8,13 @@ import (
 )
 
 // visible reports whether a view sees an entry at all.
-func (v View) visible(e *entry) bool { return v.validOK(e.valid) && v.recordOK(e.rec) }
+func (v View) visible(e *entry) bool { return v.validOK(e.info.valid) && v.recordOK(e.info.rec) }
 
 // linkVisible reports whether a link to leaf new, recorded at rec, is in
 // effect in v.
 func (t *Timeline) linkVisible(rec time.Time, new string, v View) bool {
 	info := t.leaves[new]
-	return info != nil && v.recordOK(rec) && v.validOK(info.src.ValidFrom) && v.recordOK(info.src.RecordedAt)
+	return info != nil && v.recordOK(rec) && v.validOK(info.valid) && v.recordOK(info.rec)
 }
 
 // retracted returns the record time of the earliest link in effect that
@@ -36,7 +36,7 @@ func (t *Timeline) counts(e *entry, v View) bool {
 	if !v.visible(e) {
 		return false
 	}
-	_, r := t.retracted(e.leaf, v)
+	_, r := t.retracted(e.info.leaf, v)
 	return !r
 }
 
@@ -47,7 +47,7 @@ func (t *Timeline) currentIndex(s *series, v View) int {
 	hi := len(s.entries)
 	if !v.AsOf.IsZero() {
 		hi, _ = slices.BinarySearchFunc(s.entries, v.AsOf, func(e *entry, asOf time.Time) int {
-			if e.valid.After(asOf) {
+			if e.info.valid.After(asOf) {
 				return 1
 			}
 			return -1
@@ -79,7 +79,7 @@ func (t *Timeline) runStart(s *series, v View, i int) int {
 }
 
 func (e *entry) public() Entry {
-	return Entry{Key: e.s.key, Value: e.value, Phrase: e.phrase, Leaf: e.leaf, ValidFrom: e.valid, RecordedAt: e.rec}
+	return Entry{Key: e.s.key, Value: e.value, Phrase: e.phrase, Leaf: e.info.leaf, ValidFrom: e.info.valid, RecordedAt: e.info.rec}
 }
 
 // Current returns the current entry of key in v: the most recent
@@ -134,7 +134,7 @@ func (t *Timeline) Status(leaf string, v View) Status {
 		}
 		cur, start := s.entries[ci], s.entries[t.runStart(s, v, ci)]
 		st.Outdated = true
-		for _, l := range []string{cur.leaf, start.leaf} {
+		for _, l := range []string{cur.info.leaf, start.info.leaf} {
 			if !slices.Contains(st.Successors, l) {
 				st.Successors = append(st.Successors, l)
 			}
@@ -194,7 +194,7 @@ func (t *Timeline) linkSuccessors(leaf string, v View) []string {
 			}
 			return 1
 		}
-		if c := t.leaves[b].src.ValidFrom.Compare(t.leaves[a].src.ValidFrom); c != 0 {
+		if c := t.leaves[b].valid.Compare(t.leaves[a].valid); c != 0 {
 			return c
 		}
 		return strings.Compare(a, b)
@@ -238,12 +238,12 @@ func (t *Timeline) History(key Key, v View) []Entry {
 	}
 	for i, e := range vis {
 		x := e.public()
-		if at, r := t.retracted(e.leaf, v); r {
+		if at, r := t.retracted(e.info.leaf, v); r {
 			x.RetractedAt = at
 		}
 		if n := nextDiff[i]; n != nil {
-			x.ValidTo = n.valid
-			x.SupersededAt = later(e.rec, n.rec)
+			x.ValidTo = n.info.valid
+			x.SupersededAt = later(e.info.rec, n.info.rec)
 		}
 		out = append(out, x)
 	}

@@ -93,6 +93,36 @@ var lexicon = func() map[string]lexEntry {
 	return m
 }()
 
+// lexiconFilter answers, before any hashing, for most words that they are
+// not in the lexicon: a lexicon word of length n starting with letter f
+// sets bit l of lexiconFilter[n][f] for its last letter l. Tokenizing asks
+// about every word, and most words are not in it.
+var lexiconFilter = func() (f [lexiconMaxLen + 1][26]uint32) {
+	for w := range lexicon {
+		n := len(w)
+		if n == 0 || n > lexiconMaxLen || !isLowerLetter(w[0]) || !isLowerLetter(w[n-1]) {
+			panic("tokenize: the lexicon filter cannot hold " + w) // TestLexiconFilter says which
+		}
+		f[n][w[0]-'a'] |= 1 << (w[n-1] - 'a')
+	}
+	return f
+}()
+
+// lexiconMaxLen bounds the length of a lexicon word.
+const lexiconMaxLen = 16
+
+func isLowerLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// inLexiconFilter reports whether t may be in the lexicon; false means it
+// is not.
+func inLexiconFilter(t string) bool {
+	n := len(t)
+	if n == 0 || n > lexiconMaxLen || !isLowerLetter(t[0]) || !isLowerLetter(t[n-1]) {
+		return false
+	}
+	return lexiconFilter[n][t[0]-'a']&(1<<(t[n-1]-'a')) != 0
+}
+
 // Stem returns the stem of one lower-case, accent-folded word. Words that
 // are not plain ASCII letters (numbers, identifiers with digits, other
 // scripts) are returned unchanged, as are words of fewer than three letters.

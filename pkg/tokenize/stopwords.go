@@ -3,6 +3,9 @@ package tokenize
 // IsStopWord reports whether t (already tokenized: lower-case, folded) is a
 // word too common in English or Spanish to tell memories apart.
 func IsStopWord(t string) bool {
+	if !inLexiconFilter(t) { // every stop word is in the lexicon
+		return false
+	}
 	_, ok := stopWords[t]
 	return ok
 }

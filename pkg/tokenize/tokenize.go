@@ -45,7 +45,13 @@ func each(text string, fn func(term string, stop bool)) {
 	text = fold(text)
 	start := -1
 	for i, r := range text {
-		if isWordRune(r) {
+		var word bool
+		if r < utf8.RuneSelf {
+			word = asciiWord[r]
+		} else {
+			word = isWordRune(r)
+		}
+		if word {
 			if start < 0 {
 				start = i
 			}
@@ -83,6 +89,16 @@ func Terms(query string) []string {
 	return informative
 }
 
+// asciiWord is isWordRune for the ASCII runes, looked up rather than
+// asked of the Unicode tables: most text is ASCII, and each rune of every
+// saved text is asked once.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for r := range rune(utf8.RuneSelf) {
+		t[r] = isWordRune(r)
+	}
+	return t
+}()
+
 // isWordRune reports whether r belongs inside a word. Underscores and
 // hyphens are separators, so snake_case and kebab-case split like spaces;
 // the joined form is restored by emitWord through the identifier rules.
@@ -98,7 +114,13 @@ func emitWord(w string, fn func(string, bool)) {
 		emitTerm(clip(w), fn) // the common case, without splitting
 		return
 	}
-	parts := splitCamel(w)
+	var buf [8]string
+	var parts []string
+	if isASCII(w) {
+		parts = splitCamelASCII(w, buf[:0])
+	} else {
+		parts = splitCamel(w)
+	}
 	for _, p := range parts {
 		emitTerm(clip(strings.ToLower(p)), fn)
 	}
@@ -110,7 +132,11 @@ func emitWord(w string, fn func(string, bool)) {
 // emitTerm emits one lower-case word: a stop word as it is, any other word
 // stemmed, unless its stem would spell a stop word ("cans" is not "can").
 func emitTerm(t string, fn func(string, bool)) {
-	e, known := lexicon[t]
+	var e lexEntry
+	known := false
+	if inLexiconFilter(t) {
+		e, known = lexicon[t]
+	}
 	switch {
 	case e.stop:
 		fn(t, true)
@@ -149,6 +175,38 @@ func splitCamel(w string) []string {
 		}
 	}
 	return append(parts, string(runes[start:]))
+}
+
+// splitCamelASCII is splitCamel for an ASCII word, appending the parts,
+// substrings of w, to parts: no conversion to runes and back, which is
+// most of what splitting a capitalised word would otherwise cost.
+func splitCamelASCII(w string, parts []string) []string {
+	start := 0
+	for i := 1; i < len(w); i++ {
+		prev, cur := w[i-1], w[i]
+		boundary := isUpperASCII(cur) && (isLowerASCII(prev) || isDigitASCII(prev))
+		if !boundary && isUpperASCII(prev) && isUpperASCII(cur) && i+1 < len(w) && isLowerASCII(w[i+1]) {
+			boundary = true
+		}
+		if boundary {
+			parts = append(parts, w[start:i])
+			start = i
+		}
+	}
+	return append(parts, w[start:])
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLowerASCII(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigitASCII(c byte) bool { return c >= '0' && c <= '9' }
+
+func isASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isLowerASCIIWord(w string) bool {

@@ -1,8 +1,10 @@
 package tokenize
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestTokens(t *testing.T) {
@@ -87,5 +89,51 @@ func BenchmarkTokens(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Tokens(text)
+	}
+}
+
+// TestSplitCamelASCII: the ASCII fast path splits exactly as splitCamel.
+func TestSplitCamelASCII(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 1))
+	const chars = "aBcDxYz09AZaz"
+	for range 50000 {
+		b := make([]byte, 1+r.IntN(12))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		w := string(b)
+		if got, want := splitCamelASCII(w, nil), splitCamel(w); !reflect.DeepEqual(got, want) {
+			t.Fatalf("splitCamelASCII(%q) = %q, splitCamel = %q", w, got, want)
+		}
+	}
+}
+
+// TestLexiconFilter: the filter in front of the lexicon never turns away a
+// word the lexicon holds (that would change terms), and does turn away
+// others (or it would be no use).
+func TestLexiconFilter(t *testing.T) {
+	for w := range lexicon {
+		if !inLexiconFilter(w) {
+			t.Errorf("the filter turns away lexicon word %q", w)
+		}
+	}
+	for w := range stopWords {
+		if !inLexiconFilter(w) {
+			t.Errorf("the filter turns away stop word %q", w)
+		}
+	}
+	turnedAway := 0
+	for _, w := range []string{"postgres", "deploy", "staging", "x9", "9x", "", "migration", "kubernetes"} {
+		if !inLexiconFilter(w) {
+			turnedAway++
+		}
+	}
+	if turnedAway < 6 {
+		t.Errorf("the filter turned away only %d of 8 ordinary words", turnedAway)
+	}
+	for r := range rune(utf8.RuneSelf) {
+		if asciiWord[r] != isWordRune(r) {
+			t.Errorf("asciiWord[%q] = %v", r, asciiWord[r])
+		}
 	}
 }

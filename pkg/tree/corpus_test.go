@@ -38,6 +38,8 @@ type corpusGen struct {
 	dom      int
 	topic    []string
 	tagTopic string
+	// words per leaf: minWords + up to spanWords-1 more (default 15, 30)
+	minWords, spanWords int
 }
 
 func newCorpusGen(seed uint64) *corpusGen {
@@ -123,7 +125,11 @@ func (g *corpusGen) next() Item {
 	}
 	g.run--
 	var b strings.Builder
-	nw := 15 + g.r.IntN(30)
+	lo, span := g.minWords, g.spanWords
+	if lo == 0 {
+		lo, span = 15, 30
+	}
+	nw := lo + g.r.IntN(span)
 	for i := 0; i < nw; i++ {
 		w := g.word(g.dom)
 		if i > 0 {

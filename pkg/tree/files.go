@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
@@ -25,30 +28,51 @@ const (
 	rootName       = "root.json"
 )
 
-// fileVersion is written into catalog.json and root.json; Open treats any
-// other version as unreadable and re-derives.
-const fileVersion = 1
+// catalogVersion is written into catalog.json, rootVersion into root.json;
+// Open treats any other version as unreadable and re-derives. (Version 1 of
+// the catalog held child → parent links only, which left the rest of the
+// structure to be read from every branch file.)
+const (
+	catalogVersion = 2
+	rootVersion    = 1
+)
 
 // compactMin is the log size under which the catalog log is never folded
 // into catalog.json: small logs are cheap to replay.
 const compactMin = 256 << 10
 
-// catalogSnapshot is catalog.json.
+// catalogSnapshot is catalog.json: the whole structure, so that Open need
+// not read the branch files for it, and the rarity counts of the leaves
+// filed in branches.
 type catalogSnapshot struct {
-	Version int               `json:"version"`
-	Gen     int               `json:"gen"`
-	Parents map[string]string `json:"parents"`
-	Gone    []string          `json:"gone,omitempty"`
+	Version  int              `json:"version"`
+	Gen      int              `json:"gen"`
+	Leaves   int              `json:"leaves"` // leaves counted in Keywords
+	Gone     []string         `json:"gone"`
+	Branches []branchEntry    `json:"branches"`
+	Keywords map[string]int32 `json:"keywords"` // term → leaves having it among their keywords
+}
+
+// branchEntry is a branch as the catalog records it: what Open and the
+// tree's structure need, its summaries left in its file. Its id is the
+// hash of Children, which lets Open check an entry without the file.
+type branchEntry struct {
+	ID       string   `json:"id"`
+	Layer    int      `json:"layer"`
+	Group    string   `json:"group"`
+	Children []string `json:"children"`
 }
 
 // catalogRecord is one line of catalog.log: the changes of one Consolidate
 // call. Gen ties it to the snapshot it extends, so lines a compaction folded
 // in (and a crash left behind) are not applied twice to a newer snapshot.
 type catalogRecord struct {
-	Gen     int               `json:"gen"`
-	Parents map[string]string `json:"parents,omitempty"`
-	Gone    []string          `json:"gone,omitempty"`
-	Back    []string          `json:"back,omitempty"`
+	Gen      int              `json:"gen"`
+	Branches []branchEntry    `json:"branches,omitempty"`
+	Gone     []string         `json:"gone,omitempty"`
+	Back     []string         `json:"back,omitempty"`
+	Leaves   int              `json:"leaves,omitempty"`
+	Keywords map[string]int32 `json:"keywords,omitempty"`
 }
 
 // catalogFile is the state of the catalog on disk.
@@ -57,7 +81,7 @@ type catalogFile struct {
 	snapSize  int64
 	logSize   int64
 	logExists bool
-	broken    bool // an append failed: the log's tail is suspect, so the next commit rewrites the snapshot
+	broken    bool // the file lags memory (a failed append, a repair, Rebuild under way): the next commit rewrites the snapshot
 }
 
 // rootFile is root.json.
@@ -100,19 +124,16 @@ func encodeJSON(v any) ([]byte, error) {
 }
 
 // commit makes a catalog change durable: one line appended to the log and
-// fsynced, or, in rewrite mode or after a failed append, a new snapshot.
+// fsynced, or, in rewrite mode or when the file lags memory, a new
+// snapshot of memory with rec applied.
 func (t *Tree) commit(rec catalogRecord) error {
 	if t.rewriteCatalog || t.cat.broken {
-		parents := make(map[string]string, len(t.parent)+len(rec.Parents))
-		for k, v := range t.parent {
-			parents[k] = v
-		}
-		for k, v := range rec.Parents {
-			parents[k] = v
-		}
-		gone := make(map[string]bool, len(t.gone)+len(rec.Gone))
-		for k := range t.gone {
-			gone[k] = true
+		snap := t.snapshot()
+		snap.Branches = append(snap.Branches, rec.Branches...)
+		sortEntries(snap.Branches)
+		gone := make(map[string]bool, len(snap.Gone)+len(rec.Gone))
+		for _, id := range snap.Gone {
+			gone[id] = true
 		}
 		for _, id := range rec.Gone {
 			gone[id] = true
@@ -120,10 +141,15 @@ func (t *Tree) commit(rec catalogRecord) error {
 		for _, id := range rec.Back {
 			delete(gone, id)
 		}
-		return t.writeCatalog(t.cat.gen+1, parents, gone)
+		snap.Gone = slices.Sorted(maps.Keys(gone))
+		snap.Leaves += rec.Leaves
+		for k, n := range rec.Keywords {
+			snap.Keywords[k] += n
+		}
+		return t.writeCatalog(t.cat.gen+1, snap)
 	}
 	rec.Gen = t.cat.gen
-	line, err := json.Marshal(rec)
+	line, err := marshalCompact(rec)
 	if err != nil {
 		return err
 	}
@@ -169,28 +195,45 @@ func (t *Tree) maybeCompact() error {
 	return t.writeSnapshot(t.cat.gen + 1)
 }
 
+// snapshot is the in-memory catalog as catalog.json records it.
+func (t *Tree) snapshot() catalogSnapshot {
+	snap := catalogSnapshot{Version: catalogVersion, Branches: make([]branchEntry, 0, len(t.branches))}
+	for id, n := range t.branches {
+		snap.Branches = append(snap.Branches, branchEntry{ID: id, Layer: n.layer, Group: n.group, Children: n.children})
+	}
+	sortEntries(snap.Branches)
+	snap.Gone = slices.Sorted(maps.Keys(t.gone))
+	snap.Keywords, snap.Leaves = t.committedKeywords()
+	return snap
+}
+
+// sortEntries orders branch entries as catalog.json lists them: by layer,
+// then id, so the file reads (and Open checks it) bottom-up.
+func sortEntries(es []branchEntry) {
+	slices.SortFunc(es, func(a, b branchEntry) int {
+		if a.Layer != b.Layer {
+			return a.Layer - b.Layer
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+}
+
 // writeSnapshot writes the in-memory catalog as catalog.json of generation
 // gen and drops the log it supersedes.
 func (t *Tree) writeSnapshot(gen int) error {
-	return t.writeCatalog(gen, t.parent, t.gone)
+	return t.writeCatalog(gen, t.snapshot())
 }
 
-// writeCatalog writes catalog.json of generation gen from parents and gone,
-// then drops the log it supersedes.
-func (t *Tree) writeCatalog(gen int, parents map[string]string, gone map[string]bool) error {
-	snap := catalogSnapshot{Version: fileVersion, Gen: gen, Parents: parents}
-	for id := range gone {
-		snap.Gone = append(snap.Gone, id)
-	}
-	slices.Sort(snap.Gone)
-	if snap.Parents == nil {
-		snap.Parents = map[string]string{}
-	}
-	data, err := encodeJSON(snap)
+// writeCatalog writes snap as catalog.json of generation gen, then drops the
+// log it supersedes.
+func (t *Tree) writeCatalog(gen int, snap catalogSnapshot) error {
+	snap.Version, snap.Gen = catalogVersion, gen
+	data, err := encodeCatalog(snap)
 	if err != nil {
 		return err
 	}
 	if err := atomicfile.Write(filepath.Join(t.dir, catalogName), data, 0o600); err != nil {
+		t.cat.broken = true
 		return err
 	}
 	// The new generation is durable; log lines of the old one are now
@@ -200,6 +243,58 @@ func (t *Tree) writeCatalog(gen int, parents map[string]string, gone map[string]
 		return err
 	}
 	return atomicfile.SyncDir(t.dir)
+}
+
+// encodeCatalog renders catalog.json: JSON with a branch per line, which
+// is half the size of indenting every child id and still reads line by
+// line.
+func encodeCatalog(snap catalogSnapshot) ([]byte, error) {
+	var buf bytes.Buffer
+	put := func(v any) error {
+		data, err := marshalCompact(v)
+		buf.Write(data)
+		return err
+	}
+	fmt.Fprintf(&buf, "{\n  \"version\": %d,\n  \"gen\": %d,\n  \"leaves\": %d,\n  \"gone\": ", snap.Version, snap.Gen, snap.Leaves)
+	if snap.Gone == nil {
+		snap.Gone = []string{}
+	}
+	if err := put(snap.Gone); err != nil {
+		return nil, err
+	}
+	buf.WriteString(",\n  \"branches\": [")
+	for i, e := range snap.Branches {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n    ")
+		if err := put(e); err != nil {
+			return nil, err
+		}
+	}
+	if len(snap.Branches) > 0 {
+		buf.WriteString("\n  ")
+	}
+	buf.WriteString("],\n  \"keywords\": ")
+	if snap.Keywords == nil {
+		snap.Keywords = map[string]int32{}
+	}
+	if err := put(snap.Keywords); err != nil {
+		return nil, err
+	}
+	buf.WriteString("\n}\n")
+	return buf.Bytes(), nil
+}
+
+// marshalCompact is json.Marshal without escaping <, > and &.
+func marshalCompact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // writeRoot rewrites root.json if the root changed since it was written.
@@ -225,7 +320,7 @@ func (t *Tree) writeRoot() error {
 func (t *Tree) encodeRoot() ([]byte, error) {
 	es := t.rootOrder()
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "{\n  \"version\": %d,\n  \"items\": [", fileVersion)
+	fmt.Fprintf(&buf, "{\n  \"version\": %d,\n  \"items\": [", rootVersion)
 	if len(es) == 0 {
 		buf.WriteString("]\n}\n")
 		return buf.Bytes(), nil
@@ -280,7 +375,7 @@ func (t *Tree) rootOrder() []*rootEntry {
 
 // rootFile is root.json's content (encodeRoot renders it).
 func (t *Tree) rootFile() rootFile {
-	f := rootFile{Version: fileVersion, Items: []rootItem{}}
+	f := rootFile{Version: rootVersion, Items: []rootItem{}}
 	for _, e := range t.rootOrder() {
 		f.Items = append(f.Items, e.item())
 	}
@@ -300,8 +395,10 @@ func (e *rootEntry) item() rootItem {
 }
 
 // load reads the tree's files, repairing what is inconsistent. See Open.
+// It reads the catalog, root.json, the names of the branch files and the
+// files of the root's branches; no other branch file.
 func (t *Tree) load() error {
-	parents, gone, catRepaired, err := t.loadCatalog()
+	entries, gone, catRepaired, err := t.loadCatalog()
 	if err != nil {
 		return err
 	}
@@ -309,48 +406,108 @@ func (t *Tree) load() error {
 	if err != nil {
 		return err
 	}
-	branches, err := t.loadBranches()
+	files, err := t.listBranches()
 	if err != nil {
 		return err
 	}
 
-	// A branch counts only if the catalog points every child at it and its
-	// children count (so, bottom-up, the whole subtree is sound). Anything
-	// else is an orphan of an interrupted consolidation, or damage: delete
-	// it, and its children are parentless again.
-	byLayer := make(map[int][]*Branch)
-	for _, b := range branches {
-		byLayer[b.Layer] = append(byLayer[b.Layer], b)
+	// A branch counts only if its file is there, it is the only branch
+	// listing each of its children, and its child branches count (so,
+	// bottom-up, the whole subtree is sound). Anything else is dropped:
+	// its children are parentless again.
+	type entry struct {
+		id string
+		n  *node
 	}
-	for layer := 1; layer <= maxLayer; layer++ {
-		bs := byLayer[layer]
-		slices.SortFunc(bs, func(a, b *Branch) int { return strings.Compare(a.ID, b.ID) })
-		for _, b := range bs {
-			ok, pointed := t.sound(b, parents)
-			if ok {
-				t.branches[b.ID] = b
+	order := make([]entry, 0, len(entries))
+	for id, n := range entries {
+		order = append(order, entry{id, n})
+	}
+	slices.SortFunc(order, func(a, b entry) int {
+		if a.n.layer != b.n.layer {
+			return a.n.layer - b.n.layer
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	parents := make(map[string]string, len(entries)*t.bf)
+	for _, e := range order {
+		id, n := e.id, e.n
+		why := ""
+		if !slices.Contains(files[id], n.layer) {
+			why = "its file is missing"
+		}
+		top := 0
+		for _, c := range n.children {
+			if why != "" {
+				break
+			}
+			if p, ok := parents[c]; ok {
+				why = fmt.Sprintf("its child %s is %s's", c, p)
+			} else if isBranchID(c) {
+				switch cn := t.branches[c]; {
+				case cn == nil:
+					why = fmt.Sprintf("its child branch %s is missing or dropped", c)
+				case cn.group != n.group:
+					why = fmt.Sprintf("its child branch %s is of another group", c)
+				default:
+					top = max(top, cn.layer)
+				}
+			}
+		}
+		if why == "" && n.layer != top+1 {
+			why = "its layer disagrees with its children's"
+		}
+		if why != "" {
+			t.note("dropped branch %s from the catalog: %s", id, why)
+			catRepaired = true
+			continue
+		}
+		t.branches[id] = n
+		for _, c := range n.children {
+			parents[c] = id
+		}
+	}
+	t.parent = parents
+	// Files the catalog does not account for are orphans of an interrupted
+	// consolidation, or strays: never trusted, deleted.
+	for _, id := range slices.Sorted(maps.Keys(files)) {
+		for _, layer := range files[id] {
+			if n := t.branches[id]; n != nil && n.layer == layer {
 				continue
 			}
-			why := "inconsistent branch"
-			if !pointed {
-				why = "orphan branch (an interrupted consolidation)"
-			}
-			t.note("removed %s %s", why, b.ID)
-			if err := removeFile(t.branchPath(b.Layer, b.ID)); err != nil {
+			t.note("removed orphan branch (an interrupted consolidation) %s", filepath.Join(branchesDir, strconv.Itoa(layer), id+".json"))
+			if err := removeFile(t.branchPath(layer, id)); err != nil {
 				return err
 			}
 		}
 	}
-	dropped := 0
-	for c, p := range parents {
-		if b := t.branches[p]; b == nil || (isBranchID(c) && t.branches[c] == nil) {
-			delete(parents, c)
-			dropped++
+
+	// The root's branches: their summaries, which the descent ranks first
+	// and the next consolidation embeds, come from their files. A damaged
+	// one is dropped, and its child branches are root branches instead.
+	var tops []string
+	for id := range t.branches {
+		if _, ok := parents[id]; !ok {
+			tops = append(tops, id)
 		}
 	}
-	if dropped > 0 {
-		t.note("dropped %d catalog entries pointing at missing or unsound branches", dropped)
+	slices.Sort(tops)
+	read := make(map[string]*Branch, len(tops))
+	for len(tops) > 0 {
+		id := tops[0]
+		tops = tops[1:]
+		b, err := t.loadBranch(id, t.branches[id])
+		if err == nil {
+			read[id] = b
+			continue
+		}
+		if !errors.Is(err, errDamaged) {
+			return err
+		}
+		t.note("dropped branch %s: %v", id, err)
 		catRepaired = true
+		rise, _ := t.drop([]string{id})
+		tops = append(tops, rise...)
 	}
 	for id := range gone {
 		if _, ok := parents[id]; !ok || !leaf.IsID(id) {
@@ -358,14 +515,7 @@ func (t *Tree) load() error {
 			catRepaired = true
 		}
 	}
-	t.parent, t.gone = parents, gone
-	for _, b := range t.branches {
-		for _, c := range b.Children {
-			if leaf.IsID(c.ID) {
-				t.countKeywords(c)
-			}
-		}
-	}
+	t.gone = gone
 
 	// The root: parentless leaves from root.json (their summaries live
 	// nowhere else) and parentless branches, in root.json's order, which
@@ -383,16 +533,16 @@ func (t *Tree) load() error {
 		if it.Layer == 0 && leaf.IsID(it.ID) {
 			listed[it.ID] = true
 			s := ChildSummary{ID: it.ID, Title: it.Title, Excerpt: it.Excerpt, Keywords: it.Keywords, Tags: it.Tags}
-			t.countKeywords(s)
+			t.countKeywords(s, 1)
 			t.push(&rootEntry{sum: s, group: it.Group})
-		} else if b := t.branches[it.ID]; b != nil {
+		} else if b := read[it.ID]; b != nil {
 			listed[it.ID] = true
 			t.push(&rootEntry{sum: branchSummary(b), group: b.Group, layer: b.Layer})
 		}
 	}
 	var rest []*Branch
-	for id, b := range t.branches {
-		if _, ok := parents[id]; !ok && !listed[id] {
+	for id, b := range read {
+		if !listed[id] {
 			rest = append(rest, b)
 		}
 	}
@@ -419,28 +569,187 @@ func (t *Tree) load() error {
 	return t.writeRoot()
 }
 
-// sound reports whether b is a committed branch given the catalog and the
-// branches already accepted below it, and whether any catalog entry points
-// at it at all.
-func (t *Tree) sound(b *Branch, parents map[string]string) (ok, pointed bool) {
-	ok = true
-	top := 0
-	for _, c := range b.Children {
-		if parents[c.ID] == b.ID {
-			pointed = true
-		} else {
-			ok = false
-		}
-		if isBranchID(c.ID) {
-			cb := t.branches[c.ID]
-			if cb == nil || cb.Group != b.Group {
-				ok = false
-				continue
-			}
-			top = max(top, cb.Layer)
+// errDamaged marks a branch file that cannot be trusted: missing,
+// unreadable as a branch, or disagreeing with the catalog. Other read
+// errors (out of file descriptors, say) say nothing about the file.
+var errDamaged = errors.New("damaged branch file")
+
+// readBranch reads committed branch id from its file. A damaged file is
+// noted for the next Consolidate to repair; the caller treats the branch
+// as unreadable. Safe for concurrent readers.
+func (t *Tree) readBranch(id string) (*Branch, error) {
+	n := t.branches[id]
+	if n == nil {
+		return nil, fmt.Errorf("no branch %s", id)
+	}
+	b, err := t.loadBranch(id, n)
+	if errors.Is(err, errDamaged) {
+		t.damaged.note(id, err.Error())
+	}
+	return b, err
+}
+
+// loadBranch reads branch id's file and checks it against n, the catalog's
+// record of it: same id, layer, group, and children in the same order.
+// Children's ids are not checked further: the catalog's were, and a
+// branch's id is their hash.
+func (t *Tree) loadBranch(id string, n *node) (*Branch, error) {
+	damaged := func(why string) error { return fmt.Errorf("%w %s: %s", errDamaged, id, why) }
+	data, err := readSmall(t.branchPath(n.layer, id), maxBranchLen)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, damaged("too large")
+	case err != nil && !transient(err):
+		return nil, damaged(err.Error())
+	case err != nil:
+		return nil, err
+	case data == nil:
+		return nil, damaged("missing")
+	}
+	var b Branch
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, damaged("not a branch: " + err.Error())
+	}
+	if b.ID != id || b.Layer != n.layer || b.Group != n.group || len(b.Children) != len(n.children) {
+		return nil, damaged("disagrees with the catalog")
+	}
+	for i, c := range b.Children {
+		if c.ID != n.children[i] {
+			return nil, damaged("disagrees with the catalog")
 		}
 	}
-	return ok && b.Layer == top+1, pointed
+	return &b, nil
+}
+
+// transient reports whether a read error is the process's condition rather
+// than the file's.
+func transient(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
+		errors.Is(err, syscall.ENOMEM) || errors.Is(err, syscall.EINTR)
+}
+
+// drop takes committed branches out of the tree with every branch above
+// them (a branch file is immutable, so a parent cannot stop naming a
+// child): their child branches not dropped become parentless (returned in
+// rise, for the caller to put in the root or drop in turn) and their
+// leaves are forgotten until Reconcile adds them back (counted in lost:
+// their summaries were only in the dropped files). Memory is updated
+// whole before any file is touched; the files are then deleted as far as
+// possible — one left behind is an orphan the catalog does not list, which
+// Open deletes. The catalog must be rewritten whole: the caller sees to
+// that.
+func (t *Tree) drop(ids []string) (rise []string, lost int) {
+	doomed := make(map[string]bool)
+	for _, id := range ids {
+		for x, ok := id, t.branches[id] != nil; ok && !doomed[x]; x, ok = t.parent[x] {
+			doomed[x] = true
+		}
+	}
+	var paths []string
+	for _, id := range slices.Sorted(maps.Keys(doomed)) {
+		n := t.branches[id]
+		delete(t.branches, id)
+		delete(t.parent, id)
+		if e := t.root[id]; e != nil {
+			t.unroot(e)
+		}
+		t.bag.remove(id)
+		for _, c := range n.children {
+			delete(t.parent, c)
+			switch {
+			case doomed[c]:
+			case isBranchID(c):
+				rise = append(rise, c)
+			default:
+				if !t.gone[c] {
+					lost++
+				}
+				delete(t.gone, c)
+				delete(t.ops, c)
+			}
+		}
+		paths = append(paths, t.branchPath(n.layer, id))
+	}
+	for _, p := range paths {
+		if err := removeFile(p); err != nil {
+			t.note("could not remove %s (the next Open will): %v", p, err)
+		}
+	}
+	return rise, lost
+}
+
+// repairDamaged drops the branches reads found damaged since the last
+// call, as Open drops what it finds damaged: the branch and those above
+// it go, their other child branches return to the root, their leaves
+// return with the next Reconcile. Unlike the rest of Consolidate it
+// changes memory before the catalog: if rewriting the catalog fails, the
+// next commit rewrites it whole.
+func (t *Tree) repairDamaged() error {
+	bad := t.damaged.take()
+	var ids []string
+	for _, id := range slices.Sorted(maps.Keys(bad)) {
+		n := t.branches[id]
+		if n == nil {
+			continue // already dropped, or rebuilt
+		}
+		// Read again: a file restored since is not damage.
+		if _, err := t.loadBranch(id, n); errors.Is(err, errDamaged) {
+			t.note("dropped branch %s: %v", id, err)
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	t.cat.broken = true
+	lost := 0
+	for len(ids) > 0 {
+		rise, n := t.drop(ids)
+		lost += n
+		ids = ids[:0]
+		for _, id := range rise {
+			// A branch rising to the root needs its summary, from its
+			// file; one that cannot be read now, for whatever reason,
+			// goes too (its leaves come back with Reconcile).
+			n := t.branches[id]
+			b, err := t.loadBranch(id, n)
+			if err != nil {
+				t.note("dropped branch %s: %v", id, err)
+				ids = append(ids, id)
+				continue
+			}
+			t.push(&rootEntry{sum: branchSummary(b), group: n.group, layer: n.layer})
+		}
+	}
+	if lost > 0 {
+		t.note("%d leaves of dropped branches wait for Reconcile", lost)
+	}
+	return t.writeSnapshot(t.cat.gen + 1)
+}
+
+// damageLog collects the branches reads found damaged. Reads run
+// concurrently under the caller's read lock, so it has its own mutex.
+type damageLog struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (d *damageLog) note(id, why string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = make(map[string]string)
+	}
+	d.m[id] = why
+}
+
+// take returns what was noted and forgets it.
+func (d *damageLog) take() map[string]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	m := d.m
+	d.m = nil
+	return m
 }
 
 // note records a repair for Repairs.
@@ -470,7 +779,13 @@ func readSmall(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	var data []byte
+	if fi, err := f.Stat(); err == nil && fi.Size() < limit {
+		data = make([]byte, 0, fi.Size()+1) // what io.ReadAll would grow to, in one allocation
+	}
+	buf := bytes.NewBuffer(data)
+	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
+	data = buf.Bytes()
 	if err != nil {
 		return nil, err
 	}
@@ -484,13 +799,46 @@ func readSmall(path string, limit int64) ([]byte, error) {
 // so room for tens of millions of items.
 const maxCatalogLen = 1 << 30
 
-// loadCatalog reads catalog.json and replays catalog.log. Entries that are
-// not shaped like ids are dropped; a damaged snapshot counts as empty (every
-// branch then reads as an orphan and is re-derived); the log is replayed up
-// to its first damaged line. repaired says the snapshot must be rewritten.
-func (t *Tree) loadCatalog() (parents map[string]string, gone map[string]bool, repaired bool, err error) {
-	parents = make(map[string]string)
+// loadCatalog reads catalog.json and replays catalog.log into the
+// structure they record, unchecked but for each entry's own shape (Open
+// checks the rest). Malformed entries are dropped; a damaged snapshot
+// counts as empty (every branch file then reads as an orphan and is
+// re-derived); the log is replayed up to its first damaged line. repaired
+// says the snapshot must be rewritten.
+func (t *Tree) loadCatalog() (entries map[string]*node, gone map[string]bool, repaired bool, err error) {
+	entries = make(map[string]*node)
 	gone = make(map[string]bool)
+	groups := make(interner)
+	add := func(where string, es []branchEntry) {
+		for _, e := range es {
+			if why := checkEntry(e); why != "" {
+				t.note("%s: dropped malformed branch %q: %s", where, e.ID, why)
+				repaired = true
+				continue
+			}
+			if n := entries[e.ID]; n != nil {
+				if n.layer != e.Layer || n.group != e.Group {
+					t.note("%s: dropped a second, different record of branch %s", where, e.ID)
+					repaired = true
+				}
+				continue
+			}
+			children := e.Children
+			if cap(children) > len(children) {
+				children = slices.Clone(children) // the decoder's spare capacity, times every branch
+			}
+			entries[e.ID] = &node{layer: e.Layer, group: groups.str(e.Group), children: children}
+		}
+	}
+	count := func(leaves int, kw map[string]int32) {
+		t.kwN += max(leaves, 0)
+		for k, n := range kw {
+			if n > 0 && k != "" {
+				t.kwDF[k] += n
+			}
+		}
+	}
+
 	snapPath := filepath.Join(t.dir, catalogName)
 	data, err := readSmall(snapPath, maxCatalogLen)
 	if err != nil && !errors.Is(err, errTooLarge) {
@@ -498,29 +846,23 @@ func (t *Tree) loadCatalog() (parents map[string]string, gone map[string]bool, r
 	}
 	if len(data) > 0 || err != nil {
 		var snap catalogSnapshot
-		if err != nil || json.Unmarshal(data, &snap) != nil || snap.Version != fileVersion || snap.Gen < 0 {
+		if err != nil || json.Unmarshal(data, &snap) != nil || snap.Version != catalogVersion || snap.Gen < 0 {
 			t.note("catalog.json unreadable: starting from an empty catalog")
 			repaired = true
 		} else {
 			t.cat.gen, t.cat.snapSize = snap.Gen, int64(len(data))
-			for c, p := range snap.Parents {
-				if (leaf.IsID(c) || isBranchID(c)) && isBranchID(p) {
-					parents[c] = p
-				} else {
-					t.note("catalog.json: dropped malformed entry %q → %q", c, p)
-					repaired = true
-				}
-			}
+			add("catalog.json", snap.Branches)
 			for _, id := range snap.Gone {
 				gone[id] = true
 			}
+			count(snap.Leaves, snap.Keywords)
 		}
 	}
 
 	logPath := filepath.Join(t.dir, catalogLogName)
 	f, err := os.Open(logPath)
 	if errors.Is(err, os.ErrNotExist) {
-		return parents, gone, repaired, nil
+		return entries, gone, repaired, nil
 	}
 	if err != nil {
 		return nil, nil, false, err
@@ -549,22 +891,54 @@ func (t *Tree) loadCatalog() (parents map[string]string, gone map[string]bool, r
 		if rec.Gen != t.cat.gen {
 			continue // folded into a newer snapshot already
 		}
-		for c, p := range rec.Parents {
-			if (leaf.IsID(c) || isBranchID(c)) && isBranchID(p) {
-				parents[c] = p
-			} else {
-				t.note("catalog.log line %d: dropped malformed entry %q → %q", n, c, p)
-				repaired = true
-			}
-		}
+		add(fmt.Sprintf("catalog.log line %d", n), rec.Branches)
 		for _, id := range rec.Gone {
 			gone[id] = true
 		}
 		for _, id := range rec.Back {
 			delete(gone, id)
 		}
+		count(rec.Leaves, rec.Keywords)
 	}
-	return parents, gone, repaired, nil
+	return entries, gone, repaired, nil
+}
+
+// checkEntry checks a catalog entry on its own: ids shaped as ids, children
+// distinct and not the branch itself, the id the hash of the children, a
+// sane layer and number of children. It returns why not, or "".
+func checkEntry(e branchEntry) string {
+	if !isBranchID(e.ID) {
+		return "bad id"
+	}
+	if e.Layer < 1 || e.Layer > maxLayer {
+		return "bad layer"
+	}
+	if len(e.Children) == 0 || len(e.Children) > maxChildren {
+		return "bad number of children"
+	}
+	for i, c := range e.Children {
+		if (!leaf.IsID(c) && !isBranchID(c)) || c == e.ID {
+			return "bad child id"
+		}
+		// Quadratic, but over a branch's few children: cheaper than a
+		// set per entry, for every entry Open reads.
+		if i < 64 && slices.Contains(e.Children[:i], c) {
+			return "bad child id"
+		}
+	}
+	if len(e.Children) > 64 {
+		seen := make(map[string]bool, len(e.Children))
+		for _, c := range e.Children {
+			if seen[c] {
+				return "bad child id"
+			}
+			seen[c] = true
+		}
+	}
+	if branchID(e.Children) != e.ID {
+		return "id does not match its children"
+	}
+	return ""
 }
 
 // maxRootLen bounds root.json.
@@ -581,7 +955,7 @@ func (t *Tree) loadRoot() ([]rootItem, []byte, error) {
 		return nil, nil, nil
 	}
 	var f rootFile
-	if err != nil || json.Unmarshal(data, &f) != nil || f.Version != fileVersion {
+	if err != nil || json.Unmarshal(data, &f) != nil || f.Version != rootVersion {
 		t.note("root.json unreadable: its parentless leaves must be added again")
 		return nil, nil, nil
 	}
@@ -594,12 +968,12 @@ func (t *Tree) loadRoot() ([]rootItem, []byte, error) {
 	return items, data, nil
 }
 
-// loadBranches reads every branch file that is well formed on its own:
-// named by its id under its layer, id matching its children, children
-// distinct and shaped like ids. Malformed ones are deleted; leftovers of an
-// interrupted atomic write too.
-func (t *Tree) loadBranches() (map[string]*Branch, error) {
-	out := make(map[string]*Branch)
+// listBranches lists the branch files by id, with the layers each is
+// found under, without reading them. Leftovers of an interrupted atomic
+// write are deleted; names that are not branch files are noted and left
+// alone.
+func (t *Tree) listBranches() (map[string][]int, error) {
+	out := make(map[string][]int)
 	root := filepath.Join(t.dir, branchesDir)
 	layers, err := os.ReadDir(root)
 	if errors.Is(err, os.ErrNotExist) {
@@ -608,8 +982,6 @@ func (t *Tree) loadBranches() (map[string]*Branch, error) {
 	if err != nil {
 		return nil, err
 	}
-	dup := make(map[string]bool)
-	in := make(interner)
 	for _, ld := range layers {
 		layer, err := strconv.Atoi(ld.Name())
 		if err != nil || !ld.IsDir() || layer < 1 || layer > maxLayer || strconv.Itoa(layer) != ld.Name() {
@@ -623,9 +995,8 @@ func (t *Tree) loadBranches() (map[string]*Branch, error) {
 		}
 		for _, fe := range files {
 			name := fe.Name()
-			path := filepath.Join(dir, name)
 			if strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp") {
-				if err := removeFile(path); err != nil {
+				if err := removeFile(filepath.Join(dir, name)); err != nil {
 					return nil, err
 				}
 				continue
@@ -635,66 +1006,14 @@ func (t *Tree) loadBranches() (map[string]*Branch, error) {
 				t.note("ignored unexpected %s", filepath.Join(branchesDir, ld.Name(), name))
 				continue
 			}
-			b, why := readBranch(path, id, layer)
-			if b != nil && out[id] != nil {
-				b, why = nil, "listed under two layers"
-				dup[id] = true
-			}
-			if b == nil {
-				t.note("removed unreadable branch %s: %s", filepath.Join(branchesDir, ld.Name(), name), why)
-				if err := removeFile(path); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			out[id] = in.branch(b)
-		}
-	}
-	for id := range dup {
-		b := out[id]
-		delete(out, id)
-		if err := removeFile(t.branchPath(b.Layer, id)); err != nil {
-			return nil, err
+			out[id] = append(out[id], layer)
 		}
 	}
 	return out, nil
 }
 
-// readBranch parses and checks one branch file on its own; it returns nil
-// and why when the file cannot be trusted.
-func readBranch(path, id string, layer int) (*Branch, string) {
-	data, err := readSmall(path, maxBranchLen)
-	if err != nil {
-		return nil, err.Error()
-	}
-	var b Branch
-	if err := json.Unmarshal(data, &b); err != nil {
-		return nil, "not a branch: " + err.Error()
-	}
-	if b.ID != id || b.Layer != layer {
-		return nil, "id or layer disagrees with its path"
-	}
-	if len(b.Children) == 0 || len(b.Children) > maxChildren {
-		return nil, "bad number of children"
-	}
-	ids := make([]string, len(b.Children))
-	seen := make(map[string]bool, len(b.Children))
-	for i, c := range b.Children {
-		if (!leaf.IsID(c.ID) && !isBranchID(c.ID)) || seen[c.ID] || c.ID == id {
-			return nil, "bad child id"
-		}
-		seen[c.ID] = true
-		ids[i] = c.ID
-	}
-	if branchID(ids) != id {
-		return nil, "id does not match its children"
-	}
-	return &b, ""
-}
-
-// interner shares equal strings (keywords, tags and groups repeat across
-// thousands of summaries) and trims the slices JSON decoding over-allocates:
-// loaded branches are most of what the tree holds in memory.
+// interner shares equal strings: the catalog names a group once per
+// branch, and there are few groups.
 type interner map[string]string
 
 func (in interner) str(s string) string {
@@ -703,28 +1022,4 @@ func (in interner) str(s string) string {
 	}
 	in[s] = s
 	return s
-}
-
-func (in interner) strs(ss []string) []string {
-	if len(ss) == 0 {
-		return nil
-	}
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = in.str(s)
-	}
-	return out
-}
-
-func (in interner) branch(b *Branch) *Branch {
-	b.Group = in.str(b.Group)
-	b.Keywords = in.strs(b.Keywords)
-	children := make([]ChildSummary, len(b.Children))
-	for i, c := range b.Children {
-		c.Keywords = in.strs(c.Keywords)
-		c.Tags = in.strs(c.Tags)
-		children[i] = c
-	}
-	b.Children = children
-	return b
 }

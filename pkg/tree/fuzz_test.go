@@ -12,8 +12,10 @@ import (
 // FuzzOpen feeds Open damaged tree files — one file of a small valid tree
 // replaced, extended or cut — and checks it never panics, never trusts
 // what it cannot verify (the loaded tree is consistent), converges (a
-// second Open repairs nothing), and recovers (after Reconcile and
-// Consolidate every leaf is reachable again).
+// second Open repairs nothing), finds a damaged branch file when it reads
+// it (the outline reads them all) and drops it at the next Consolidate,
+// and recovers (after Reconcile and Consolidate every leaf is reachable
+// again).
 func FuzzOpen(f *testing.F) {
 	items := simpleItems("global|software.go", 0, 45)
 	tmpl := f.TempDir()
@@ -74,6 +76,18 @@ func FuzzOpen(f *testing.F) {
 		}
 		if r := again.Repairs(); len(r) != 0 {
 			t.Fatalf("%s: second open repaired %v (first: %v)", name, r, tr.Repairs())
+		}
+		// Open reads the root's branches only: the outline reads the rest,
+		// and the next Consolidate drops what it found damaged.
+		again.Outline(0)
+		if _, err := again.Consolidate(false); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkInvariants(again); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkFiles(again); err != nil {
+			t.Fatalf("%s: after the outline and a consolidation: %v", name, err)
 		}
 		if _, _, err := again.Reconcile(slices.Concat(items[:3], items[4:])); err != nil {
 			t.Fatal(err)

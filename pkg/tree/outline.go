@@ -44,15 +44,20 @@ func (l Line) String() string {
 // their order. depth limits the levels listed (1: the root items only);
 // depth ≤ 0 lists everything. Removed leaves are left out and counted on
 // their branch.
+//
+// The children's titles are in their branch's file, so Outline reads the
+// file of every branch it opens (all of them at depth ≤ 0): it is a
+// person's command, and the tree keeps no summaries in memory for it. A
+// branch whose file is damaged lists its children untitled.
 func (t *Tree) Outline(depth int) []Line {
 	var out []Line
-	var walk func(s ChildSummary, group string, layer, d int)
-	walk = func(s ChildSummary, group string, layer, d int) {
-		l := Line{Depth: d, ID: s.ID, Layer: layer, Group: group, Title: s.Title}
-		b := t.branches[s.ID]
-		if b != nil {
-			for _, c := range b.Children {
-				if t.gone[c.ID] {
+	var walk func(id, title, group string, layer, d int)
+	walk = func(id, title, group string, layer, d int) {
+		l := Line{Depth: d, ID: id, Layer: layer, Group: group, Title: title}
+		n := t.branches[id]
+		if n != nil {
+			for _, c := range n.children {
+				if t.gone[c] {
 					l.Gone++
 				} else {
 					l.Children++
@@ -60,22 +65,31 @@ func (t *Tree) Outline(depth int) []Line {
 			}
 		}
 		out = append(out, l)
-		if b == nil || (depth > 0 && d+1 >= depth) {
+		if n == nil || (depth > 0 && d+1 >= depth) {
 			return
 		}
-		for _, c := range b.Children {
-			if t.gone[c.ID] {
+		var titles []string
+		if b, err := t.readBranch(id); err == nil {
+			for _, c := range b.Children {
+				titles = append(titles, c.Title)
+			}
+		}
+		for i, c := range n.children {
+			if t.gone[c] {
 				continue
 			}
-			cl := 0
-			if cb := t.branches[c.ID]; cb != nil {
-				cl = cb.Layer
+			cl, title := 0, ""
+			if cn := t.branches[c]; cn != nil {
+				cl = cn.layer
 			}
-			walk(c, group, cl, d+1)
+			if i < len(titles) {
+				title = titles[i]
+			}
+			walk(c, title, group, cl, d+1)
 		}
 	}
 	for _, e := range t.rootOrder() {
-		walk(e.sum, e.group, e.layer, 0)
+		walk(e.sum.ID, e.sum.Title, e.group, e.layer, 0)
 	}
 	return out
 }

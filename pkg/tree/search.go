@@ -98,6 +98,7 @@ type Result struct {
 	Descended, Guaranteed int
 
 	branchesRead int // branches opened by the descent
+	filesRead    int // of which read from their files (not in the cache)
 }
 
 // BM25 parameters for ranking summaries among siblings.
@@ -120,8 +121,10 @@ const (
 //
 // It descends first: from the root, each level's siblings are ranked by a
 // small BM25 over their summaries (title and keywords ×3, tags ×2,
-// excerpt ×1), the best q.Beam branches are opened, and every leaf reached
-// is scored exactly. Then the guarantee: with θ the k-th best score so far,
+// excerpt ×1), the best q.Beam branches are opened (their children's
+// summaries come from the cache, or else from the branch's file; a file
+// that cannot be read is skipped), and every leaf reached is scored
+// exactly. Then the guarantee: with θ the k-th best score so far,
 // a leaf not yet scored can only enter the top k if it contains a query
 // term, and only if the bounds of the terms it could contain add up to θ
 // or more. Terms are walked from the highest bound down; once the bounds of
@@ -226,16 +229,22 @@ func (s *searcher) descend(beam int) {
 		var ids []string
 		var bags []*bag
 		for _, p := range picked {
-			b := s.t.branches[p.id]
-			if b == nil {
+			n := s.t.branches[p.id]
+			if n == nil {
 				continue
 			}
 			s.res.NodesRead++
 			s.res.branchesRead++
-			bs := s.t.childBags(b)
-			for i, c := range b.Children {
-				if !s.t.gone[c.ID] {
-					ids = append(ids, c.ID)
+			bs, read, ok := s.t.childBags(p.id)
+			if read {
+				s.res.filesRead++
+			}
+			if !ok {
+				continue // unreadable: the guarantee finds its leaves
+			}
+			for i, c := range n.children {
+				if !s.t.gone[c] {
+					ids = append(ids, c)
 					bags = append(bags, &bs[i])
 				}
 			}
@@ -488,17 +497,42 @@ func (t *topK) sorted() []Hit {
 	return out
 }
 
-// bag is a summary's weighted terms, sorted, and its weighted length.
+// bag is a summary's weighted terms and its weighted length. The distinct
+// terms are sorted and packed into one string (term i ends at ends[i]):
+// about half the memory of a slice of strings, and bags are what the
+// search cache holds (some 500 bytes a summary).
 type bag struct {
-	terms []string
+	terms string
+	ends  []uint32
 	w     []float32
 	dl    float32
 }
 
+// len returns the number of distinct terms.
+func (b *bag) len() int { return len(b.ends) }
+
+// term returns term i.
+func (b *bag) term(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return b.terms[start:b.ends[i]]
+}
+
 // weight returns term's weight in the summary, 0 when absent.
 func (b *bag) weight(term string) float32 {
-	if i, ok := slices.BinarySearch(b.terms, term); ok {
-		return b.w[i]
+	lo, hi := 0, len(b.ends)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if b.term(m) < term {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(b.ends) && b.term(lo) == term {
+		return b.w[lo]
 	}
 	return 0
 }
@@ -522,28 +556,41 @@ func summaryBag(s ChildSummary) bag {
 		tokenize.Each(tag, add(weightTag))
 	}
 	tokenize.Each(s.Excerpt, add(weightExcerpt))
-	b := bag{terms: make([]string, 0, len(m)), w: make([]float32, 0, len(m)), dl: dl}
+	terms := make([]string, 0, len(m))
+	size := 0
 	for t := range m {
-		b.terms = append(b.terms, t)
+		terms = append(terms, t)
+		size += len(t)
 	}
-	slices.Sort(b.terms)
-	for _, t := range b.terms {
-		b.w = append(b.w, m[t])
+	slices.Sort(terms)
+	var packed strings.Builder
+	packed.Grow(size)
+	b := bag{ends: make([]uint32, len(terms)), w: make([]float32, len(terms)), dl: dl}
+	for i, t := range terms {
+		packed.WriteString(t)
+		b.ends[i] = uint32(packed.Len())
+		b.w[i] = m[t]
 	}
+	b.terms = packed.String()
 	return b
 }
 
-// childBags returns the bags of b's children, from the cache when it can.
-func (t *Tree) childBags(b *Branch) []bag {
-	if bs, ok := t.bag.get(b.ID); ok {
-		return bs
+// childBags returns the bags of branch id's children, from the cache or
+// else from its file (read); ok is false when the file cannot be read.
+func (t *Tree) childBags(id string) (bags []bag, read, ok bool) {
+	if bs, ok := t.bag.get(id); ok {
+		return bs, false, true
+	}
+	b, err := t.readBranch(id)
+	if err != nil {
+		return nil, true, false
 	}
 	bs := make([]bag, len(b.Children))
 	for i, c := range b.Children {
 		bs[i] = summaryBag(c)
 	}
-	t.bag.put(b.ID, bs)
-	return bs
+	t.bag.put(id, bs)
+	return bs, true, true
 }
 
 // rootIndex is a small inverted index over the root's summaries, so the
@@ -568,7 +615,8 @@ func (ix *rootIndex) add(e *rootEntry) {
 	b := summaryBag(e.sum)
 	e.dl = b.dl
 	e.indexed = true
-	for i, t := range b.terms {
+	for i := range b.len() {
+		t := b.term(i)
 		ix.post[t] = append(ix.post[t], rootPost{e, b.w[i]})
 	}
 	ix.live++

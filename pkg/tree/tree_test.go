@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 var testNow = time.Date(2026, 3, 11, 9, 30, 0, 0, time.UTC)
@@ -153,29 +155,29 @@ func reachableOnDisk(t testing.TB, dir string) map[string]bool {
 // count what they hold.
 func checkInvariants(tr *Tree) error {
 	for id, b := range tr.branches {
-		if b.ID != id || branchID(childIDs(b)) != id {
+		if branchID(b.children) != id {
 			return fmt.Errorf("branch %s: bad id", id)
 		}
 		top := 0
-		for _, c := range b.Children {
-			if tr.parent[c.ID] != id {
-				return fmt.Errorf("branch %s: child %s has parent %q", id, c.ID, tr.parent[c.ID])
+		for _, c := range b.children {
+			if tr.parent[c] != id {
+				return fmt.Errorf("branch %s: child %s has parent %q", id, c, tr.parent[c])
 			}
-			if isBranchID(c.ID) {
-				cb := tr.branches[c.ID]
-				if cb == nil || cb.Group != b.Group {
-					return fmt.Errorf("branch %s: bad child branch %s", id, c.ID)
+			if isBranchID(c) {
+				cb := tr.branches[c]
+				if cb == nil || cb.group != b.group {
+					return fmt.Errorf("branch %s: bad child branch %s", id, c)
 				}
-				top = max(top, cb.Layer)
+				top = max(top, cb.layer)
 			}
 		}
-		if b.Layer != top+1 {
-			return fmt.Errorf("branch %s: layer %d over children of layer %d", id, b.Layer, top)
+		if b.layer != top+1 {
+			return fmt.Errorf("branch %s: layer %d over children of layer %d", id, b.layer, top)
 		}
 	}
 	for c, p := range tr.parent {
 		b := tr.branches[p]
-		if b == nil || !slices.Contains(childIDs(b), c) {
+		if b == nil || !slices.Contains(b.children, c) {
 			return fmt.Errorf("catalog: %s → %s, which does not list it", c, p)
 		}
 		if _, ok := tr.root[c]; ok {
@@ -192,7 +194,7 @@ func checkInvariants(tr *Tree) error {
 		if _, inRoot := tr.root[id]; inRoot == hasParent {
 			return fmt.Errorf("branch %s: in root %v, has parent %v", id, inRoot, hasParent)
 		}
-		if e := tr.root[id]; e != nil && (e.layer != b.Layer || e.group != b.Group) {
+		if e := tr.root[id]; e != nil && (e.layer != b.layer || e.group != b.group) {
 			return fmt.Errorf("root entry %s disagrees with its branch", id)
 		}
 	}
@@ -204,8 +206,8 @@ func checkInvariants(tr *Tree) error {
 		}
 		seen[id] = true
 		if b := tr.branches[id]; b != nil {
-			for _, c := range b.Children {
-				if err := walk(c.ID); err != nil {
+			for _, c := range b.children {
+				if err := walk(c); err != nil {
 					return err
 				}
 			}
@@ -255,12 +257,15 @@ func checkInvariants(tr *Tree) error {
 	return nil
 }
 
-func childIDs(b *Branch) []string {
-	ids := make([]string, len(b.Children))
-	for i, c := range b.Children {
-		ids[i] = c.ID
+// checkFiles checks every branch file agrees with the catalog's record of
+// it, as a read would.
+func checkFiles(tr *Tree) error {
+	for id, n := range tr.branches {
+		if _, err := tr.loadBranch(id, n); err != nil {
+			return err
+		}
 	}
-	return ids
+	return nil
 }
 
 func TestConsolidateShape(t *testing.T) {
@@ -277,7 +282,11 @@ func TestConsolidateShape(t *testing.T) {
 	if st.Layers != 2 || st.Branches != 9 || st.Pending != 6 || st.Root != 7 || st.Leaves != 70 {
 		t.Fatalf("stats %+v", st)
 	}
-	for _, b := range tr.branches {
+	for id := range tr.branches {
+		b, ok := tr.Branch(id)
+		if !ok {
+			t.Fatalf("branch %s unreadable", id)
+		}
 		if len(b.Children) != DefaultBranchFactor {
 			t.Errorf("branch %s has %d children", b.ID, len(b.Children))
 		}
@@ -286,7 +295,7 @@ func TestConsolidateShape(t *testing.T) {
 		}
 	}
 	// Arrival order: the first branch holds the first eight leaves.
-	first := tr.branches[tr.parent[items[0].ID]]
+	first, _ := tr.Branch(tr.parent[items[0].ID])
 	for i, c := range first.Children {
 		if c.ID != items[i].ID {
 			t.Fatalf("child %d is %s, want %s", i, c.ID, items[i].ID)
@@ -359,9 +368,9 @@ func TestForceClosesPartialGroups(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("root %v, want %v", got, want)
 	}
-	for _, b := range tr.branches {
-		if len(b.Children) > 4 || len(b.Children) < 2 {
-			t.Errorf("branch %s has %d children", b.ID, len(b.Children))
+	for id, b := range tr.branches {
+		if len(b.children) > 4 || len(b.children) < 2 {
+			t.Errorf("branch %s has %d children", id, len(b.children))
 		}
 	}
 	if n := consolidate(t, tr, true); n != 0 {
@@ -718,8 +727,12 @@ func TestOpenRepairs(t *testing.T) {
 			write(t, dir, catalogLogName, string(log[:len(log)-5]))
 		}},
 		{"catalog points nowhere", func(dir string) {
+			// A branch over a root branch whose file was never written,
+			// and a malformed entry.
+			kids := []string{aTop, testID(999)}
 			f, _ := os.OpenFile(filepath.Join(dir, catalogLogName), os.O_APPEND|os.O_WRONLY, 0)
-			fmt.Fprintf(f, `{"gen":0,"parents":{"%s":"b0123456789abcdef","../x":"%s"}}`+"\n", aTop, aTop)
+			fmt.Fprintf(f, `{"gen":0,"branches":[{"id":%q,"layer":2,"group":"g","children":[%q,%q]},{"id":"../x","layer":1,"group":"g","children":[%q]}]}`+"\n",
+				branchID(kids), kids[0], kids[1], aTop)
 			f.Close()
 		}},
 		{"garbage root", func(dir string) { write(t, dir, rootName, "[]") }},
@@ -790,5 +803,152 @@ func TestExtractive(t *testing.T) {
 	})
 	if kws[0] != "postgresql" || !strings.Contains(title, "PostgreSQL") {
 		t.Errorf("summary %q %v", title, kws)
+	}
+}
+
+// TestDamagedBranchFoundLazily damages a branch file Open does not read
+// (one below the root): Open trusts the catalog's structure and reports
+// nothing; a search that meets the file skips it and still returns the
+// exhaustive top k; the outline lists its children untitled; the next
+// Consolidate drops it and the branch above it, and Reconcile brings its
+// leaves back.
+func TestDamagedBranchFoundLazily(t *testing.T) {
+	dir := t.TempDir()
+	tr := mustOpen(t, dir)
+	items := simpleItems("g", 0, 80)
+	addAll(t, tr, items)
+	consolidate(t, tr, false) // 10 layer-1 branches, 8 of them under a layer-2 one
+	victim := tr.parent[items[0].ID]
+	top := tr.parent[victim]
+	if top == "" {
+		t.Fatal("the first branch should be below the root")
+	}
+	write(t, dir, filepath.Join(branchesDir, "1", victim+".json"), `{"id": "garbage"`)
+
+	tr = mustOpen(t, dir)
+	if r := tr.Repairs(); len(r) != 0 {
+		t.Fatalf("open read a file below the root: %v", r)
+	}
+	ix := newRefIndex(items)
+	all := func(int32) bool { return true }
+	terms := tokenize.Terms("note staging database topic3")
+	res := tr.Search(Query{Scorer: &refScorer{ix: ix, terms: terms, vis: all}, Beam: 16})
+	want, _, _ := ix.exhaustive(terms, all, DefaultK)
+	if len(res.Hits) != len(want) {
+		t.Fatalf("%d hits, want %d", len(res.Hits), len(want))
+	}
+	for i := range want {
+		if res.Hits[i].ID != want[i].ID {
+			t.Fatalf("hit %d: %s, want %s", i, res.Hits[i].ID, want[i].ID)
+		}
+	}
+	untitled := 0
+	for _, l := range tr.Outline(0) {
+		if l.Title == "" {
+			untitled++
+		}
+	}
+	if untitled != 8 {
+		t.Fatalf("%d untitled lines, want the damaged branch's 8 children", untitled)
+	}
+	if _, ok := tr.Branch(victim); ok {
+		t.Fatal("Branch returned a damaged branch")
+	}
+
+	consolidate(t, tr, false)
+	if tr.branches[victim] != nil || tr.branches[top] != nil {
+		t.Fatal("the damaged branch or the one above it survived")
+	}
+	if r := strings.Join(tr.Repairs(), "\n"); !strings.Contains(r, victim) || !strings.Contains(r, "8 leaves") {
+		t.Fatalf("repairs %q", r)
+	}
+	if st := tr.Stats(); st.Leaves != 72 {
+		t.Fatalf("after the repair: %+v", st)
+	}
+	if added, _, err := tr.Reconcile(items); err != nil || added != 8 {
+		t.Fatalf("reconcile added %d, %v", added, err)
+	}
+	consolidate(t, tr, false)
+	if err := checkFiles(tr); err != nil {
+		t.Fatal(err)
+	}
+	got := reachableOnDisk(t, dir)
+	for _, it := range items {
+		if !got[it.ID] {
+			t.Fatalf("%s unreachable", it.ID)
+		}
+	}
+	if r := mustOpen(t, dir).Repairs(); len(r) != 0 {
+		t.Fatalf("reopen repaired %v", r)
+	}
+}
+
+// TestCatalogRoundTrip checks catalog.json as encodeCatalog renders it
+// reads back as what was written.
+func TestCatalogRoundTrip(t *testing.T) {
+	for _, snap := range []catalogSnapshot{
+		{Version: catalogVersion, Gen: 1},
+		{Version: catalogVersion, Gen: 7, Leaves: 3, Gone: []string{testID(1)},
+			Branches: []branchEntry{
+				{ID: branchID([]string{testID(1), testID(2)}), Layer: 1, Group: "global|<a&b>", Children: []string{testID(1), testID(2)}},
+				{ID: "b0000000000000001", Layer: 2, Group: "g\u2028\"x\"", Children: []string{"b0000000000000002"}},
+			},
+			Keywords: map[string]int32{"postgresql": 2, "ünïcode": 1}},
+	} {
+		data, err := encodeCatalog(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got catalogSnapshot
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatalf("%v:\n%s", err, data)
+		}
+		if snap.Gone == nil {
+			snap.Gone = []string{}
+		}
+		if snap.Keywords == nil {
+			snap.Keywords = map[string]int32{}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(snap) {
+			t.Fatalf("read back\n%+v\nwrote\n%+v", got, snap)
+		}
+	}
+}
+
+// TestReopenKeepsRarity checks the rarity counts a reopened tree starts
+// from are the ones the tree had: the catalog's (every leaf filed in a
+// branch, through the log and its compactions) plus root.json's.
+func TestReopenKeepsRarity(t *testing.T) {
+	dir := t.TempDir()
+	tr := mustOpen(t, dir)
+	tr.compactAt = 16 << 10
+	items := genCorpus(900, 4)
+	for i, it := range items {
+		addAll(t, tr, []Item{it})
+		if i%7 == 3 {
+			tr.Remove(items[i-2].ID) // parentless or filed, as it happens
+		}
+		if i%11 == 0 {
+			addAll(t, tr, items[i/2:i/2+1]) // back, or already there
+		}
+		if i%13 == 0 {
+			consolidate(t, tr, i%130 == 0)
+		}
+	}
+	consolidate(t, tr, false)
+	if tr.cat.gen < 2 {
+		t.Fatalf("the log was folded in %d times", tr.cat.gen)
+	}
+	re := mustOpen(t, dir)
+	if re.kwN != tr.kwN || !maps.Equal(re.kwDF, tr.kwDF) {
+		t.Fatalf("reopened with %d leaves and %d terms counted, want %d and %d", re.kwN, len(re.kwDF), tr.kwN, len(tr.kwDF))
+	}
+	// A rebuild counts the same leaves once each.
+	if err := re.Rebuild(items); err != nil {
+		t.Fatal(err)
+	}
+	again := mustOpen(t, dir)
+	if again.kwN != len(items) || !maps.Equal(again.kwDF, re.kwDF) {
+		t.Fatalf("after a rebuild: %d leaves counted, want %d", again.kwN, len(items))
 	}
 }

@@ -181,6 +181,8 @@ type SearchAt struct {
 	Latency      Lat            `json:"latency"`
 	MeanScored   float64        `json:"mean_leaves_scored"`
 	MeanVisible  float64        `json:"mean_leaves_visible"`
+	MeanNodes    float64        `json:"mean_nodes_read"`
+	ViaTree      float64        `json:"share_via_tree"` // searches that descended the tree
 	Verdicts     map[string]int `json:"verdicts"`
 	ResponseKiB  float64        `json:"mean_response_kib"`
 	TargetP99Ms  float64        `json:"target_p99_ms,omitempty"`
@@ -638,11 +640,16 @@ func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope i
 	if scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL {
 		at.Scope = "all"
 	}
+	// The steady state: the tree has taken in every save (it consolidates
+	// in the background; a search that finds it busy uses the index).
+	if _, err := c.Consolidate(ctx, &ihmtv1.ConsolidateRequest{Caller: caller}); err != nil {
+		return SearchAt{}, fmt.Errorf("consolidate before searching: %w", err)
+	}
 	for range 20 {
 		c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: query(r, b.cfg.seed, storeN), Scope: scope})
 	}
 	var ds []time.Duration
-	var scored, visible, bytes float64
+	var scored, visible, nodes, viaTree, bytes float64
 	for range n {
 		q := query(r, b.cfg.seed, storeN)
 		t := time.Now()
@@ -658,12 +665,17 @@ func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope i
 		ds = append(ds, d)
 		scored += float64(resp.GetCoverage().GetLeavesScored())
 		visible += float64(resp.GetCoverage().GetLeavesVisible())
+		nodes += float64(resp.GetCoverage().GetNodesRead())
+		if resp.GetCoverage().GetViaTree() {
+			viaTree++
+		}
 		bytes += float64(protoSize(resp))
 		at.Verdicts[strings.ToLower(strings.TrimPrefix(resp.GetStatus().String(), "SEARCH_STATUS_"))]++
 	}
 	at.Latency = summarize(ds)
 	if k := float64(len(ds)); k > 0 {
 		at.MeanScored, at.MeanVisible, at.ResponseKiB = scored/k, visible/k, bytes/k/1024
+		at.MeanNodes, at.ViaTree = nodes/k, viaTree/k
 	}
 	return at, ctx.Err()
 }

@@ -78,7 +78,7 @@ func (r *Results) print(w io.Writer, cfg config) {
 	p("goal: flat (ratio ≈ 1)\n")
 
 	section(fmt.Sprintf("Search latency through the daemon (1 client, sequential; caller in project svc-0; queries: words of stored memories, 10%% nonsense)"))
-	rows = [][]string{{"leaves", "scope", "p50", "p90", "p99", "max", "mean scored / visible", "resp", "verdicts", "target"}}
+	rows = [][]string{{"leaves", "scope", "p50", "p90", "p99", "max", "mean scored / visible", "nodes read", "via tree", "resp", "verdicts", "target"}}
 	searches := r.Search
 	if r.Restart.Search.Latency.N > 0 {
 		searches = append(searches, r.Restart.Search)
@@ -93,7 +93,7 @@ func (r *Results) print(w io.Writer, cfg config) {
 			scope += " (real ihmtd)"
 		}
 		rows = append(rows, []string{thousands(s.Leaves), scope, fmtMs(s.Latency.P50), fmtMs(s.Latency.P90), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max),
-			fmt.Sprintf("%s / %s", thousands(int64(s.MeanScored)), thousands(int64(s.MeanVisible))), fmt.Sprintf("%.1f KiB", s.ResponseKiB),
+			fmt.Sprintf("%s / %s", thousands(int64(s.MeanScored)), thousands(int64(s.MeanVisible))), fmt.Sprintf("%.1f", s.MeanNodes), fmt.Sprintf("%.0f%%", 100*s.ViaTree), fmt.Sprintf("%.1f KiB", s.ResponseKiB),
 			verdicts(s.Verdicts), target})
 		if s.Errors > 0 {
 			rows = append(rows, []string{"", fmt.Sprintf("%d errors, first: %s", s.Errors, s.FirstMessage)})

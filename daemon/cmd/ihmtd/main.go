@@ -24,6 +24,7 @@ func main() {
 	idle := flag.Duration("idle-exit", 0, "stop after this long without a call (0: never; set when started on demand)")
 	level := flag.String("log-level", "info", "log level: debug, info, warn or error")
 	showVersion := flag.Bool("version", false, "print the version and exit")
+	rebuild := flag.Bool("rebuild", false, "rebuild every derived file (index, fact timelines, summary tree) from the leaf files, offline, and exit; fails while a daemon runs (use `ihmt rebuild` then)")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println("ihmtd", version.Version)
@@ -46,6 +47,16 @@ func main() {
 			log.Error("path must be absolute", "flag", name, "value", v)
 			os.Exit(2)
 		}
+	}
+	if *rebuild {
+		r, err := daemon.RebuildOffline(context.Background(), paths.Paths{Data: *data, Socket: *socket}, log)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ihmtd -rebuild:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("rebuilt %s from the leaf files in %.1f s: %d memories, %d facts, %d summary branches over %d layers\n",
+			*data, r.Took.Seconds(), r.Memories, r.Facts, r.Tree.Branches, r.Tree.Layers)
+		return
 	}
 	err := daemon.Run(context.Background(), daemon.Config{
 		Paths:    paths.Paths{Data: *data, Socket: *socket},

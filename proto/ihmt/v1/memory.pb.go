@@ -1333,7 +1333,10 @@ type SearchResult struct {
 	// Whether it is the current value (false once superseded).
 	Current bool `protobuf:"varint,3,opt,name=current" json:"current,omitempty"`
 	// Notices to relay to the user, e.g. that the memory is outdated.
-	Notices       []string `protobuf:"bytes,4,rep,name=notices" json:"notices,omitempty"`
+	Notices []string `protobuf:"bytes,4,rep,name=notices" json:"notices,omitempty"`
+	// Where it sits in the summary tree: the titles of the branches from the
+	// root down to it. Empty while it is not yet under a branch.
+	TreePath      []string `protobuf:"bytes,5,rep,name=tree_path,json=treePath" json:"tree_path,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1392,6 +1395,13 @@ func (x *SearchResult) GetCurrent() bool {
 func (x *SearchResult) GetNotices() []string {
 	if x != nil {
 		return x.Notices
+	}
+	return nil
+}
+
+func (x *SearchResult) GetTreePath() []string {
+	if x != nil {
+		return x.TreePath
 	}
 	return nil
 }
@@ -1481,8 +1491,17 @@ type Coverage struct {
 	LeavesScored int64 `protobuf:"varint,3,opt,name=leaves_scored,json=leavesScored" json:"leaves_scored,omitempty"`
 	// Leaves the caller could see.
 	LeavesVisible int64 `protobuf:"varint,4,opt,name=leaves_visible,json=leavesVisible" json:"leaves_visible,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// True when the search descended the summary tree; false when it scored
+	// through the inverted index alone (the tree was busy or catching up).
+	// Both are exhaustive-equivalent.
+	ViaTree bool `protobuf:"varint,5,opt,name=via_tree,json=viaTree" json:"via_tree,omitempty"`
+	// Leaves the descent reached and scored.
+	LeavesDescended int64 `protobuf:"varint,6,opt,name=leaves_descended,json=leavesDescended" json:"leaves_descended,omitempty"`
+	// Leaves the guarantee pass scored on top (those the descent did not
+	// reach that could still have placed).
+	LeavesGuaranteed int64 `protobuf:"varint,7,opt,name=leaves_guaranteed,json=leavesGuaranteed" json:"leaves_guaranteed,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Coverage) Reset() {
@@ -1539,6 +1558,27 @@ func (x *Coverage) GetLeavesScored() int64 {
 func (x *Coverage) GetLeavesVisible() int64 {
 	if x != nil {
 		return x.LeavesVisible
+	}
+	return 0
+}
+
+func (x *Coverage) GetViaTree() bool {
+	if x != nil {
+		return x.ViaTree
+	}
+	return false
+}
+
+func (x *Coverage) GetLeavesDescended() int64 {
+	if x != nil {
+		return x.LeavesDescended
+	}
+	return 0
+}
+
+func (x *Coverage) GetLeavesGuaranteed() int64 {
+	if x != nil {
+		return x.LeavesGuaranteed
 	}
 	return 0
 }
@@ -1843,7 +1883,9 @@ type StatsResponse struct {
 	// Forgotten memories (tombstones).
 	Forgotten int64 `protobuf:"varint,13,opt,name=forgotten" json:"forgotten,omitempty"`
 	// Facts in the timeline.
-	Facts         int64 `protobuf:"varint,14,opt,name=facts" json:"facts,omitempty"`
+	Facts int64 `protobuf:"varint,14,opt,name=facts" json:"facts,omitempty"`
+	// The summary tree.
+	Tree          *TreeStats `protobuf:"bytes,15,opt,name=tree" json:"tree,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1976,6 +2018,113 @@ func (x *StatsResponse) GetFacts() int64 {
 	return 0
 }
 
+func (x *StatsResponse) GetTree() *TreeStats {
+	if x != nil {
+		return x.Tree
+	}
+	return nil
+}
+
+// TreeStats counts what the summary tree holds.
+type TreeStats struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// False until the tree has caught up with the store after a start.
+	Ready bool `protobuf:"varint,1,opt,name=ready" json:"ready,omitempty"`
+	// Live leaves in the tree, under a branch or not.
+	Leaves int64 `protobuf:"varint,2,opt,name=leaves" json:"leaves,omitempty"`
+	// Leaves not yet under a branch (listed by the root).
+	Pending int64 `protobuf:"varint,3,opt,name=pending" json:"pending,omitempty"`
+	// Summary branches.
+	Branches int64 `protobuf:"varint,4,opt,name=branches" json:"branches,omitempty"`
+	// The highest branch layer (leaves are layer 0).
+	Layers int64 `protobuf:"varint,5,opt,name=layers" json:"layers,omitempty"`
+	// Items the root lists.
+	RootItems int64 `protobuf:"varint,6,opt,name=root_items,json=rootItems" json:"root_items,omitempty"`
+	// Forgotten leaves still listed by the branch written before.
+	Gone          int64 `protobuf:"varint,7,opt,name=gone" json:"gone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TreeStats) Reset() {
+	*x = TreeStats{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TreeStats) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TreeStats) ProtoMessage() {}
+
+func (x *TreeStats) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TreeStats.ProtoReflect.Descriptor instead.
+func (*TreeStats) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *TreeStats) GetReady() bool {
+	if x != nil {
+		return x.Ready
+	}
+	return false
+}
+
+func (x *TreeStats) GetLeaves() int64 {
+	if x != nil {
+		return x.Leaves
+	}
+	return 0
+}
+
+func (x *TreeStats) GetPending() int64 {
+	if x != nil {
+		return x.Pending
+	}
+	return 0
+}
+
+func (x *TreeStats) GetBranches() int64 {
+	if x != nil {
+		return x.Branches
+	}
+	return 0
+}
+
+func (x *TreeStats) GetLayers() int64 {
+	if x != nil {
+		return x.Layers
+	}
+	return 0
+}
+
+func (x *TreeStats) GetRootItems() int64 {
+	if x != nil {
+		return x.RootItems
+	}
+	return 0
+}
+
+func (x *TreeStats) GetGone() int64 {
+	if x != nil {
+		return x.Gone
+	}
+	return 0
+}
+
 // ShutdownRequest asks the daemon to stop.
 type ShutdownRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1987,7 +2136,7 @@ type ShutdownRequest struct {
 
 func (x *ShutdownRequest) Reset() {
 	*x = ShutdownRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1999,7 +2148,7 @@ func (x *ShutdownRequest) String() string {
 func (*ShutdownRequest) ProtoMessage() {}
 
 func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2012,7 +2161,7 @@ func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownRequest.ProtoReflect.Descriptor instead.
 func (*ShutdownRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ShutdownRequest) GetCaller() *Caller {
@@ -2032,7 +2181,7 @@ type ShutdownResponse struct {
 
 func (x *ShutdownResponse) Reset() {
 	*x = ShutdownResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2193,7 @@ func (x *ShutdownResponse) String() string {
 func (*ShutdownResponse) ProtoMessage() {}
 
 func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2206,7 @@ func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownResponse.ProtoReflect.Descriptor instead.
 func (*ShutdownResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
 }
 
 // MarkOutdatedRequest links a correction.
@@ -2075,7 +2224,7 @@ type MarkOutdatedRequest struct {
 
 func (x *MarkOutdatedRequest) Reset() {
 	*x = MarkOutdatedRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2087,7 +2236,7 @@ func (x *MarkOutdatedRequest) String() string {
 func (*MarkOutdatedRequest) ProtoMessage() {}
 
 func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2100,7 +2249,7 @@ func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkOutdatedRequest.ProtoReflect.Descriptor instead.
 func (*MarkOutdatedRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *MarkOutdatedRequest) GetCaller() *Caller {
@@ -2142,7 +2291,7 @@ type MarkOutdatedResponse struct {
 
 func (x *MarkOutdatedResponse) Reset() {
 	*x = MarkOutdatedResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2154,7 +2303,7 @@ func (x *MarkOutdatedResponse) String() string {
 func (*MarkOutdatedResponse) ProtoMessage() {}
 
 func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2167,7 +2316,7 @@ func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkOutdatedResponse.ProtoReflect.Descriptor instead.
 func (*MarkOutdatedResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *MarkOutdatedResponse) GetOld() *Memory {
@@ -2213,7 +2362,7 @@ type ForgetRequest struct {
 
 func (x *ForgetRequest) Reset() {
 	*x = ForgetRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2225,7 +2374,7 @@ func (x *ForgetRequest) String() string {
 func (*ForgetRequest) ProtoMessage() {}
 
 func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2238,7 +2387,7 @@ func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
 func (*ForgetRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ForgetRequest) GetCaller() *Caller {
@@ -2273,7 +2422,7 @@ type ForgetResponse struct {
 
 func (x *ForgetResponse) Reset() {
 	*x = ForgetResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2285,7 +2434,7 @@ func (x *ForgetResponse) String() string {
 func (*ForgetResponse) ProtoMessage() {}
 
 func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2298,7 +2447,7 @@ func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ForgetResponse) GetMemory() *Memory {
@@ -2321,7 +2470,7 @@ type RestoreRequest struct {
 
 func (x *RestoreRequest) Reset() {
 	*x = RestoreRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2333,7 +2482,7 @@ func (x *RestoreRequest) String() string {
 func (*RestoreRequest) ProtoMessage() {}
 
 func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2346,7 +2495,7 @@ func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreRequest.ProtoReflect.Descriptor instead.
 func (*RestoreRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *RestoreRequest) GetCaller() *Caller {
@@ -2374,7 +2523,7 @@ type RestoreResponse struct {
 
 func (x *RestoreResponse) Reset() {
 	*x = RestoreResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2386,7 +2535,7 @@ func (x *RestoreResponse) String() string {
 func (*RestoreResponse) ProtoMessage() {}
 
 func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2399,7 +2548,7 @@ func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreResponse.ProtoReflect.Descriptor instead.
 func (*RestoreResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RestoreResponse) GetMemory() *Memory {
@@ -2422,7 +2571,7 @@ type PurgeRequest struct {
 
 func (x *PurgeRequest) Reset() {
 	*x = PurgeRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2434,7 +2583,7 @@ func (x *PurgeRequest) String() string {
 func (*PurgeRequest) ProtoMessage() {}
 
 func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2447,7 +2596,7 @@ func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PurgeRequest.ProtoReflect.Descriptor instead.
 func (*PurgeRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *PurgeRequest) GetCaller() *Caller {
@@ -2481,7 +2630,7 @@ type PurgeResponse struct {
 
 func (x *PurgeResponse) Reset() {
 	*x = PurgeResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2493,7 +2642,7 @@ func (x *PurgeResponse) String() string {
 func (*PurgeResponse) ProtoMessage() {}
 
 func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2506,7 +2655,7 @@ func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PurgeResponse.ProtoReflect.Descriptor instead.
 func (*PurgeResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *PurgeResponse) GetMemory() *Memory {
@@ -2550,7 +2699,7 @@ type ListReviewRequest struct {
 
 func (x *ListReviewRequest) Reset() {
 	*x = ListReviewRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2562,7 +2711,7 @@ func (x *ListReviewRequest) String() string {
 func (*ListReviewRequest) ProtoMessage() {}
 
 func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2575,7 +2724,7 @@ func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewRequest.ProtoReflect.Descriptor instead.
 func (*ListReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListReviewRequest) GetCaller() *Caller {
@@ -2603,7 +2752,7 @@ type ListReviewResponse struct {
 
 func (x *ListReviewResponse) Reset() {
 	*x = ListReviewResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2615,7 +2764,7 @@ func (x *ListReviewResponse) String() string {
 func (*ListReviewResponse) ProtoMessage() {}
 
 func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2628,7 +2777,7 @@ func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewResponse.ProtoReflect.Descriptor instead.
 func (*ListReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListReviewResponse) GetMemories() []*Memory {
@@ -2655,7 +2804,7 @@ type ReviewRequest struct {
 
 func (x *ReviewRequest) Reset() {
 	*x = ReviewRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2667,7 +2816,7 @@ func (x *ReviewRequest) String() string {
 func (*ReviewRequest) ProtoMessage() {}
 
 func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2680,7 +2829,7 @@ func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRequest.ProtoReflect.Descriptor instead.
 func (*ReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ReviewRequest) GetCaller() *Caller {
@@ -2722,7 +2871,7 @@ type ReviewResponse struct {
 
 func (x *ReviewResponse) Reset() {
 	*x = ReviewResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2734,7 +2883,7 @@ func (x *ReviewResponse) String() string {
 func (*ReviewResponse) ProtoMessage() {}
 
 func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2747,7 +2896,7 @@ func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ReviewResponse) GetMemory() *Memory {
@@ -2776,7 +2925,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2788,7 +2937,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2801,7 +2950,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *LogRequest) GetCaller() *Caller {
@@ -2865,7 +3014,7 @@ type LogEntry struct {
 
 func (x *LogEntry) Reset() {
 	*x = LogEntry{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2877,7 +3026,7 @@ func (x *LogEntry) String() string {
 func (*LogEntry) ProtoMessage() {}
 
 func (x *LogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2890,7 +3039,7 @@ func (x *LogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
 func (*LogEntry) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *LogEntry) GetSeq() int64 {
@@ -2962,7 +3111,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2974,7 +3123,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2987,7 +3136,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *LogResponse) GetEntries() []*LogEntry {
@@ -3015,7 +3164,7 @@ type VerifyAuditRequest struct {
 
 func (x *VerifyAuditRequest) Reset() {
 	*x = VerifyAuditRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3027,7 +3176,7 @@ func (x *VerifyAuditRequest) String() string {
 func (*VerifyAuditRequest) ProtoMessage() {}
 
 func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3040,7 +3189,7 @@ func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyAuditRequest.ProtoReflect.Descriptor instead.
 func (*VerifyAuditRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *VerifyAuditRequest) GetCaller() *Caller {
@@ -3067,7 +3216,7 @@ type AuditProblem struct {
 
 func (x *AuditProblem) Reset() {
 	*x = AuditProblem{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3079,7 +3228,7 @@ func (x *AuditProblem) String() string {
 func (*AuditProblem) ProtoMessage() {}
 
 func (x *AuditProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3092,7 +3241,7 @@ func (x *AuditProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditProblem.ProtoReflect.Descriptor instead.
 func (*AuditProblem) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *AuditProblem) GetLine() int64 {
@@ -3145,7 +3294,7 @@ type VerifyAuditResponse struct {
 
 func (x *VerifyAuditResponse) Reset() {
 	*x = VerifyAuditResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3157,7 +3306,7 @@ func (x *VerifyAuditResponse) String() string {
 func (*VerifyAuditResponse) ProtoMessage() {}
 
 func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3170,7 +3319,7 @@ func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyAuditResponse.ProtoReflect.Descriptor instead.
 func (*VerifyAuditResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *VerifyAuditResponse) GetOk() bool {
@@ -3244,7 +3393,7 @@ type Fact struct {
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3256,7 +3405,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3269,7 +3418,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Fact) GetSubject() string {
@@ -3361,7 +3510,7 @@ type FactsRequest struct {
 
 func (x *FactsRequest) Reset() {
 	*x = FactsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3373,7 +3522,7 @@ func (x *FactsRequest) String() string {
 func (*FactsRequest) ProtoMessage() {}
 
 func (x *FactsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3386,7 +3535,7 @@ func (x *FactsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FactsRequest.ProtoReflect.Descriptor instead.
 func (*FactsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *FactsRequest) GetCaller() *Caller {
@@ -3435,7 +3584,7 @@ type FactsResponse struct {
 
 func (x *FactsResponse) Reset() {
 	*x = FactsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3447,7 +3596,7 @@ func (x *FactsResponse) String() string {
 func (*FactsResponse) ProtoMessage() {}
 
 func (x *FactsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3460,7 +3609,7 @@ func (x *FactsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FactsResponse.ProtoReflect.Descriptor instead.
 func (*FactsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *FactsResponse) GetFacts() []*Fact {
@@ -3489,7 +3638,7 @@ type TimelineRequest struct {
 
 func (x *TimelineRequest) Reset() {
 	*x = TimelineRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3501,7 +3650,7 @@ func (x *TimelineRequest) String() string {
 func (*TimelineRequest) ProtoMessage() {}
 
 func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3514,7 +3663,7 @@ func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineRequest.ProtoReflect.Descriptor instead.
 func (*TimelineRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *TimelineRequest) GetCaller() *Caller {
@@ -3563,7 +3712,7 @@ type TimelineResponse struct {
 
 func (x *TimelineResponse) Reset() {
 	*x = TimelineResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3575,7 +3724,7 @@ func (x *TimelineResponse) String() string {
 func (*TimelineResponse) ProtoMessage() {}
 
 func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3588,7 +3737,7 @@ func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineResponse.ProtoReflect.Descriptor instead.
 func (*TimelineResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *TimelineResponse) GetFacts() []*Fact {
@@ -3611,7 +3760,7 @@ type ConflictsRequest struct {
 
 func (x *ConflictsRequest) Reset() {
 	*x = ConflictsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3623,7 +3772,7 @@ func (x *ConflictsRequest) String() string {
 func (*ConflictsRequest) ProtoMessage() {}
 
 func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3636,7 +3785,7 @@ func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConflictsRequest.ProtoReflect.Descriptor instead.
 func (*ConflictsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ConflictsRequest) GetCaller() *Caller {
@@ -3666,7 +3815,7 @@ type Supersession struct {
 
 func (x *Supersession) Reset() {
 	*x = Supersession{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3678,7 +3827,7 @@ func (x *Supersession) String() string {
 func (*Supersession) ProtoMessage() {}
 
 func (x *Supersession) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3691,7 +3840,7 @@ func (x *Supersession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Supersession.ProtoReflect.Descriptor instead.
 func (*Supersession) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Supersession) GetOld() *Fact {
@@ -3719,7 +3868,7 @@ type ConflictsResponse struct {
 
 func (x *ConflictsResponse) Reset() {
 	*x = ConflictsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3731,7 +3880,7 @@ func (x *ConflictsResponse) String() string {
 func (*ConflictsResponse) ProtoMessage() {}
 
 func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3744,7 +3893,7 @@ func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConflictsResponse.ProtoReflect.Descriptor instead.
 func (*ConflictsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ConflictsResponse) GetSupersessions() []*Supersession {
@@ -3769,7 +3918,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3781,7 +3930,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3794,7 +3943,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ExportRequest) GetCaller() *Caller {
@@ -3831,7 +3980,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3843,7 +3992,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3856,7 +4005,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ExportResponse) GetRecords() []string {
@@ -3886,7 +4035,7 @@ type ImportRequest struct {
 
 func (x *ImportRequest) Reset() {
 	*x = ImportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3898,7 +4047,7 @@ func (x *ImportRequest) String() string {
 func (*ImportRequest) ProtoMessage() {}
 
 func (x *ImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3911,7 +4060,7 @@ func (x *ImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
 func (*ImportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ImportRequest) GetCaller() *Caller {
@@ -3941,7 +4090,7 @@ type ImportResponse struct {
 
 func (x *ImportResponse) Reset() {
 	*x = ImportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3953,7 +4102,7 @@ func (x *ImportResponse) String() string {
 func (*ImportResponse) ProtoMessage() {}
 
 func (x *ImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3966,7 +4115,7 @@ func (x *ImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResponse.ProtoReflect.Descriptor instead.
 func (*ImportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ImportResponse) GetImported() int64 {
@@ -4012,7 +4161,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4024,7 +4173,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4037,7 +4186,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *IngestRequest) GetCaller() *Caller {
@@ -4119,7 +4268,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4131,7 +4280,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4144,7 +4293,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *IngestResponse) GetStatus() IngestStatus {
@@ -4207,7 +4356,7 @@ type RebuildRequest struct {
 
 func (x *RebuildRequest) Reset() {
 	*x = RebuildRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4219,7 +4368,7 @@ func (x *RebuildRequest) String() string {
 func (*RebuildRequest) ProtoMessage() {}
 
 func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4232,7 +4381,7 @@ func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildRequest.ProtoReflect.Descriptor instead.
 func (*RebuildRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *RebuildRequest) GetCaller() *Caller {
@@ -4250,14 +4399,16 @@ type RebuildResponse struct {
 	// Facts in the timelines after it.
 	Facts int64 `protobuf:"varint,2,opt,name=facts" json:"facts,omitempty"`
 	// How long it took, in milliseconds.
-	TookMs        int64 `protobuf:"varint,3,opt,name=took_ms,json=tookMs" json:"took_ms,omitempty"`
+	TookMs int64 `protobuf:"varint,3,opt,name=took_ms,json=tookMs" json:"took_ms,omitempty"`
+	// The summary tree rebuilt from the leaves.
+	Tree          *TreeStats `protobuf:"bytes,4,opt,name=tree" json:"tree,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RebuildResponse) Reset() {
 	*x = RebuildResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4269,7 +4420,7 @@ func (x *RebuildResponse) String() string {
 func (*RebuildResponse) ProtoMessage() {}
 
 func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4282,7 +4433,7 @@ func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildResponse.ProtoReflect.Descriptor instead.
 func (*RebuildResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *RebuildResponse) GetMemories() int64 {
@@ -4304,6 +4455,342 @@ func (x *RebuildResponse) GetTookMs() int64 {
 		return x.TookMs
 	}
 	return 0
+}
+
+func (x *RebuildResponse) GetTree() *TreeStats {
+	if x != nil {
+		return x.Tree
+	}
+	return nil
+}
+
+// TreeRequest asks for the outline.
+type TreeRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking; their scope limits what is listed.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Levels to list: 1 lists the root's items only; 0 lists everything.
+	Depth int32 `protobuf:"varint,2,opt,name=depth" json:"depth,omitempty"`
+	// Which memories to list; the default is global plus the caller's project.
+	Scope         SearchScope `protobuf:"varint,3,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TreeRequest) Reset() {
+	*x = TreeRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TreeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TreeRequest) ProtoMessage() {}
+
+func (x *TreeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TreeRequest.ProtoReflect.Descriptor instead.
+func (*TreeRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *TreeRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *TreeRequest) GetDepth() int32 {
+	if x != nil {
+		return x.Depth
+	}
+	return 0
+}
+
+func (x *TreeRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+}
+
+// TreeNode is one line of the outline.
+type TreeNode struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 0 for the root's items, one more per level down.
+	Depth int32 `protobuf:"varint,1,opt,name=depth" json:"depth,omitempty"`
+	// A branch id ("b" + 16 hex digits) or a memory id.
+	Id string `protobuf:"bytes,2,opt,name=id" json:"id,omitempty"`
+	// 0 for a memory, the branch's layer otherwise.
+	Layer int32 `protobuf:"varint,3,opt,name=layer" json:"layer,omitempty"`
+	// Its consolidation group: scope and domain, e.g. "global|personal".
+	Group string `protobuf:"bytes,4,opt,name=group" json:"group,omitempty"`
+	// Its title.
+	Title string `protobuf:"bytes,5,opt,name=title" json:"title,omitempty"`
+	// A branch's live children.
+	Children int32 `protobuf:"varint,6,opt,name=children" json:"children,omitempty"`
+	// A branch's children forgotten since it was written.
+	Gone          int32 `protobuf:"varint,7,opt,name=gone" json:"gone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TreeNode) Reset() {
+	*x = TreeNode{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TreeNode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TreeNode) ProtoMessage() {}
+
+func (x *TreeNode) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TreeNode.ProtoReflect.Descriptor instead.
+func (*TreeNode) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *TreeNode) GetDepth() int32 {
+	if x != nil {
+		return x.Depth
+	}
+	return 0
+}
+
+func (x *TreeNode) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TreeNode) GetLayer() int32 {
+	if x != nil {
+		return x.Layer
+	}
+	return 0
+}
+
+func (x *TreeNode) GetGroup() string {
+	if x != nil {
+		return x.Group
+	}
+	return ""
+}
+
+func (x *TreeNode) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *TreeNode) GetChildren() int32 {
+	if x != nil {
+		return x.Children
+	}
+	return 0
+}
+
+func (x *TreeNode) GetGone() int32 {
+	if x != nil {
+		return x.Gone
+	}
+	return 0
+}
+
+// TreeResponse is the outline.
+type TreeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Depth first, from the root.
+	Nodes []*TreeNode `protobuf:"bytes,1,rep,name=nodes" json:"nodes,omitempty"`
+	// The whole tree's counts (all scopes).
+	Stats         *TreeStats `protobuf:"bytes,2,opt,name=stats" json:"stats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TreeResponse) Reset() {
+	*x = TreeResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TreeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TreeResponse) ProtoMessage() {}
+
+func (x *TreeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TreeResponse.ProtoReflect.Descriptor instead.
+func (*TreeResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *TreeResponse) GetNodes() []*TreeNode {
+	if x != nil {
+		return x.Nodes
+	}
+	return nil
+}
+
+func (x *TreeResponse) GetStats() *TreeStats {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
+}
+
+// ConsolidateRequest asks for a consolidation now.
+type ConsolidateRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking.
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// Also close every partial group of two or more items.
+	Force         bool `protobuf:"varint,2,opt,name=force" json:"force,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConsolidateRequest) Reset() {
+	*x = ConsolidateRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConsolidateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConsolidateRequest) ProtoMessage() {}
+
+func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConsolidateRequest.ProtoReflect.Descriptor instead.
+func (*ConsolidateRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ConsolidateRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *ConsolidateRequest) GetForce() bool {
+	if x != nil {
+		return x.Force
+	}
+	return false
+}
+
+// ConsolidateResponse reports it.
+type ConsolidateResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Branch files written.
+	Written int64 `protobuf:"varint,1,opt,name=written" json:"written,omitempty"`
+	// The tree after it.
+	Stats         *TreeStats `protobuf:"bytes,2,opt,name=stats" json:"stats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConsolidateResponse) Reset() {
+	*x = ConsolidateResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConsolidateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConsolidateResponse) ProtoMessage() {}
+
+func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConsolidateResponse.ProtoReflect.Descriptor instead.
+func (*ConsolidateResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *ConsolidateResponse) GetWritten() int64 {
+	if x != nil {
+		return x.Written
+	}
+	return 0
+}
+
+func (x *ConsolidateResponse) GetStats() *TreeStats {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
 }
 
 var File_ihmt_v1_memory_proto protoreflect.FileDescriptor
@@ -4389,18 +4876,19 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x05scope\x18\x04 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\x12\x14\n" +
 	"\x05limit\x18\x05 \x01(\x05R\x05limit\x12\x13\n" +
 	"\x05as_of\x18\x06 \x01(\tR\x04asOf\x12\x19\n" +
-	"\bknown_at\x18\a \x01(\tR\aknownAt\"\x81\x01\n" +
+	"\bknown_at\x18\a \x01(\tR\aknownAt\"\x9e\x01\n" +
 	"\fSearchResult\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\x12\x14\n" +
 	"\x05score\x18\x02 \x01(\x01R\x05score\x12\x18\n" +
 	"\acurrent\x18\x03 \x01(\bR\acurrent\x12\x18\n" +
-	"\anotices\x18\x04 \x03(\tR\anotices\"\x86\x01\n" +
+	"\anotices\x18\x04 \x03(\tR\anotices\x12\x1b\n" +
+	"\ttree_path\x18\x05 \x03(\tR\btreePath\"\x86\x01\n" +
 	"\tCandidate\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\aexcerpt\x18\x02 \x01(\tR\aexcerpt\x129\n" +
 	"\n" +
 	"valid_from\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\tvalidFrom\x12\x14\n" +
-	"\x05score\x18\x04 \x01(\x01R\x05score\"\x95\x01\n" +
+	"\x05score\x18\x04 \x01(\x01R\x05score\"\x88\x02\n" +
 	"\bCoverage\x12\x1e\n" +
 	"\n" +
 	"exhaustive\x18\x01 \x01(\bR\n" +
@@ -4408,7 +4896,10 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\n" +
 	"nodes_read\x18\x02 \x01(\x03R\tnodesRead\x12#\n" +
 	"\rleaves_scored\x18\x03 \x01(\x03R\fleavesScored\x12%\n" +
-	"\x0eleaves_visible\x18\x04 \x01(\x03R\rleavesVisible\"\xd0\x02\n" +
+	"\x0eleaves_visible\x18\x04 \x01(\x03R\rleavesVisible\x12\x19\n" +
+	"\bvia_tree\x18\x05 \x01(\bR\aviaTree\x12)\n" +
+	"\x10leaves_descended\x18\x06 \x01(\x03R\x0fleavesDescended\x12+\n" +
+	"\x11leaves_guaranteed\x18\a \x01(\x03R\x10leavesGuaranteed\"\xd0\x02\n" +
 	"\x0eSearchResponse\x12-\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x15.ihmt.v1.SearchStatusR\x06status\x12\x1e\n" +
 	"\n" +
@@ -4430,7 +4921,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\vGetResponse\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"7\n" +
 	"\fStatsRequest\x12'\n" +
-	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\xdb\x03\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\x83\x04\n" +
 	"\rStatsResponse\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\tR\aversion\x12\x1d\n" +
 	"\n" +
@@ -4450,7 +4941,17 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\tidle_exit\x18\v \x01(\bR\bidleExit\x12%\n" +
 	"\x0epending_review\x18\f \x01(\x03R\rpendingReview\x12\x1c\n" +
 	"\tforgotten\x18\r \x01(\x03R\tforgotten\x12\x14\n" +
-	"\x05facts\x18\x0e \x01(\x03R\x05facts\":\n" +
+	"\x05facts\x18\x0e \x01(\x03R\x05facts\x12&\n" +
+	"\x04tree\x18\x0f \x01(\v2\x12.ihmt.v1.TreeStatsR\x04tree\"\xba\x01\n" +
+	"\tTreeStats\x12\x14\n" +
+	"\x05ready\x18\x01 \x01(\bR\x05ready\x12\x16\n" +
+	"\x06leaves\x18\x02 \x01(\x03R\x06leaves\x12\x18\n" +
+	"\apending\x18\x03 \x01(\x03R\apending\x12\x1a\n" +
+	"\bbranches\x18\x04 \x01(\x03R\bbranches\x12\x16\n" +
+	"\x06layers\x18\x05 \x01(\x03R\x06layers\x12\x1d\n" +
+	"\n" +
+	"root_items\x18\x06 \x01(\x03R\trootItems\x12\x12\n" +
+	"\x04gone\x18\a \x01(\x03R\x04gone\":\n" +
 	"\x0fShutdownRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\x12\n" +
 	"\x10ShutdownResponse\"l\n" +
@@ -4603,11 +5104,33 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\toversized\x18\x06 \x01(\x05R\toversized\x12\x18\n" +
 	"\amessage\x18\a \x01(\tR\amessage\"9\n" +
 	"\x0eRebuildRequest\x12'\n" +
-	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\\\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\x84\x01\n" +
 	"\x0fRebuildResponse\x12\x1a\n" +
 	"\bmemories\x18\x01 \x01(\x03R\bmemories\x12\x14\n" +
 	"\x05facts\x18\x02 \x01(\x03R\x05facts\x12\x17\n" +
-	"\atook_ms\x18\x03 \x01(\x03R\x06tookMs*C\n" +
+	"\atook_ms\x18\x03 \x01(\x03R\x06tookMs\x12&\n" +
+	"\x04tree\x18\x04 \x01(\v2\x12.ihmt.v1.TreeStatsR\x04tree\"x\n" +
+	"\vTreeRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
+	"\x05depth\x18\x02 \x01(\x05R\x05depth\x12*\n" +
+	"\x05scope\x18\x03 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"\xa2\x01\n" +
+	"\bTreeNode\x12\x14\n" +
+	"\x05depth\x18\x01 \x01(\x05R\x05depth\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
+	"\x05layer\x18\x03 \x01(\x05R\x05layer\x12\x14\n" +
+	"\x05group\x18\x04 \x01(\tR\x05group\x12\x14\n" +
+	"\x05title\x18\x05 \x01(\tR\x05title\x12\x1a\n" +
+	"\bchildren\x18\x06 \x01(\x05R\bchildren\x12\x12\n" +
+	"\x04gone\x18\a \x01(\x05R\x04gone\"a\n" +
+	"\fTreeResponse\x12'\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x11.ihmt.v1.TreeNodeR\x05nodes\x12(\n" +
+	"\x05stats\x18\x02 \x01(\v2\x12.ihmt.v1.TreeStatsR\x05stats\"S\n" +
+	"\x12ConsolidateRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
+	"\x05force\x18\x02 \x01(\bR\x05force\"Y\n" +
+	"\x13ConsolidateResponse\x12\x18\n" +
+	"\awritten\x18\x01 \x01(\x03R\awritten\x12(\n" +
+	"\x05stats\x18\x02 \x01(\v2\x12.ihmt.v1.TreeStatsR\x05stats*C\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fSCOPE_GLOBAL\x10\x01\x12\x11\n" +
@@ -4644,7 +5167,8 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x13INGEST_STATUS_SAVED\x10\x01\x12\x1b\n" +
 	"\x17INGEST_STATUS_UNCHANGED\x10\x02\x12 \n" +
 	"\x1cINGEST_STATUS_PENDING_REVIEW\x10\x03\x12\x19\n" +
-	"\x15INGEST_STATUS_REFUSED\x10\x042\xd2\t\n" +
+	"\x15INGEST_STATUS_REFUSED\x10\x042\xd1\n" +
+	"\n" +
 	"\rMemoryService\x123\n" +
 	"\x04Save\x12\x14.ihmt.v1.SaveRequest\x1a\x15.ihmt.v1.SaveResponse\x129\n" +
 	"\x06Search\x12\x16.ihmt.v1.SearchRequest\x1a\x17.ihmt.v1.SearchResponse\x120\n" +
@@ -4666,7 +5190,9 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x06Export\x12\x16.ihmt.v1.ExportRequest\x1a\x17.ihmt.v1.ExportResponse\x129\n" +
 	"\x06Import\x12\x16.ihmt.v1.ImportRequest\x1a\x17.ihmt.v1.ImportResponse\x129\n" +
 	"\x06Ingest\x12\x16.ihmt.v1.IngestRequest\x1a\x17.ihmt.v1.IngestResponse\x12<\n" +
-	"\aRebuild\x12\x17.ihmt.v1.RebuildRequest\x1a\x18.ihmt.v1.RebuildResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
+	"\aRebuild\x12\x17.ihmt.v1.RebuildRequest\x1a\x18.ihmt.v1.RebuildResponse\x123\n" +
+	"\x04Tree\x12\x14.ihmt.v1.TreeRequest\x1a\x15.ihmt.v1.TreeResponse\x12H\n" +
+	"\vConsolidate\x12\x1b.ihmt.v1.ConsolidateRequest\x1a\x1c.ihmt.v1.ConsolidateResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
 
 var (
 	file_ihmt_v1_memory_proto_rawDescOnce sync.Once
@@ -4681,7 +5207,7 @@ func file_ihmt_v1_memory_proto_rawDescGZIP() []byte {
 }
 
 var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
+var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
 var file_ihmt_v1_memory_proto_goTypes = []any{
 	(Scope)(0),                    // 0: ihmt.v1.Scope
 	(SearchScope)(0),              // 1: ihmt.v1.SearchScope
@@ -4707,162 +5233,180 @@ var file_ihmt_v1_memory_proto_goTypes = []any{
 	(*GetResponse)(nil),           // 21: ihmt.v1.GetResponse
 	(*StatsRequest)(nil),          // 22: ihmt.v1.StatsRequest
 	(*StatsResponse)(nil),         // 23: ihmt.v1.StatsResponse
-	(*ShutdownRequest)(nil),       // 24: ihmt.v1.ShutdownRequest
-	(*ShutdownResponse)(nil),      // 25: ihmt.v1.ShutdownResponse
-	(*MarkOutdatedRequest)(nil),   // 26: ihmt.v1.MarkOutdatedRequest
-	(*MarkOutdatedResponse)(nil),  // 27: ihmt.v1.MarkOutdatedResponse
-	(*ForgetRequest)(nil),         // 28: ihmt.v1.ForgetRequest
-	(*ForgetResponse)(nil),        // 29: ihmt.v1.ForgetResponse
-	(*RestoreRequest)(nil),        // 30: ihmt.v1.RestoreRequest
-	(*RestoreResponse)(nil),       // 31: ihmt.v1.RestoreResponse
-	(*PurgeRequest)(nil),          // 32: ihmt.v1.PurgeRequest
-	(*PurgeResponse)(nil),         // 33: ihmt.v1.PurgeResponse
-	(*ListReviewRequest)(nil),     // 34: ihmt.v1.ListReviewRequest
-	(*ListReviewResponse)(nil),    // 35: ihmt.v1.ListReviewResponse
-	(*ReviewRequest)(nil),         // 36: ihmt.v1.ReviewRequest
-	(*ReviewResponse)(nil),        // 37: ihmt.v1.ReviewResponse
-	(*LogRequest)(nil),            // 38: ihmt.v1.LogRequest
-	(*LogEntry)(nil),              // 39: ihmt.v1.LogEntry
-	(*LogResponse)(nil),           // 40: ihmt.v1.LogResponse
-	(*VerifyAuditRequest)(nil),    // 41: ihmt.v1.VerifyAuditRequest
-	(*AuditProblem)(nil),          // 42: ihmt.v1.AuditProblem
-	(*VerifyAuditResponse)(nil),   // 43: ihmt.v1.VerifyAuditResponse
-	(*Fact)(nil),                  // 44: ihmt.v1.Fact
-	(*FactsRequest)(nil),          // 45: ihmt.v1.FactsRequest
-	(*FactsResponse)(nil),         // 46: ihmt.v1.FactsResponse
-	(*TimelineRequest)(nil),       // 47: ihmt.v1.TimelineRequest
-	(*TimelineResponse)(nil),      // 48: ihmt.v1.TimelineResponse
-	(*ConflictsRequest)(nil),      // 49: ihmt.v1.ConflictsRequest
-	(*Supersession)(nil),          // 50: ihmt.v1.Supersession
-	(*ConflictsResponse)(nil),     // 51: ihmt.v1.ConflictsResponse
-	(*ExportRequest)(nil),         // 52: ihmt.v1.ExportRequest
-	(*ExportResponse)(nil),        // 53: ihmt.v1.ExportResponse
-	(*ImportRequest)(nil),         // 54: ihmt.v1.ImportRequest
-	(*ImportResponse)(nil),        // 55: ihmt.v1.ImportResponse
-	(*IngestRequest)(nil),         // 56: ihmt.v1.IngestRequest
-	(*IngestResponse)(nil),        // 57: ihmt.v1.IngestResponse
-	(*RebuildRequest)(nil),        // 58: ihmt.v1.RebuildRequest
-	(*RebuildResponse)(nil),       // 59: ihmt.v1.RebuildResponse
-	(*timestamppb.Timestamp)(nil), // 60: google.protobuf.Timestamp
+	(*TreeStats)(nil),             // 24: ihmt.v1.TreeStats
+	(*ShutdownRequest)(nil),       // 25: ihmt.v1.ShutdownRequest
+	(*ShutdownResponse)(nil),      // 26: ihmt.v1.ShutdownResponse
+	(*MarkOutdatedRequest)(nil),   // 27: ihmt.v1.MarkOutdatedRequest
+	(*MarkOutdatedResponse)(nil),  // 28: ihmt.v1.MarkOutdatedResponse
+	(*ForgetRequest)(nil),         // 29: ihmt.v1.ForgetRequest
+	(*ForgetResponse)(nil),        // 30: ihmt.v1.ForgetResponse
+	(*RestoreRequest)(nil),        // 31: ihmt.v1.RestoreRequest
+	(*RestoreResponse)(nil),       // 32: ihmt.v1.RestoreResponse
+	(*PurgeRequest)(nil),          // 33: ihmt.v1.PurgeRequest
+	(*PurgeResponse)(nil),         // 34: ihmt.v1.PurgeResponse
+	(*ListReviewRequest)(nil),     // 35: ihmt.v1.ListReviewRequest
+	(*ListReviewResponse)(nil),    // 36: ihmt.v1.ListReviewResponse
+	(*ReviewRequest)(nil),         // 37: ihmt.v1.ReviewRequest
+	(*ReviewResponse)(nil),        // 38: ihmt.v1.ReviewResponse
+	(*LogRequest)(nil),            // 39: ihmt.v1.LogRequest
+	(*LogEntry)(nil),              // 40: ihmt.v1.LogEntry
+	(*LogResponse)(nil),           // 41: ihmt.v1.LogResponse
+	(*VerifyAuditRequest)(nil),    // 42: ihmt.v1.VerifyAuditRequest
+	(*AuditProblem)(nil),          // 43: ihmt.v1.AuditProblem
+	(*VerifyAuditResponse)(nil),   // 44: ihmt.v1.VerifyAuditResponse
+	(*Fact)(nil),                  // 45: ihmt.v1.Fact
+	(*FactsRequest)(nil),          // 46: ihmt.v1.FactsRequest
+	(*FactsResponse)(nil),         // 47: ihmt.v1.FactsResponse
+	(*TimelineRequest)(nil),       // 48: ihmt.v1.TimelineRequest
+	(*TimelineResponse)(nil),      // 49: ihmt.v1.TimelineResponse
+	(*ConflictsRequest)(nil),      // 50: ihmt.v1.ConflictsRequest
+	(*Supersession)(nil),          // 51: ihmt.v1.Supersession
+	(*ConflictsResponse)(nil),     // 52: ihmt.v1.ConflictsResponse
+	(*ExportRequest)(nil),         // 53: ihmt.v1.ExportRequest
+	(*ExportResponse)(nil),        // 54: ihmt.v1.ExportResponse
+	(*ImportRequest)(nil),         // 55: ihmt.v1.ImportRequest
+	(*ImportResponse)(nil),        // 56: ihmt.v1.ImportResponse
+	(*IngestRequest)(nil),         // 57: ihmt.v1.IngestRequest
+	(*IngestResponse)(nil),        // 58: ihmt.v1.IngestResponse
+	(*RebuildRequest)(nil),        // 59: ihmt.v1.RebuildRequest
+	(*RebuildResponse)(nil),       // 60: ihmt.v1.RebuildResponse
+	(*TreeRequest)(nil),           // 61: ihmt.v1.TreeRequest
+	(*TreeNode)(nil),              // 62: ihmt.v1.TreeNode
+	(*TreeResponse)(nil),          // 63: ihmt.v1.TreeResponse
+	(*ConsolidateRequest)(nil),    // 64: ihmt.v1.ConsolidateRequest
+	(*ConsolidateResponse)(nil),   // 65: ihmt.v1.ConsolidateResponse
+	(*timestamppb.Timestamp)(nil), // 66: google.protobuf.Timestamp
 }
 var file_ihmt_v1_memory_proto_depIdxs = []int32{
-	60, // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
-	60, // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
-	0,  // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
-	8,  // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
-	2,  // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
-	11, // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
-	10, // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
-	60, // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
-	8,  // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
-	60, // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
-	7,  // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
-	0,  // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
-	3,  // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
-	9,  // 13: ihmt.v1.SaveResponse.memory:type_name -> ihmt.v1.Memory
-	13, // 14: ihmt.v1.SaveResponse.corrections:type_name -> ihmt.v1.Correction
-	17, // 15: ihmt.v1.SaveResponse.candidates:type_name -> ihmt.v1.Candidate
-	7,  // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
-	9,  // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
-	60, // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
-	4,  // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
-	16, // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
-	17, // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
-	18, // 23: ihmt.v1.SearchResponse.coverage:type_name -> ihmt.v1.Coverage
-	7,  // 24: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
-	9,  // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
-	7,  // 27: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
-	60, // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
-	7,  // 29: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
-	7,  // 30: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
-	9,  // 31: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
-	9,  // 32: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
-	7,  // 33: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
-	9,  // 34: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
-	7,  // 35: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
-	9,  // 36: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
-	7,  // 37: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
-	9,  // 38: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
-	7,  // 39: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
-	9,  // 40: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
-	7,  // 41: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
-	5,  // 42: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
-	9,  // 43: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
-	7,  // 44: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	60, // 45: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
-	8,  // 46: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
-	39, // 47: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
-	7,  // 48: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
-	42, // 49: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	60, // 50: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	60, // 51: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	60, // 52: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	60, // 53: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
-	7,  // 54: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 55: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
-	44, // 56: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
-	7,  // 57: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 58: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
-	44, // 59: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
-	7,  // 60: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 61: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
-	44, // 62: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
-	44, // 63: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
-	50, // 64: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
-	7,  // 65: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
-	1,  // 66: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,  // 67: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
-	7,  // 68: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
-	0,  // 69: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
-	6,  // 70: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	7,  // 71: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
-	12, // 72: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15, // 73: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20, // 74: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	22, // 75: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	24, // 76: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	26, // 77: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	28, // 78: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	30, // 79: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	32, // 80: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	34, // 81: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	36, // 82: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	38, // 83: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	41, // 84: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	45, // 85: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	47, // 86: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	49, // 87: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	52, // 88: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	54, // 89: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	56, // 90: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	58, // 91: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
-	14, // 92: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19, // 93: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21, // 94: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	23, // 95: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	25, // 96: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	27, // 97: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	29, // 98: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	31, // 99: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	33, // 100: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	35, // 101: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	37, // 102: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	40, // 103: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	43, // 104: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	46, // 105: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	48, // 106: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	51, // 107: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	53, // 108: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	55, // 109: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	57, // 110: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	59, // 111: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
-	92, // [92:112] is the sub-list for method output_type
-	72, // [72:92] is the sub-list for method input_type
-	72, // [72:72] is the sub-list for extension type_name
-	72, // [72:72] is the sub-list for extension extendee
-	0,  // [0:72] is the sub-list for field type_name
+	66,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
+	66,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
+	0,   // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
+	8,   // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
+	2,   // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
+	11,  // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
+	10,  // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
+	66,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
+	8,   // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
+	66,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
+	7,   // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
+	3,   // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
+	9,   // 13: ihmt.v1.SaveResponse.memory:type_name -> ihmt.v1.Memory
+	13,  // 14: ihmt.v1.SaveResponse.corrections:type_name -> ihmt.v1.Correction
+	17,  // 15: ihmt.v1.SaveResponse.candidates:type_name -> ihmt.v1.Candidate
+	7,   // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
+	9,   // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
+	66,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
+	4,   // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
+	16,  // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
+	17,  // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
+	18,  // 23: ihmt.v1.SearchResponse.coverage:type_name -> ihmt.v1.Coverage
+	7,   // 24: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
+	9,   // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 27: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
+	66,  // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
+	24,  // 29: ihmt.v1.StatsResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 30: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 31: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 32: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
+	9,   // 33: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
+	7,   // 34: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 35: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 36: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 37: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 38: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 39: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 40: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 41: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
+	7,   // 42: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
+	5,   // 43: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
+	9,   // 44: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 45: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
+	66,  // 46: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	8,   // 47: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
+	40,  // 48: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
+	7,   // 49: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
+	43,  // 50: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
+	66,  // 51: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	66,  // 52: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	66,  // 53: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	66,  // 54: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	7,   // 55: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 56: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 57: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 58: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 59: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 60: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 61: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 62: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 63: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
+	45,  // 64: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
+	51,  // 65: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
+	7,   // 66: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 67: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,   // 68: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 69: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 70: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,   // 71: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	7,   // 72: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 73: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 74: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 75: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
+	62,  // 76: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
+	24,  // 77: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
+	7,   // 78: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 79: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
+	12,  // 80: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15,  // 81: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20,  // 82: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	22,  // 83: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	25,  // 84: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	27,  // 85: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	29,  // 86: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	31,  // 87: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	33,  // 88: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	35,  // 89: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	37,  // 90: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	39,  // 91: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	42,  // 92: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	46,  // 93: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	48,  // 94: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	50,  // 95: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	53,  // 96: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	55,  // 97: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	57,  // 98: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	59,  // 99: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	61,  // 100: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
+	64,  // 101: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
+	14,  // 102: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19,  // 103: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21,  // 104: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	23,  // 105: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	26,  // 106: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	28,  // 107: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	30,  // 108: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	32,  // 109: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	34,  // 110: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	36,  // 111: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	38,  // 112: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	41,  // 113: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	44,  // 114: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	47,  // 115: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	49,  // 116: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	52,  // 117: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	54,  // 118: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	56,  // 119: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	58,  // 120: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	60,  // 121: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	63,  // 122: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
+	65,  // 123: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
+	102, // [102:124] is the sub-list for method output_type
+	80,  // [80:102] is the sub-list for method input_type
+	80,  // [80:80] is the sub-list for extension type_name
+	80,  // [80:80] is the sub-list for extension extendee
+	0,   // [0:80] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
@@ -4876,7 +5420,7 @@ func file_ihmt_v1_memory_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_memory_proto_rawDesc), len(file_ihmt_v1_memory_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   53,
+			NumMessages:   59,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

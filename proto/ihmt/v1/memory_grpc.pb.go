@@ -48,6 +48,8 @@ const (
 	MemoryService_Import_FullMethodName       = "/ihmt.v1.MemoryService/Import"
 	MemoryService_Ingest_FullMethodName       = "/ihmt.v1.MemoryService/Ingest"
 	MemoryService_Rebuild_FullMethodName      = "/ihmt.v1.MemoryService/Rebuild"
+	MemoryService_Tree_FullMethodName         = "/ihmt.v1.MemoryService/Tree"
+	MemoryService_Consolidate_FullMethodName  = "/ihmt.v1.MemoryService/Consolidate"
 )
 
 // MemoryServiceClient is the client API for MemoryService service.
@@ -112,6 +114,13 @@ type MemoryServiceClient interface {
 	// the facts snapshot — from the leaf files (and the log for any leaf they
 	// lack), online: calls made meanwhile wait for it. The person's command.
 	Rebuild(ctx context.Context, in *RebuildRequest, opts ...grpc.CallOption) (*RebuildResponse, error)
+	// Tree lists the summary tree as an outline: the root's items, then each
+	// branch's children, limited to a depth and to what the caller may see.
+	Tree(ctx context.Context, in *TreeRequest, opts ...grpc.CallOption) (*TreeResponse, error)
+	// Consolidate writes now the summary branches that pending changes
+	// complete (they are written in the background anyway); with force it also
+	// closes every partial group, so every memory hangs under a branch.
+	Consolidate(ctx context.Context, in *ConsolidateRequest, opts ...grpc.CallOption) (*ConsolidateResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -322,6 +331,26 @@ func (c *memoryServiceClient) Rebuild(ctx context.Context, in *RebuildRequest, o
 	return out, nil
 }
 
+func (c *memoryServiceClient) Tree(ctx context.Context, in *TreeRequest, opts ...grpc.CallOption) (*TreeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TreeResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Tree_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) Consolidate(ctx context.Context, in *ConsolidateRequest, opts ...grpc.CallOption) (*ConsolidateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ConsolidateResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Consolidate_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MemoryServiceServer is the server API for MemoryService service.
 // All implementations must embed UnimplementedMemoryServiceServer
 // for forward compatibility.
@@ -384,6 +413,13 @@ type MemoryServiceServer interface {
 	// the facts snapshot — from the leaf files (and the log for any leaf they
 	// lack), online: calls made meanwhile wait for it. The person's command.
 	Rebuild(context.Context, *RebuildRequest) (*RebuildResponse, error)
+	// Tree lists the summary tree as an outline: the root's items, then each
+	// branch's children, limited to a depth and to what the caller may see.
+	Tree(context.Context, *TreeRequest) (*TreeResponse, error)
+	// Consolidate writes now the summary branches that pending changes
+	// complete (they are written in the background anyway); with force it also
+	// closes every partial group, so every memory hangs under a branch.
+	Consolidate(context.Context, *ConsolidateRequest) (*ConsolidateResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -453,6 +489,12 @@ func (UnimplementedMemoryServiceServer) Ingest(context.Context, *IngestRequest) 
 }
 func (UnimplementedMemoryServiceServer) Rebuild(context.Context, *RebuildRequest) (*RebuildResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Rebuild not implemented")
+}
+func (UnimplementedMemoryServiceServer) Tree(context.Context, *TreeRequest) (*TreeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Tree not implemented")
+}
+func (UnimplementedMemoryServiceServer) Consolidate(context.Context, *ConsolidateRequest) (*ConsolidateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Consolidate not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 func (UnimplementedMemoryServiceServer) testEmbeddedByValue()                       {}
@@ -835,6 +877,42 @@ func _MemoryService_Rebuild_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_Tree_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TreeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Tree(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Tree_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Tree(ctx, req.(*TreeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_Consolidate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConsolidateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Consolidate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Consolidate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Consolidate(ctx, req.(*ConsolidateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // MemoryService_ServiceDesc is the grpc.ServiceDesc for MemoryService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -921,6 +999,14 @@ var MemoryService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Rebuild",
 			Handler:    _MemoryService_Rebuild_Handler,
+		},
+		{
+			MethodName: "Tree",
+			Handler:    _MemoryService_Tree_Handler,
+		},
+		{
+			MethodName: "Consolidate",
+			Handler:    _MemoryService_Consolidate_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// cmdTree prints the summary tree as an outline.
+func cmdTree(e *env, args []string) error {
+	fs, asJSON := e.flags("tree", "")
+	depth := fs.Int("depth", 2, "levels to print: 1 = the root's items only, 0 = everything")
+	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *depth < 0 {
+		return usageError{fmt.Sprintf("--depth %d: use 0 (everything) or more", *depth)}
+	}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Tree(e.ctx, &ihmtv1.TreeRequest{Depth: int32(*depth), Scope: sc})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	st := resp.GetStats()
+	if !st.GetReady() {
+		fmt.Fprintln(e.stdout, "The summary tree is still being caught up with the store; try again in a moment.")
+		return nil
+	}
+	if len(resp.GetNodes()) == 0 {
+		fmt.Fprintln(e.stdout, "No memories in this scope yet (try --scope all).")
+		return nil
+	}
+	group := ""
+	for _, n := range resp.GetNodes() {
+		if n.GetDepth() == 0 && n.GetGroup() != group {
+			group = n.GetGroup()
+			fmt.Fprintf(e.stdout, "%s\n", group)
+		}
+		indent := strings.Repeat("  ", int(n.GetDepth())+1)
+		if n.GetLayer() == 0 {
+			fmt.Fprintf(e.stdout, "%s· %s  %s\n", indent, n.GetTitle(), n.GetId())
+			continue
+		}
+		gone := ""
+		if n.GetGone() > 0 {
+			gone = fmt.Sprintf(", %d forgotten", n.GetGone())
+		}
+		fmt.Fprintf(e.stdout, "%s▸ %s  [layer %d, %d items%s]\n", indent, n.GetTitle(), n.GetLayer(), n.GetChildren(), gone)
+	}
+	fmt.Fprintf(e.stdout, "\n%s\n", treeSummary(st))
+	if *depth > 0 {
+		fmt.Fprintf(e.stdout, "(%d levels shown; --depth 0 shows everything)\n", *depth)
+	}
+	return nil
+}
+
+// cmdConsolidate writes the summary branches pending changes complete.
+func cmdConsolidate(e *env, args []string) error {
+	fs, asJSON := e.flags("consolidate", "")
+	force := fs.Bool("force", false, "also close partial groups, so every memory hangs under a branch")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := e.client(true)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Consolidate(e.ctx, &ihmtv1.ConsolidateRequest{Force: *force})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printProto(resp)
+	}
+	fmt.Fprintf(e.stdout, "%d branches written. %s\n", resp.GetWritten(), treeSummary(resp.GetStats()))
+	if !*force && resp.GetStats().GetPending() > 0 {
+		fmt.Fprintln(e.stdout, "Memories not under a branch wait for a full group; --force closes partial groups too.")
+	}
+	return nil
+}
+
+// treeSummary is one line of tree counts.
+func treeSummary(st *ihmtv1.TreeStats) string {
+	if !st.GetReady() {
+		return "Tree: still catching up with the store."
+	}
+	return fmt.Sprintf("Tree: %d memories, %d branches over %d layers, %d items at the root, %d memories not yet under a branch.",
+		st.GetLeaves(), st.GetBranches(), st.GetLayers(), st.GetRootItems(), st.GetPending())
+}

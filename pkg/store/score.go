@@ -1,0 +1,164 @@
+package store
+
+import (
+	"sync"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/tree"
+)
+
+// score returns the k best memories the caller may see in the view, by
+// BM25 over their full text (words lent by neighbours included), and what it
+// cost. Both paths are exhaustive-equivalent — the same k memories an
+// exhaustive BM25 over every visible memory returns:
+//
+//   - through the tree: a descent from the root reads a few branches'
+//     summaries and scores the leaves it reaches, then the guarantee pass
+//     (pkg/tree's MaxScore over the query's posting lists) scores whatever
+//     could still place;
+//   - through the index alone, when the tree is busy consolidating or not
+//     caught up yet after a start: every posting of every query term.
+//
+// t is the tree when the caller could take it (nil: the index alone).
+// Callers hold s.mu for reading, and s.treeMu for reading if t is not nil.
+func (s *Store) score(t *tree.Tree, terms []string, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
+	if t != nil {
+		return s.scoreTree(t, terms, vis, inView, k, cov)
+	}
+	// The index filters by scope while scoring; the view's dates filter
+	// after, so the pool grows until the filter leaves enough or the index
+	// has nothing more — never a search that is exhaustive only in name.
+	pool := k
+	var raw []index.Hit
+	for {
+		got, st := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: pool})
+		cov.NodesRead, cov.LeavesScored = st.PostingsRead, st.DocsScored
+		raw = raw[:0]
+		for _, h := range got {
+			if inView(h.Doc) {
+				raw = append(raw, h)
+			}
+		}
+		if !filtered || len(got) < pool || len(raw) >= k {
+			return raw, cov
+		}
+		pool *= 4
+	}
+}
+
+// scoreTree is score through the tree. Callers hold s.mu and s.treeMu for
+// reading.
+func (s *Store) scoreTree(t *tree.Tree, terms []string, vis func(index.Group) bool, inView func(index.Doc) bool, k int, cov Coverage) ([]index.Hit, Coverage) {
+	sc := treeScorer{s: s, sc: s.ix.Scorer(terms, vis), inView: inView}
+	res := t.Search(tree.Query{
+		Scorer: sc,
+		K:      k,
+		Visible: func(id string) bool {
+			d, ok := s.byID[id]
+			return ok && s.ix.Live(d) && vis(s.groupOf(s.docs[d])) && inView(d)
+		},
+		VisibleGroup: groupVisibility(s.groups, vis),
+	})
+	hits := make([]index.Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, index.Hit{Doc: s.byID[h.ID], Score: h.Score, Matched: h.Matched})
+	}
+	cov.Exhaustive = res.Exhaustive
+	cov.NodesRead, cov.LeavesScored = res.NodesRead, res.LeavesScored
+	cov.Descended, cov.Guaranteed = res.Descended, res.Guaranteed
+	cov.ViaTree = true
+	return hits, cov
+}
+
+// titleCache keeps the titles of branches a search has named. A branch id
+// is a hash of its children and a branch file never changes, so an entry
+// never goes stale; the tree itself keeps titles on disk (pkg/tree reads a
+// branch file to name it), which would cost a file read per level of every
+// answer's path.
+type titleCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// maxTitles bounds the cache (about 100 bytes an entry); past it the cache
+// starts over.
+const maxTitles = 1 << 16
+
+// path returns the titles of the branches above a memory, root first.
+// Callers hold s.treeMu for reading.
+func (c *titleCache) path(t *tree.Tree, id string) []string {
+	var out []string
+	for _, b := range t.Path(id) {
+		c.mu.Lock()
+		title, ok := c.m[b]
+		c.mu.Unlock()
+		if !ok {
+			br, found := t.Branch(b)
+			if !found {
+				continue // damaged: the next consolidation repairs it
+			}
+			title = br.Title
+			c.mu.Lock()
+			if c.m == nil || len(c.m) >= maxTitles {
+				c.m = make(map[string]string)
+			}
+			c.m[b] = title
+			c.mu.Unlock()
+		}
+		out = append(out, title)
+	}
+	return out
+}
+
+// visibleCount counts the live memories the caller may see.
+func (s *Store) visibleCount(vis func(index.Group) bool) int {
+	n := 0
+	if vis(0) {
+		n += s.ix.GroupLen(0)
+	}
+	for p, g := range s.groups {
+		if p != "" && vis(g) {
+			n += s.ix.GroupLen(g)
+		}
+	}
+	return n
+}
+
+// treeScorer is the store's exact ranking as pkg/tree asks for it: leaves
+// by id, restricted to the search's view. The index scorer already leaves
+// out hidden memories and groups the caller may not see.
+type treeScorer struct {
+	s      *Store
+	sc     *index.Scorer
+	inView func(index.Doc) bool
+}
+
+func (t treeScorer) Terms() []string          { return t.sc.Terms() }
+func (t treeScorer) UpperBound(i int) float64 { return t.sc.UpperBound(i) }
+
+func (t treeScorer) Postings(i int, fn func(string)) {
+	t.sc.Postings(i, func(d index.Doc, _ float64) {
+		if t.inView(d) {
+			fn(t.s.docs[d].ID)
+		}
+	})
+}
+
+// PostingsScored lets the guarantee rule postings out without scoring them
+// (tree.ScoredPostings).
+func (t treeScorer) PostingsScored(i int, fn func(string, float64)) {
+	t.sc.Postings(i, func(d index.Doc, c float64) {
+		if t.inView(d) {
+			fn(t.s.docs[d].ID, c)
+		}
+	})
+}
+
+func (t treeScorer) Score(id string) (float64, uint64, bool) {
+	d, ok := t.s.byID[id]
+	if !ok || !t.inView(d) {
+		return 0, 0, false
+	}
+	return t.sc.Score(d)
+}

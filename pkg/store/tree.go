@@ -1,0 +1,293 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tree"
+)
+
+// The summary tree (pkg/tree) lives in <store>/tree. It is derived data, like
+// the index: built from the live leaves, repaired or rebuilt from them at
+// any time, and never needed for a search to be right.
+//
+// It is kept off the save path. The writer only queues what changed
+// (treeOps, under s.mu); one goroutine, treeLoop, owns the tree's mutations:
+// it applies the queue, describes the new leaves and writes the branches
+// (Consolidate), so a save costs the same at a thousand memories or a
+// million. Searches take the tree only when it is free (TryRLock): while it
+// is being consolidated, or still being caught up after a start, a search
+// scores through the index alone, which is exhaustive too. Either way the
+// answer is the same; only the coverage figures say which path ran.
+const treeDir = "tree"
+
+// treeOp is one change for the tree: a leaf that became live (add) or
+// stopped being live.
+type treeOp struct {
+	l   *leaf.Leaf
+	add bool
+}
+
+// treeReq asks treeLoop for a consolidation and waits for it.
+type treeReq struct {
+	force bool
+	done  chan treeResp
+}
+
+type treeResp struct {
+	written int
+	err     error
+}
+
+// TreeStats counts what the tree holds.
+type TreeStats struct {
+	tree.Stats
+	// Ready is false until the tree has caught up with the store after a
+	// start; until then searches score through the index alone.
+	Ready bool
+}
+
+// noteTree queues a leaf's new state for the tree. Callers hold s.mu.
+func (s *Store) noteTree(l *leaf.Leaf) {
+	if !s.treeTracking {
+		return // Open: treeLoop starts from every live leaf
+	}
+	s.treeOps = append(s.treeOps, treeOp{l: l, add: isLive(l)})
+	select {
+	case s.treeKick <- struct{}{}:
+	default: // a kick is already pending; it will see this op too
+	}
+}
+
+// treeGroup is a leaf's consolidation group: its scope (global or one
+// project) and its domain. Groups never mix, so a branch never summarises
+// another project's memories.
+func treeGroup(l *leaf.Leaf) string {
+	domain := l.Domain
+	if domain == "" {
+		domain = "general"
+	}
+	if l.Scope == leaf.ScopeGlobal {
+		return "global|" + domain
+	}
+	return "project:" + l.Project + "|" + domain
+}
+
+// groupProject returns the project of a tree group ("" for global).
+func groupProject(g string) (project string, global bool) {
+	if i := strings.LastIndexByte(g, '|'); i >= 0 {
+		g = g[:i]
+	}
+	if g == "global" {
+		return "", true
+	}
+	return strings.TrimPrefix(g, "project:"), false
+}
+
+func treeItem(l *leaf.Leaf) tree.Item {
+	return tree.Item{ID: l.ID, Group: treeGroup(l), Title: l.Title, Text: l.Text, Tags: l.Tags}
+}
+
+// treeLoop owns the tree: it opens it, catches it up with the live leaves,
+// then consolidates whenever the writer queues changes or a person asks.
+func (s *Store) treeLoop() {
+	t, err := tree.Open(filepath.Join(s.dir, treeDir), tree.Options{})
+	if err != nil {
+		// Searches never needed the tree; say so and keep serving.
+		s.log.Error("the summary tree cannot be opened; searches score every memory through the index instead (ihmt rebuild recreates it)", "err", err)
+		s.serveTreeRequests(fmt.Errorf("the summary tree is unavailable: %w (run ihmt rebuild)", err))
+		return
+	}
+	for _, r := range t.Repairs() {
+		s.log.Warn("summary tree repaired", "what", r)
+	}
+	start := time.Now()
+	s.mu.Lock()
+	var items []tree.Item
+	for _, l := range s.docs {
+		if isLive(l) {
+			items = append(items, treeItem(l))
+		}
+	}
+	s.treeOps = nil // items reflect them
+	s.treeTracking = true
+	s.mu.Unlock()
+
+	s.treeMu.Lock()
+	var written int
+	if st := t.Stats(); st.Leaves == 0 && st.Branches == 0 && len(items) == 0 {
+		// Nothing to build: write nothing until the first memory.
+	} else if st.Leaves == 0 && st.Branches == 0 {
+		// A new or deleted tree: the deterministic rebuild, in save order.
+		err = t.Rebuild(items)
+		written = t.Stats().Branches
+	} else {
+		var added, removed int
+		added, removed, err = t.Reconcile(items)
+		if err == nil && added+removed > 0 {
+			s.log.Info("summary tree caught up with the store", "added", added, "removed", removed)
+		}
+		if err == nil {
+			written, err = t.Consolidate(false)
+		}
+	}
+	s.tree = t
+	s.treeMu.Unlock()
+	if err != nil {
+		s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
+	}
+	st := t.Stats()
+	s.log.Info("summary tree ready", "leaves", st.Leaves, "branches", st.Branches, "layers", st.Layers,
+		"root_items", st.Root, "branches_written", written, "took", time.Since(start).Round(time.Millisecond))
+
+	for {
+		select {
+		case <-s.closing:
+			return // what is still queued is caught up by the next start's Reconcile
+		case <-s.treeKick:
+			if _, err := s.consolidate(t, false); err != nil {
+				s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
+			}
+		case r := <-s.treeReqs:
+			n, err := s.consolidate(t, r.force)
+			r.done <- treeResp{written: n, err: err}
+		}
+	}
+}
+
+// serveTreeRequests answers consolidation requests with err until Close.
+func (s *Store) serveTreeRequests(err error) {
+	for {
+		select {
+		case <-s.closing:
+			return
+		case <-s.treeKick:
+		case r := <-s.treeReqs:
+			r.done <- treeResp{err: err}
+		}
+	}
+}
+
+// consolidate applies the queued changes and writes the branches they
+// complete (with force, every partial group's too).
+func (s *Store) consolidate(t *tree.Tree, force bool) (int, error) {
+	s.mu.Lock()
+	ops := s.treeOps
+	s.treeOps = nil
+	s.mu.Unlock()
+	s.treeMu.Lock()
+	defer s.treeMu.Unlock()
+	for _, op := range ops {
+		if !op.add {
+			t.Remove(op.l.ID)
+			continue
+		}
+		if err := t.Add(treeItem(op.l)); err != nil {
+			return 0, fmt.Errorf("add %s to the summary tree: %w", op.l.ID, err)
+		}
+	}
+	n, err := t.Consolidate(force)
+	if err != nil {
+		return n, fmt.Errorf("consolidate the summary tree: %w", err)
+	}
+	return n, nil
+}
+
+// Consolidate applies every change to the tree now and writes the branches
+// it completes; with force it also closes every partial group, so the
+// whole memory hangs under branches. It returns the branch files written.
+func (s *Store) Consolidate(ctx context.Context, force bool) (int, TreeStats, error) {
+	r := treeReq{force: force, done: make(chan treeResp, 1)}
+	select {
+	case s.treeReqs <- r:
+	case <-s.closing:
+		return 0, TreeStats{}, ErrClosed
+	case <-ctx.Done():
+		return 0, TreeStats{}, ctx.Err()
+	}
+	select {
+	case resp := <-r.done:
+		return resp.written, s.TreeStats(), resp.err
+	case <-ctx.Done():
+		return 0, TreeStats{}, fmt.Errorf("%w (the consolidation may still complete)", ctx.Err())
+	}
+}
+
+// TreeStats counts what the tree holds.
+func (s *Store) TreeStats() TreeStats {
+	s.treeMu.RLock()
+	defer s.treeMu.RUnlock()
+	if s.tree == nil {
+		return TreeStats{}
+	}
+	return TreeStats{Stats: s.tree.Stats(), Ready: true}
+}
+
+// Outline lists the tree as `ihmt tree` prints it, limited to depth levels
+// (≤ 0: all) and to the groups the caller may see under scope.
+func (s *Store) Outline(c Caller, scope SearchScope, depth int) ([]tree.Line, TreeStats, error) {
+	if err := validateCaller(c); err != nil {
+		return nil, TreeStats{}, err
+	}
+	if err := s.recordReadAll(c, scope, "tree"); err != nil {
+		return nil, TreeStats{}, err
+	}
+	s.mu.RLock()
+	vis, _, err := s.visible(c, scope)
+	var visibleGroup func(string) bool
+	if err == nil {
+		// A copy, so the outline is not read under s.mu.
+		groups := make(map[string]index.Group, len(s.groups))
+		for p, g := range s.groups {
+			groups[p] = g
+		}
+		visibleGroup = groupVisibility(groups, vis)
+	}
+	s.mu.RUnlock()
+	if err != nil {
+		return nil, TreeStats{}, err
+	}
+	s.treeMu.RLock()
+	defer s.treeMu.RUnlock()
+	if s.tree == nil {
+		return nil, TreeStats{}, nil
+	}
+	var out []tree.Line
+	skipping := false
+	for _, l := range s.tree.Outline(depth) {
+		if l.Depth == 0 {
+			skipping = !visibleGroup(l.Group)
+		}
+		if !skipping {
+			out = append(out, l)
+		}
+	}
+	return out, TreeStats{Stats: s.tree.Stats(), Ready: true}, nil
+}
+
+// groupVisibility turns an index visibility into one over tree groups,
+// given the store's project → index group map (s.groups, or a copy).
+func groupVisibility(groups map[string]index.Group, vis func(index.Group) bool) func(string) bool {
+	return func(g string) bool {
+		project, global := groupProject(g)
+		if global {
+			return vis(0)
+		}
+		ig, ok := groups[project]
+		return ok && vis(ig)
+	}
+}
+
+// dropTree removes the tree's files, for a rebuild.
+func dropTree(dir string) error {
+	if err := os.RemoveAll(filepath.Join(dir, treeDir)); err != nil {
+		return fmt.Errorf("remove the summary tree: %w", err)
+	}
+	return nil
+}
