@@ -21,10 +21,9 @@ import (
 // (treeOps, under s.mu); one goroutine, treeLoop, owns the tree's mutations:
 // it applies the queue, describes the new leaves and writes the branches
 // (Consolidate), so a save costs the same at a thousand memories or a
-// million. Searches take the tree only when it is free (TryRLock): while it
-// is being consolidated, or still being caught up after a start, a search
-// scores through the index alone, which is exhaustive too. Either way the
-// answer is the same; only the coverage figures say which path ran.
+// million. Searches score through the index (see score for why) and read
+// the tree only to name where each answer sits, and only when it is free
+// (TryRLock): a search never waits for a consolidation.
 const treeDir = "tree"
 
 // treeOp is one change for the tree: a leaf that became live (add) or

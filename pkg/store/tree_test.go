@@ -98,10 +98,18 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 			}
 		}
 	}
-	// Through Search itself: the coverage says the tree was used.
-	r := search(t, s, alice, "postgres port review", ScopeDefault)
-	if !r.Coverage.ViaTree || r.Coverage.LeavesScored > r.Coverage.LeavesVisible || r.Coverage.LeavesVisible == 0 {
-		t.Errorf("coverage = %+v", r.Coverage)
+	// Through Search itself: the same answer either way, and the coverage
+	// says which path ran.
+	for _, q := range queries {
+		viaIndex := find(t, s, SearchInput{Query: q})
+		viaTree := find(t, s, SearchInput{Query: q, Descend: true})
+		if !slices.Equal(ids(viaIndex), ids(viaTree)) || viaIndex.Verdict != viaTree.Verdict {
+			t.Fatalf("%q: index path %v %v, tree path %v %v", q, viaIndex.Verdict, ids(viaIndex), viaTree.Verdict, ids(viaTree))
+		}
+		if viaIndex.Coverage.ViaTree || !viaTree.Coverage.ViaTree || !viaTree.Coverage.Exhaustive ||
+			viaTree.Coverage.LeavesScored > viaTree.Coverage.LeavesVisible || viaTree.Coverage.LeavesVisible == 0 {
+			t.Errorf("%q: coverage %+v (index) and %+v (tree)", q, viaIndex.Coverage, viaTree.Coverage)
+		}
 	}
 }
 
