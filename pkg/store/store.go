@@ -119,6 +119,9 @@ type Store struct {
 	factsOf  map[string][]facts.Fact // extracted facts of live memories, for the snapshot
 	sources  map[string][]string     // sourceKey → leaves of that document
 	plain    bool                    // rank by BM25 alone (tests compare)
+	// extractions counts texts whose facts were extracted (not taken from
+	// the snapshot): what Open reports and tests check.
+	extractions atomic.Int64
 	// lastSaved is, per conversation (session, day and group), the last
 	// memories saved in it, newest first: a new one is linked to them.
 	lastSaved map[conversation]recent
@@ -217,7 +220,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	// (the extractor is safe for that), publishing stays in record order.
 	fs := make([][]facts.Fact, len(all))
 	snap := s.loadFacts()
-	var next, extracted atomic.Int64
+	var next atomic.Int64
 	var extracting sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		extracting.Go(func() {
@@ -227,10 +230,14 @@ func Open(dir string, opts Options) (*Store, error) {
 					continue
 				}
 				if got, ok := snap[all[i].ID]; ok {
+					if got == nil {
+						// gob reads an empty list back as nil, which
+						// publishWith would take for "not extracted yet".
+						got = []facts.Fact{}
+					}
 					fs[i] = got
 				} else {
 					fs[i] = s.extractFacts(all[i].Text)
-					extracted.Add(1)
 				}
 			}
 		})
@@ -240,11 +247,12 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.publishWith(l, fs[i])
 	}
 	s.entries = j.Entries()
-	if extracted.Load() > 1000 {
+	extracted := s.extractions.Load()
+	if extracted > 1000 {
 		s.saveFacts() // so that a crash later does not cost this again
 	}
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
-		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "facts_extracted", extracted.Load(), "took", time.Since(start).Round(time.Millisecond))
+		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "facts_extracted", extracted, "took", time.Since(start).Round(time.Millisecond))
 
 	var wg sync.WaitGroup
 	wg.Add(3)
@@ -619,6 +627,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 // yet" to publishWith and addFacts, which would otherwise extract again —
 // in the writer, under the lock.
 func (s *Store) extractFacts(text string) []facts.Fact {
+	s.extractions.Add(1)
 	if fs := s.extract.Extract(text); fs != nil {
 		return fs
 	}

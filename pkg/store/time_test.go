@@ -343,7 +343,8 @@ func TestLinksStayInOneTimeline(t *testing.T) {
 func TestFactsSnapshotIsReused(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
-	for _, txt := range []string{"I live in Madrid.", "My editor is Neovim.", "Our CI runs on GitHub Actions."} {
+	// The last has no fact: its empty list must be reused too.
+	for _, txt := range []string{"I live in Madrid.", "My editor is Neovim.", "Our CI runs on GitHub Actions.", "Remember to water the plants."} {
 		save(t, s, alice, txt, ScopeGlobal)
 	}
 	s.Close()
@@ -364,7 +365,7 @@ func TestFactsSnapshotIsReused(t *testing.T) {
 		t.Fatalf("restart extracted %s texts, want 0 (the snapshot has them)", n)
 	}
 	os.WriteFile(filepath.Join(dir, factsName), []byte("garbage"), 0o600)
-	if n := extracted(); n != "3" {
-		t.Fatalf("with a damaged snapshot %s texts extracted, want 3", n)
+	if n := extracted(); n != "4" {
+		t.Fatalf("with a damaged snapshot %s texts extracted, want 4", n)
 	}
 }
