@@ -1491,9 +1491,9 @@ type Coverage struct {
 	LeavesScored int64 `protobuf:"varint,3,opt,name=leaves_scored,json=leavesScored" json:"leaves_scored,omitempty"`
 	// Leaves the caller could see.
 	LeavesVisible int64 `protobuf:"varint,4,opt,name=leaves_visible,json=leavesVisible" json:"leaves_visible,omitempty"`
-	// True when the search descended the summary tree; false when it scored
-	// through the inverted index alone (the tree was busy or catching up).
-	// Both are exhaustive-equivalent.
+	// True when the search descended the summary tree (with its guarantee);
+	// false when it scored through the inverted index in one pass, which
+	// searches do because it measured faster. Both are exhaustive-equivalent.
 	ViaTree bool `protobuf:"varint,5,opt,name=via_tree,json=viaTree" json:"via_tree,omitempty"`
 	// Leaves the descent reached and scored.
 	LeavesDescended int64 `protobuf:"varint,6,opt,name=leaves_descended,json=leavesDescended" json:"leaves_descended,omitempty"`
