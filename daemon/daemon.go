@@ -139,23 +139,7 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { served <- gs.Serve(lis) }()
 	log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", cfg.IdleExit)
 
-	svc.openStore = func() (*store.Store, error) {
-		// The settings live in the store directory: trust it before
-		// reading them.
-		if err := store.CheckDir(p.Data, log); err != nil {
-			return nil, err
-		}
-		opts, err := storeOptions(p.Data)
-		if err != nil {
-			return nil, err
-		}
-		opts.Logger = log
-		st, err := store.Open(p.Data, opts)
-		if err != nil {
-			return nil, fmt.Errorf("open store %s: %w", p.Data, err)
-		}
-		return st, nil
-	}
+	svc.openStore = func() (*store.Store, error) { return openStoreIn(p.Data, log) }
 	svc.setServing = func(serving bool) {
 		status := healthpb.HealthCheckResponse_NOT_SERVING
 		if serving {
@@ -241,6 +225,24 @@ wait:
 		return fmt.Errorf("serve: %w", serveErr)
 	}
 	return nil
+}
+
+// openStoreIn opens the store in dir with its settings. The settings live in
+// the store directory: it is checked before they are read.
+func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
+	if err := store.CheckDir(dir, log); err != nil {
+		return nil, err
+	}
+	opts, err := storeOptions(dir)
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger = log
+	st, err := store.Open(dir, opts)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return st, nil
 }
 
 // The garbage collector runs with Go's defaults (GOGC=100): the heap may

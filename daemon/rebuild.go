@@ -36,19 +36,14 @@ func RebuildOffline(ctx context.Context, p paths.Paths, log *slog.Logger) (Rebui
 	}
 	defer lock.Unlock()
 	if err := store.CheckDir(p.Data, log); err != nil {
-		return RebuildReport{}, err
+		return RebuildReport{}, err // before removing anything in it
 	}
-	opts, err := storeOptions(p.Data)
-	if err != nil {
-		return RebuildReport{}, err
-	}
-	opts.Logger = log
 	if err := store.DropSnapshots(p.Data); err != nil {
 		return RebuildReport{}, fmt.Errorf("remove derived files: %w", err)
 	}
-	st, err := store.Open(p.Data, opts)
+	st, err := openStoreIn(p.Data, log)
 	if err != nil {
-		return RebuildReport{}, fmt.Errorf("open store %s: %w", p.Data, err)
+		return RebuildReport{}, err
 	}
 	_, tree, err := st.Consolidate(ctx, false)
 	stats := st.Stats(store.Caller{})

@@ -140,11 +140,7 @@ func (t treeScorer) Terms() []string          { return t.sc.Terms() }
 func (t treeScorer) UpperBound(i int) float64 { return t.sc.UpperBound(i) }
 
 func (t treeScorer) Postings(i int, fn func(string)) {
-	t.sc.Postings(i, func(d index.Doc, _ float64) {
-		if t.inView(d) {
-			fn(t.s.docs[d].ID)
-		}
-	})
+	t.PostingsScored(i, func(id string, _ float64) { fn(id) })
 }
 
 // PostingsScored lets the guarantee rule postings out without scoring them
