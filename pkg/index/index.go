@@ -11,7 +11,12 @@
 // is found by the question the memory before it asked. The words are lent
 // at query time through the neighbour's own postings, so a link costs a few
 // bytes rather than a copy of the neighbour's postings, and a hidden
-// neighbour stops lending at once.
+// neighbour stops lending at once. Common words (see lendShare) are not
+// lent.
+//
+// Search is exhaustive-equivalent without reading everything: it reads the
+// rarest terms first and stops admitting documents once no unread term
+// could lift a new one into the results (see Search).
 //
 // An Index is not safe for concurrent mutation. The store serialises writes
 // through its single writer and guards the index with a RWMutex; any number
@@ -19,9 +24,7 @@
 package index
 
 import (
-	"container/heap"
 	"math"
-	"sync"
 
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
@@ -60,10 +63,22 @@ type docInfo struct {
 }
 
 // link is one side of Link: the neighbour and the weight of its words.
+// A search reads links for every posting it walks, so what it needs is kept
+// in the link itself rather than looked up in the neighbour's docInfo (a
+// cache miss per link, most of a linked search's time at 100k memories):
+// w is negative while the neighbour is hidden, and a link never crosses
+// groups, so the neighbour is visible exactly when the document is.
 type link struct {
 	doc Doc
-	w   float32
+	w   float32 // > 0: the neighbour is live; < 0: hidden; 0: an unused slot
 }
+
+// inlineLinks is how many links a document keeps beside it: the store links
+// a memory to the two before and the two after it in its conversation.
+// Further links (Link allows any) go to Index.more.
+const inlineLinks = 4
+
+type linkSet [inlineLinks]link
 
 // Index is a BM25 inverted index.
 type Index struct {
@@ -77,9 +92,10 @@ type Index struct {
 	counts   []uint32 // by term; zero between calls of Add
 	seen     []uint32 // the terms of the document being added
 	docs     []docInfo
-	links    [][]link      // by Doc; shorter than docs when the last ones have none
-	groups   map[Group]int // live documents per group
-	totalLen float64       // own and lent length of live documents
+	links    []linkSet      // by Doc; shorter than docs when the last ones have none
+	more     map[Doc][]link // links past a document's full linkSet
+	groups   map[Group]int  // live documents per group
+	totalLen float64        // own and lent length of live documents
 	live     int
 }
 
@@ -154,26 +170,48 @@ const MaxLinkWeight = 1
 // (0 < w ≤ 1): for ranking, each is read as its own text plus the other's
 // with every occurrence counting w. The caller chooses the neighbours (the
 // index cannot tell which documents belong together: the store links
-// memories saved one after another in one session on one day) and must
-// link only within one group, or a document would rank for words its
+// memories saved one after another in one session on one day). A pair in
+// different groups is not linked: a document would rank for words its
 // reader may not see. Linking the same pair twice lends twice.
+//
+// A neighbour lends its whole length (for BM25's length normalisation) but
+// only its words that are not common (Index.lends).
 //
 // Lent words rank a document but are never contained in it: Contains and
 // Hit.Matched see its own text, Hit.Related what only neighbours lent, and
 // IDF counts only documents whose own text holds a term. A hidden
 // document (SetLive) neither scores nor lends.
 func (ix *Index) Link(a, b Doc, w float64) {
-	if a == b || int(a) >= len(ix.docs) || int(b) >= len(ix.docs) || !(w > 0) {
+	if a == b || int(a) >= len(ix.docs) || int(b) >= len(ix.docs) || !(w > 0) || ix.docs[a].group != ix.docs[b].group {
 		return
 	}
-	w = min(w, MaxLinkWeight)
+	w = float64(float32(min(w, MaxLinkWeight)))
 	if need := int(max(a, b)) + 1; len(ix.links) < need {
-		ix.links = append(ix.links, make([][]link, need-len(ix.links))...)
+		ix.links = append(ix.links, make([]linkSet, need-len(ix.links))...)
 	}
-	ix.links[a] = append(ix.links[a], link{doc: b, w: float32(w)})
-	ix.links[b] = append(ix.links[b], link{doc: a, w: float32(w)})
-	ix.lend(a, b, float64(float32(w)), 1)
-	ix.lend(b, a, float64(float32(w)), 1)
+	ix.addLink(a, b, w)
+	ix.addLink(b, a, w)
+	ix.lend(a, b, w, 1)
+	ix.lend(b, a, w, 1)
+}
+
+// addLink records on from's side that to lends it its words at weight w.
+func (ix *Index) addLink(from, to Doc, w float64) {
+	l := link{doc: to, w: float32(w)}
+	if !ix.docs[to].live {
+		l.w = -l.w
+	}
+	ls := &ix.links[from]
+	for i := range ls {
+		if ls[i].w == 0 {
+			ls[i] = l
+			return
+		}
+	}
+	if ix.more == nil {
+		ix.more = make(map[Doc][]link)
+	}
+	ix.more[from] = append(ix.more[from], l)
 }
 
 // lend adds (sign 1) or removes (sign -1) the length lender lends to
@@ -223,202 +261,4 @@ func (ix *Index) list(t string) *plist {
 		return &ix.lists[id]
 	}
 	return nil
-}
-
-// Query is one search.
-type Query struct {
-	// Terms are the query's informative terms, deduplicated; at most
-	// MaxQueryTerms are used.
-	Terms []string
-	// Visible reports whether documents of a group may be returned.
-	Visible func(Group) bool
-	// Limit is how many hits to return, best first.
-	Limit int
-}
-
-// Hit is one scored document.
-type Hit struct {
-	Doc   Doc
-	Score float64
-	// Matched has bit i set when the document contains Terms[i].
-	Matched uint64
-	// Related has bit i set when Terms[i] is not in the document but a
-	// linked neighbour lent it (Link).
-	Related uint64
-}
-
-// Stats says how much a search examined.
-type Stats struct {
-	PostingsRead int // posting lists read
-	DocsScored   int // documents that received a score
-	Visible      int // live documents the query could see
-}
-
-type accumulator struct {
-	score   []float64
-	matched []uint64
-	related []uint64
-	touched []Doc
-	// tf and termDocs collect one term's weighted counts when documents
-	// are linked: a document's own count and its neighbours' are summed
-	// before BM25 saturates them, as if the words were in its text.
-	tf       []float64
-	termDocs []Doc
-}
-
-var accPool = sync.Pool{New: func() any { return new(accumulator) }}
-
-// Search scores every visible document that contains at least one query
-// term, or is linked to one that does, and returns the best Limit of them,
-// highest score first (ties broken by the newer document first).
-func (ix *Index) Search(q Query) ([]Hit, Stats) {
-	var st Stats
-	for g, n := range ix.groups {
-		if q.Visible(g) {
-			st.Visible += n
-		}
-	}
-	terms := q.Terms
-	if len(terms) > MaxQueryTerms {
-		terms = terms[:MaxQueryTerms]
-	}
-	if len(terms) == 0 || q.Limit <= 0 || ix.live == 0 {
-		return nil, st
-	}
-	acc := accPool.Get().(*accumulator)
-	defer accPool.Put(acc)
-	if len(acc.score) < len(ix.docs) {
-		n := len(ix.docs) + len(ix.docs)/4
-		acc.score = make([]float64, n)
-		acc.matched = make([]uint64, n)
-		acc.related = make([]uint64, n)
-		acc.tf = make([]float64, n)
-	}
-	acc.touched = acc.touched[:0]
-
-	avgLen := ix.totalLen / float64(ix.live)
-	var docs [batch]Doc
-	var tfs [batch]uint32
-	for i, t := range terms {
-		pl := ix.list(t)
-		if pl == nil {
-			continue
-		}
-		st.PostingsRead++
-		idf := ix.IDF(t)
-		bit := uint64(1) << uint(i)
-		if len(ix.links) == 0 {
-			// Nothing is linked: score each posting directly.
-			for c := pl.cursor(); ; {
-				n := c.fill(&docs, &tfs)
-				if n == 0 {
-					break
-				}
-				for k, d := range docs[:n] {
-					info := ix.docs[d]
-					if !info.live || !q.Visible(info.group) {
-						continue
-					}
-					if acc.matched[d] == 0 {
-						acc.touched = append(acc.touched, d)
-					}
-					acc.score[d] += ix.bm25(idf, float64(tfs[k]), info, avgLen)
-					acc.matched[d] |= bit
-				}
-			}
-			continue
-		}
-		acc.termDocs = acc.termDocs[:0]
-		for c := pl.cursor(); ; {
-			n := c.fill(&docs, &tfs)
-			if n == 0 {
-				break
-			}
-			for k, d := range docs[:n] {
-				info := ix.docs[d]
-				if !info.live {
-					continue // a hidden document neither scores nor lends
-				}
-				tf := float64(tfs[k])
-				if q.Visible(info.group) {
-					acc.add(d, tf, bit, true)
-				}
-				if int(d) < len(ix.links) {
-					for _, l := range ix.links[d] {
-						if n := ix.docs[l.doc]; n.live && q.Visible(n.group) {
-							acc.add(l.doc, float64(l.w)*tf, bit, false)
-						}
-					}
-				}
-			}
-		}
-		for _, d := range acc.termDocs {
-			acc.score[d] += ix.bm25(idf, acc.tf[d], ix.docs[d], avgLen)
-			acc.tf[d] = 0
-		}
-	}
-	st.DocsScored = len(acc.touched)
-
-	h := make(hitHeap, 0, q.Limit+1)
-	for _, d := range acc.touched {
-		hit := Hit{Doc: d, Score: acc.score[d], Matched: acc.matched[d], Related: acc.related[d] &^ acc.matched[d]}
-		acc.score[d], acc.matched[d], acc.related[d] = 0, 0, 0
-		if len(h) < q.Limit {
-			heap.Push(&h, hit)
-		} else if better(hit, h[0]) {
-			h[0] = hit
-			heap.Fix(&h, 0)
-		}
-	}
-	out := make([]Hit, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&h).(Hit)
-	}
-	return out, st
-}
-
-// bm25 is one term's share of a document's score, for a (weighted) count
-// tf of the term in the document and what its neighbours lend.
-func (ix *Index) bm25(idf, tf float64, info docInfo, avgLen float64) float64 {
-	norm := ix.k1 * (1 - ix.b + ix.b*(float64(info.length)+info.lent)/avgLen)
-	return idf * tf * (ix.k1 + 1) / (tf + norm)
-}
-
-// add counts tf occurrences of the current term (bit) for document d, from
-// its own text or lent by a neighbour.
-func (acc *accumulator) add(d Doc, tf float64, bit uint64, own bool) {
-	if acc.tf[d] == 0 {
-		acc.termDocs = append(acc.termDocs, d)
-	}
-	if acc.matched[d]|acc.related[d] == 0 {
-		acc.touched = append(acc.touched, d)
-	}
-	acc.tf[d] += tf
-	if own {
-		acc.matched[d] |= bit
-	} else {
-		acc.related[d] |= bit
-	}
-}
-
-// better orders hits: higher score first, then the newer document.
-func better(a, b Hit) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	return a.Doc > b.Doc
-}
-
-// hitHeap is a min-heap by better, so its root is the worst hit kept.
-type hitHeap []Hit
-
-func (h hitHeap) Len() int           { return len(h) }
-func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
-func (h *hitHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

@@ -94,7 +94,12 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 	}
 	var pairs []pair
 	for i := range texts {
-		for k, w := range []float64{0.5, 0.25} {
+		ws := []float64{0.5, 0.25}
+		if i%7 == 0 {
+			// More links than a document keeps beside it (Index.more).
+			ws = append(ws, 0.125, 0.125, 0.0625)
+		}
+		for k, w := range ws {
 			if j := i - 1 - k; j >= 0 && groups[j] == groups[i] {
 				pairs = append(pairs, pair{i, j, w})
 			}
@@ -125,12 +130,26 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 		}
 	}
 	ownLen := append([]float64(nil), length...)
+	df := map[string]float64{} // hidden documents' postings stay, and count
+	var n float64
+	for i := range texts {
+		if !hidden[i] {
+			n++
+		}
+		for tok := range own[i] {
+			df[tok]++
+		}
+	}
+	// A neighbour lends its whole length, but only its words that are not
+	// common (Index.lends).
 	lend := func(to, from int, w float64) {
 		if hidden[from] {
 			return
 		}
 		for _, tok := range tokenize.Tokens(texts[from]) {
-			tf[to][tok] += w
+			if df[tok] <= lendFloor || df[tok]*lendShare <= n {
+				tf[to][tok] += w
+			}
 		}
 		length[to] += w * ownLen[from]
 	}
@@ -138,23 +157,26 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 		lend(p.a, p.b, p.w)
 		lend(p.b, p.a, p.w)
 	}
-	var total, n float64
-	df := map[string]float64{} // hidden documents' postings stay, and count
+	var total float64
 	for i := range texts {
 		if !hidden[i] {
 			total += length[i]
-			n++
-		}
-		for tok := range own[i] {
-			df[tok]++
 		}
 	}
 	avg := total / n
 
+	// Queries pair common words with a rare one half of the time, so the
+	// search's pruning (MaxScore, see Search) has something to prune; every
+	// limit must still give exactly the brute force's best.
+	pruned := 0
 	for qn := 0; qn < 200; qn++ {
-		terms := tokenize.Terms(word() + " " + word() + " " + word())
+		q := word() + " " + word() + " " + word()
+		if qn%2 == 0 {
+			q += " " + vocab[len(vocab)-1-rng.IntN(60)]
+		}
+		terms := tokenize.Terms(q)
 		vis := func(g Group) bool { return g == 0 || g == Group(qn%3) }
-		var want []Hit
+		var all []Hit
 		for i := range texts {
 			if hidden[i] || !vis(groups[i]) {
 				continue
@@ -175,22 +197,32 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 				s += idf * f * (K1 + 1) / (f + K1*(1-B+B*length[i]/avg))
 			}
 			if matched|related != 0 {
-				want = append(want, Hit{Doc: Doc(i), Score: s, Matched: matched, Related: related})
+				all = append(all, Hit{Doc: Doc(i), Score: s, Matched: matched, Related: related})
 			}
 		}
-		sort.Slice(want, func(a, b int) bool { return better(want[a], want[b]) })
-		want = want[:min(len(want), 10)]
-		got, _ := ix.Search(Query{Terms: terms, Visible: vis, Limit: 10})
-		if len(got) != len(want) {
-			t.Fatalf("query %v: %d hits, want %d", terms, len(got), len(want))
-		}
-		for i := range got {
-			if got[i].Doc != want[i].Doc || math.Abs(got[i].Score-want[i].Score) > 1e-9 ||
-				got[i].Matched != want[i].Matched || got[i].Related != want[i].Related {
-				t.Fatalf("query %v rank %d: got %+v, want %+v", terms, i, got[i], want[i])
+		sort.Slice(all, func(a, b int) bool { return better(all[a], all[b]) })
+		for _, limit := range []int{1, 3, 10, 50} {
+			want := all[:min(len(all), limit)]
+			got, st := ix.Search(Query{Terms: terms, Visible: vis, Limit: limit})
+			if st.DocsScored < len(all) {
+				pruned++
+			}
+			if len(got) != len(want) {
+				t.Fatalf("query %v limit %d: %d hits, want %d", terms, limit, len(got), len(want))
+			}
+			for i := range got {
+				if got[i].Doc != want[i].Doc || math.Abs(got[i].Score-want[i].Score) > 1e-9 ||
+					got[i].Matched != want[i].Matched || got[i].Related != want[i].Related {
+					t.Fatalf("query %v limit %d rank %d: got %+v, want %+v", terms, limit, i, got[i], want[i])
+				}
 			}
 		}
 	}
+	// The control: the pruned path ran, and the equality above covers it.
+	if pruned < 100 {
+		t.Errorf("only %d of 800 searches pruned: the test no longer exercises Search's pruning", pruned)
+	}
+	t.Logf("%d of 800 searches pruned", pruned)
 }
 
 // benchTurns are short chat-like memories with a Zipf-ish vocabulary.

@@ -1,5 +1,7 @@
 package index
 
+import "math"
+
 // SetLive shows (live) or hides a document. A hidden document is never
 // scored, lends nothing to the documents linked to it, and does not count in
 // the collection statistics, so a forgotten or rejected memory neither
@@ -15,16 +17,19 @@ func (ix *Index) SetLive(d Doc, live bool) {
 		sign = -1
 		// Withdraw what d lends while it still counts as live.
 		for _, l := range ix.linksOf(d) {
-			ix.lend(l.doc, d, float64(l.w), sign)
+			ix.lend(l.doc, d, l.weight(), sign)
 		}
 	}
 	info.live = live
 	ix.totalLen += sign * (float64(info.length) + info.lent)
+	for _, l := range ix.linksOf(d) {
+		ix.markLinks(l.doc, d, live)
+	}
 	if live {
 		ix.live++
 		ix.groups[info.group]++
 		for _, l := range ix.linksOf(d) {
-			ix.lend(l.doc, d, float64(l.w), sign)
+			ix.lend(l.doc, d, l.weight(), sign)
 		}
 		return
 	}
@@ -37,9 +42,37 @@ func (ix *Index) SetLive(d Doc, live bool) {
 // Live reports whether d is shown to searches.
 func (ix *Index) Live(d Doc) bool { return ix.docs[d].live }
 
+// linksOf returns d's links, for reading.
 func (ix *Index) linksOf(d Doc) []link {
-	if int(d) < len(ix.links) {
-		return ix.links[d]
+	if int(d) >= len(ix.links) {
+		return nil
 	}
-	return nil
+	ls := &ix.links[d]
+	n := 0
+	for n < inlineLinks && ls[n].w != 0 {
+		n++
+	}
+	if n < inlineLinks {
+		return ls[:n:n]
+	}
+	return append(ls[:n:n], ix.more[d]...)
 }
+
+// markLinks records in at's links to d whether d is live.
+func (ix *Index) markLinks(at, d Doc, live bool) {
+	mark := func(l *link) {
+		if l.doc == d && (l.w > 0) != live {
+			l.w = -l.w
+		}
+	}
+	ls := &ix.links[at]
+	for i := range ls {
+		mark(&ls[i])
+	}
+	for i := range ix.more[at] {
+		mark(&ix.more[at][i])
+	}
+}
+
+// weight is the weight of the neighbour's words, live or not.
+func (l link) weight() float64 { return math.Abs(float64(l.w)) }

@@ -17,6 +17,9 @@ type Scorer struct {
 	idf     []float64
 	avgLen  float64
 	visible func(Group) bool
+	// plan is the terms some document holds, in the order Search sums
+	// them, so Score's sums are Search's to the last bit.
+	plan []planned
 }
 
 // Scorer returns a scorer for terms (at most MaxQueryTerms are used) over
@@ -30,6 +33,7 @@ func (ix *Index) Scorer(terms []string, visible func(Group) bool) *Scorer {
 		s.lists[i] = ix.list(t)
 		s.idf[i] = ix.IDF(t)
 	}
+	s.plan = ix.plan(terms)
 	if ix.live > 0 {
 		s.avgLen = ix.totalLen / float64(ix.live)
 	}
@@ -53,16 +57,21 @@ func (s *Scorer) Score(d Doc) (score float64, matched uint64, ok bool) {
 	if !info.live || !s.visible(info.group) {
 		return 0, 0, false
 	}
-	for i, pl := range s.lists {
-		if pl == nil {
-			continue
-		}
-		own := pl.tf(d)
+	var norm float64
+	for _, t := range s.plan {
+		own := t.pl.tf(d)
 		if own > 0 {
-			matched |= 1 << uint(i)
+			matched |= t.bit
 		}
-		if tf := float64(own) + s.lentTF(d, lookup{pl: pl}); tf > 0 {
-			score += s.ix.bm25(s.idf[i], tf, info, s.avgLen)
+		tf := float64(own)
+		if t.lends {
+			tf += s.lentTF(d, lookup{pl: t.pl})
+		}
+		if tf > 0 {
+			if norm == 0 {
+				norm = s.ix.norm(info, s.avgLen)
+			}
+			score += s.ix.bm25(t.idf, tf, norm)
 		}
 	}
 	return score, matched, true
@@ -82,22 +91,9 @@ func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
 		return
 	}
 	ix := s.ix
-	acc := accPool.Get().(*accumulator)
+	lends := ix.lends(pl)
+	acc := getAccumulator(len(ix.docs))
 	defer accPool.Put(acc)
-	if len(acc.tf) < len(ix.docs) {
-		n := len(ix.docs) + len(ix.docs)/4
-		acc.score = make([]float64, n)
-		acc.matched = make([]uint64, n)
-		acc.related = make([]uint64, n)
-		acc.tf = make([]float64, n)
-	}
-	acc.termDocs = acc.termDocs[:0]
-	count := func(d Doc, tf float64) {
-		if acc.tf[d] == 0 {
-			acc.termDocs = append(acc.termDocs, d)
-		}
-		acc.tf[d] += tf
-	}
 	var docs [batch]Doc
 	var tfs [batch]uint32
 	for c := pl.cursor(); ; {
@@ -106,36 +102,35 @@ func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
 			break
 		}
 		for k, d := range docs[:n] {
-			info := ix.docs[d]
-			if !info.live {
-				continue // a hidden document neither scores nor lends
+			// As in Search: hidden documents neither score nor lend, and
+			// links stay inside a group.
+			if info := ix.docs[d]; !info.live || !s.visible(info.group) {
+				continue
 			}
-			tf := float64(tfs[k])
-			if s.visible(info.group) {
-				count(d, tf)
-			}
+			tf := float32(tfs[k])
+			acc.add(d, tf, true)
 			for _, l := range ix.linksOf(d) {
-				if n := ix.docs[l.doc]; n.live && s.visible(n.group) {
-					count(l.doc, float64(l.w)*tf)
+				if l.w > 0 && lends {
+					acc.add(l.doc, l.w*tf, false)
 				}
 			}
 		}
 	}
 	for _, d := range acc.termDocs {
-		tf := acc.tf[d]
-		acc.tf[d] = 0
-		fn(d, ix.bm25(s.idf[i], tf, ix.docs[d], s.avgLen))
+		c := acc.counts[d]
+		acc.counts[d] = count{}
+		fn(d, ix.bm25(s.idf[i], float64(c.own)+float64(c.lent), ix.norm(ix.docs[d], s.avgLen)))
 	}
 }
 
 // lentTF is the weighted count of a term (looked up in lk) that d's live
-// neighbours lend it.
+// neighbours lend it, summed as Search sums it.
 func (s *Scorer) lentTF(d Doc, lk lookup) float64 {
-	var tf float64
+	var tf float32
 	for _, l := range s.ix.linksOf(d) {
-		if s.ix.docs[l.doc].live {
-			tf += float64(l.w) * float64(lk.tf(l.doc))
+		if l.w > 0 {
+			tf += l.w * float32(lk.tf(l.doc))
 		}
 	}
-	return tf
+	return float64(tf)
 }

@@ -12,8 +12,10 @@ import (
 // cost. Both paths are exhaustive-equivalent — the same k memories an
 // exhaustive BM25 over every visible memory returns:
 //
-//   - through the index (t nil, what searches use): every posting of every
-//     query term, accumulated in flat arrays — one pass;
+//   - through the index (t nil, what searches use): the query's posting
+//     lists, rarest first, until no unread term could lift a memory not
+//     yet scored into the k best; then only the memories that still can
+//     are completed (pkg/index's MaxScore);
 //   - through the tree (SearchInput.Descend): a descent from the root reads
 //     a few branches' summaries and scores the leaves it reaches, then the
 //     guarantee pass (pkg/tree's MaxScore over the query's posting lists)
