@@ -61,7 +61,7 @@ func (ix *Index) linksOf(d Doc) []link {
 // markLinks records in at's links to d whether d is live.
 func (ix *Index) markLinks(at, d Doc, live bool) {
 	mark := func(l *link) {
-		if l.doc == d && (l.w > 0) != live {
+		if l.doc == d && l.w != 0 && (l.w > 0) != live {
 			l.w = -l.w
 		}
 	}

@@ -93,7 +93,7 @@ func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
 	ix := s.ix
 	lends := ix.lends(pl)
 	acc := getAccumulator(len(ix.docs))
-	defer accPool.Put(acc)
+	defer putAccumulator(acc)
 	var docs [batch]Doc
 	var tfs [batch]uint32
 	for c := pl.cursor(); ; {

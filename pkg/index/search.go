@@ -67,7 +67,7 @@ func (ix *Index) Search(q Query) ([]Hit, Stats) {
 	}
 	plan := ix.plan(terms)
 	acc := getAccumulator(len(ix.docs))
-	defer accPool.Put(acc)
+	defer putAccumulator(acc)
 	avgLen := ix.totalLen / float64(ix.live)
 
 	// rest[j] bounds what terms j… can add to any document's score, read
@@ -326,18 +326,48 @@ type slot struct {
 	related uint64
 }
 
-var accPool = sync.Pool{New: func() any { return new(accumulator) }}
+// accumulators keeps the accumulators of finished searches for the next
+// ones: at 100k documents one is some 5 MB. A sync.Pool would do, except
+// that it is emptied at every garbage collection, and a daemon running
+// under a memory limit collects often: each search after a collection then
+// allocated a fresh 5 MB, which brought the next collection sooner.
+var accumulators struct {
+	mu   sync.Mutex
+	free []*accumulator
+}
 
-// getAccumulator returns a pooled accumulator for n documents, every count
-// and slot zero.
+// maxIdleAccumulators bounds the kept ones: as many as searches that ran
+// at once, up to this many.
+const maxIdleAccumulators = 4
+
+// getAccumulator returns an accumulator for n documents, every count and
+// slot zero. putAccumulator gives it back.
 func getAccumulator(n int) *accumulator {
-	acc := accPool.Get().(*accumulator)
+	a := &accumulators
+	a.mu.Lock()
+	var acc *accumulator
+	if k := len(a.free); k > 0 {
+		acc, a.free = a.free[k-1], a.free[:k-1]
+	}
+	a.mu.Unlock()
+	if acc == nil {
+		acc = new(accumulator)
+	}
 	if len(acc.slots) < n {
 		acc.slots = make([]slot, n+n/4)
 		acc.counts = make([]count, n+n/4)
 	}
 	acc.touched, acc.termDocs = acc.touched[:0], acc.termDocs[:0]
 	return acc
+}
+
+func putAccumulator(acc *accumulator) {
+	a := &accumulators
+	a.mu.Lock()
+	if len(a.free) < maxIdleAccumulators {
+		a.free = append(a.free, acc)
+	}
+	a.mu.Unlock()
 }
 
 // add counts tf occurrences of the current term for document d, in its own
