@@ -454,6 +454,15 @@ func Read(path string, fn func(line []byte) error) error {
 	return scan(f, 0, func(_ int64, line []byte) error { return fn(line) })
 }
 
+// Scan calls fn for every complete line of r from byte offset from on, in
+// order, with the line's offset, so that a reader can keep where a line is
+// and read it again later (io.ReaderAt) instead of keeping it. The line is
+// valid only during the call. An unterminated last line is not an entry
+// and is not read.
+func Scan(r io.ReaderAt, from int64, fn func(off int64, line []byte) error) error {
+	return scan(r, from, fn)
+}
+
 // scan calls fn with the offset and content of each newline-terminated line.
 func scan(r io.ReaderAt, from int64, fn func(off int64, line []byte) error) error {
 	br := bufio.NewReaderSize(io.NewSectionReader(r, from, 1<<62), 1<<16)

@@ -39,6 +39,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
@@ -191,19 +192,46 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create store: %w", err)
 	}
 	start := time.Now()
-	loaded, bad, err := s.loadLeaves()
-	if err != nil {
-		return nil, err
+	// The leaf files load (in parallel) while this goroutine reads the log:
+	// each is a large part of a start. The log is only read here; it is
+	// opened for writing (which may cut off a torn tail, or add a line)
+	// after both, as when they ran one after the other.
+	type leaves struct {
+		loaded map[string]*leaf.Leaf
+		bad    map[string]bool
+		err    error
 	}
+	loading := make(chan leaves, 1)
+	go func() {
+		loaded, bad, err := s.loadLeaves()
+		loading <- leaves{loaded, bad, err}
+	}()
+	lg, logErr := openLogIndex(filepath.Join(dir, logName))
+	defer lg.close()
+	ls := <-loading
+	if ls.err != nil {
+		return nil, ls.err
+	}
+	if logErr != nil {
+		return nil, logErr
+	}
+	loaded, bad := ls.loaded, ls.bad
 	j, err := journal.Open(filepath.Join(dir, logName))
 	if err != nil {
 		return nil, err
 	}
-	repaired, err := s.replay(loaded, bad, j)
+	// Opening the journal may have added a line (naming lines a crash
+	// damaged) after those read above; replay reads every line.
+	if err := lg.readMore(); err != nil {
+		j.Close()
+		return nil, err
+	}
+	repaired, err := s.replay(loaded, bad, lg, j)
 	if err != nil {
 		j.Close()
 		return nil, err
 	}
+	lg.close()
 	// Index in record order, so the order of documents (which breaks score
 	// ties, newer first) is the same at every start.
 	all := make([]*leaf.Leaf, 0, len(loaded))
@@ -216,8 +244,24 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	// Fact extraction is the costly part of publishing; it runs in parallel
-	// (the extractor is safe for that), publishing stays in record order.
+	// Publishing runs in two goroutines side by side, each in record order:
+	// the inverted index in one (tokenizing every text is the largest part
+	// of opening a large store, and the index must be built by one
+	// goroutine), the catalog, facts and timeline in this one. They touch
+	// disjoint parts of the store (see indexLeaf and catalog), and an empty
+	// index numbers documents 0, 1, 2..., so leaf i is document i here too.
+	indexed := make(chan error, 1)
+	go func() {
+		for i, l := range all {
+			if d := s.indexLeaf(l); d != index.Doc(i) {
+				indexed <- fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
+				return
+			}
+		}
+		indexed <- nil
+	}()
+	// Fact extraction is the costly part of cataloguing; it runs in parallel
+	// (the extractor is safe for that), cataloguing stays in record order.
 	fs := make([][]facts.Fact, len(all))
 	snap := s.loadFacts()
 	var next atomic.Int64
@@ -244,7 +288,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	extracting.Wait()
 	for i, l := range all {
-		s.publishWith(l, fs[i])
+		s.catalog(l, index.Doc(i), fs[i])
+	}
+	if err := <-indexed; err != nil {
+		j.Close()
+		return nil, err
 	}
 	s.entries = j.Entries()
 	extracted := s.extractions.Load()
@@ -287,74 +335,158 @@ func (s *Store) leafPath(id string) string {
 // file name gives one) so replay can restore them.
 func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool, err error) {
 	root := filepath.Join(s.dir, leavesDir)
-	var paths []string
-	tempsRemoved := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		switch {
-		case d.IsDir():
-		case strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp"):
-			// A temp file of an atomic write cut short by a crash. We hold
-			// the store lock, so no writer owns it; the log restores its leaf.
-			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("remove leftover temp file: %w", err)
+	// The walk hands the files it finds to the readers in batches as it
+	// goes, so that reading starts with the first directory, not after the
+	// last; the batches are put back in walk order afterwards.
+	type batch struct {
+		first  int // walk order of paths[0]
+		paths  []string
+		leaves []*leaf.Leaf
+		errs   []error
+	}
+	const batchLen = 64
+	todo := make(chan *batch, 16)
+	read := make(chan *batch, 16)
+	var wg sync.WaitGroup
+	for range leafReaders() {
+		wg.Go(func() {
+			// One buffer for every file a reader reads: Parse copies what
+			// it keeps.
+			buf := make([]byte, 16<<10)
+			for b := range todo {
+				b.leaves = make([]*leaf.Leaf, len(b.paths))
+				b.errs = make([]error, len(b.paths))
+				for i, path := range b.paths {
+					var data []byte
+					var err error
+					data, buf, err = readFile(path, buf)
+					if err != nil {
+						b.errs[i] = fmt.Errorf("read leaf: %w", err)
+						continue
+					}
+					l, err := leaf.Parse(data)
+					if err == nil && filepath.Base(path) != l.ID+leafSuffix {
+						err = fmt.Errorf("%w: file name does not match id %s", leaf.ErrMalformed, l.ID)
+					}
+					if err != nil {
+						b.errs[i] = err
+						continue
+					}
+					b.leaves[i] = &l
+				}
+				read <- b
 			}
-			tempsRemoved++
-		case strings.HasSuffix(name, leafSuffix) && !strings.HasPrefix(name, "."):
-			paths = append(paths, path)
+		})
+	}
+	// walkErr and tempsRemoved are the walker's until it closes todo; the
+	// readers finish after that, and read is closed after them.
+	var walkErr error
+	tempsRemoved := 0
+	go func() {
+		defer close(todo)
+		cur, n := &batch{}, 0
+		walkErr = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			switch {
+			case d.IsDir():
+			case strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp"):
+				// A temp file of an atomic write cut short by a crash. We
+				// hold the store lock, so no writer owns it; the log
+				// restores its leaf.
+				if err := os.Remove(path); err != nil {
+					return fmt.Errorf("remove leftover temp file: %w", err)
+				}
+				tempsRemoved++
+			case strings.HasSuffix(name, leafSuffix) && !strings.HasPrefix(name, "."):
+				cur.paths = append(cur.paths, path)
+				n++
+				if len(cur.paths) == batchLen {
+					todo <- cur
+					cur = &batch{first: n}
+				}
+			}
+			return nil
+		})
+		if len(cur.paths) > 0 {
+			todo <- cur
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("load leaves from %s: %w", root, err)
+	}()
+	go func() { wg.Wait(); close(read) }()
+	var batches []*batch
+	n := 0
+	for b := range read {
+		batches = append(batches, b)
+		n += len(b.paths)
+	}
+	if walkErr != nil {
+		return nil, nil, fmt.Errorf("load leaves from %s: %w", root, walkErr)
 	}
 	if tempsRemoved > 0 {
 		s.log.Info("removed temp files left by an interrupted write", "files", tempsRemoved)
 	}
+	slices.SortFunc(batches, func(a, b *batch) int { return a.first - b.first })
 
-	leaves := make([]*leaf.Leaf, len(paths))
-	errs := make([]error, len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
-				data, err := os.ReadFile(paths[i])
-				if err != nil {
-					errs[i] = fmt.Errorf("read leaf: %w", err)
-					continue
-				}
-				l, err := leaf.Parse(data)
-				if err == nil && filepath.Base(paths[i]) != l.ID+leafSuffix {
-					err = fmt.Errorf("%w: file name does not match id %s", leaf.ErrMalformed, l.ID)
-				}
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				leaves[i] = &l
-			}
-		})
-	}
-	wg.Wait()
-
-	loaded = make(map[string]*leaf.Leaf, len(paths))
+	loaded = make(map[string]*leaf.Leaf, n)
 	bad = map[string]bool{}
-	for i, l := range leaves {
-		switch {
-		case errors.Is(errs[i], leaf.ErrMalformed):
-			s.log.Warn("unreadable leaf; it will be restored from the log if the log has it", "path", paths[i], "err", errs[i])
-			bad[strings.TrimSuffix(filepath.Base(paths[i]), leafSuffix)] = true
-		case errs[i] != nil:
-			return nil, nil, errs[i]
-		default:
-			loaded[l.ID] = l
+	for _, b := range batches {
+		for i, l := range b.leaves {
+			switch {
+			case errors.Is(b.errs[i], leaf.ErrMalformed):
+				s.log.Warn("unreadable leaf; it will be restored from the log if the log has it", "path", b.paths[i], "err", b.errs[i])
+				bad[strings.TrimSuffix(filepath.Base(b.paths[i]), leafSuffix)] = true
+			case b.errs[i] != nil:
+				return nil, nil, b.errs[i]
+			default:
+				loaded[l.ID] = l
+			}
 		}
 	}
 	return loaded, bad, nil
+}
+
+// leafReaders is how many goroutines read leaf files at Open. Reading is
+// mostly waiting for the disk when the files are not cached, and a disk
+// serves several reads at once, so there are more readers than processors.
+func leafReaders() int { return max(runtime.GOMAXPROCS(0), 8) }
+
+// readFile reads the file at path into buf, growing it when the file does
+// not fit, and returns what it read and the buffer for the next file. It
+// is os.ReadFile without an os.File: opening one also stats the file and
+// offers it to the runtime's poller (which refuses a regular file) — two
+// more system calls for each of a large store's files, and an allocation
+// the size of the file.
+func readFile(path string, buf []byte) (data, next []byte, err error) {
+	var fd int
+	for {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, buf, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	n := 0
+	for {
+		if n == len(buf) {
+			buf = slices.Grow(buf[:n], len(buf))[:2*len(buf)]
+		}
+		m, err := syscall.Read(fd, buf[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, buf, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if m == 0 {
+			return buf[:n], buf, nil
+		}
+		n += m
+	}
 }
 
 // replay brings the loaded leaves up to date with the log: it restores
@@ -370,7 +502,7 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 // pages in any order before its fsync), and nothing in such a batch was
 // acknowledged. Damage anywhere else loses at most that entry's copy of a
 // leaf, and the leaf file normally still has it.
-func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *journal.Journal) (int, error) {
+func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, lg *logIndex, j *journal.Journal) (int, error) {
 	rewrite := map[string]*leaf.Leaf{}
 	onDisk := map[string]leaf.Header{} // as the files show them, for leaves an entry changes
 	change := func(l *leaf.Leaf) {
@@ -396,16 +528,13 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 		damaged++
 		s.log.Warn("skipped a damaged log line", append([]any{"line", lineNo, "why", why}, args...)...)
 	}
-	err := journal.Read(filepath.Join(s.dir, logName), func(line []byte) error {
+	var line []byte
+	apply := func(head logLine) error {
 		lineNo++
-		// Most entries are saves of a leaf that loaded: read just enough to
-		// tell.
-		var head struct {
-			Op string `json:"op"`
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(line, &head); err != nil {
-			skip("not JSON", "err", err)
+		// Most entries are saves of a leaf that loaded: the op and id read
+		// with the log's index are enough to tell.
+		if head.err != nil {
+			skip("not JSON", "err", head.err)
 			return nil
 		}
 		carriesLeaf := head.Op == opSave || head.Op == opImport
@@ -414,6 +543,10 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 		}
 		if head.Op == opReadAll {
 			return nil
+		}
+		var err error
+		if line, err = lg.line(head, line); err != nil {
+			return err
 		}
 		var e entry
 		if err := json.Unmarshal(line, &e); err != nil {
@@ -468,9 +601,11 @@ func (s *Store) replay(loaded map[string]*leaf.Leaf, bad map[string]bool, j *jou
 			change(l)
 		}
 		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("replay log: %w", err)
+	}
+	for _, head := range lg.lines {
+		if err := apply(head); err != nil {
+			return 0, fmt.Errorf("replay log: %w", err)
+		}
 	}
 	if damaged > 0 {
 		s.log.Warn("the log has damaged lines; they were skipped", "lines", damaged, "log", filepath.Join(s.dir, logName))
@@ -510,6 +645,14 @@ func headerEqual(a, b leaf.Header) bool {
 // the fact timeline, with its facts already extracted (nil: extract them
 // here). Callers hold s.mu or run before the store is shared.
 func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
+	s.catalog(l, s.indexLeaf(l), fs)
+}
+
+// indexLeaf is publishWith's half that builds the inverted index: the
+// leaf's group, its text and its links to its neighbours. It touches only
+// s.groups, s.projects, s.lastSaved and s.ix — nothing catalog touches —
+// so that Open can run the two halves side by side.
+func (s *Store) indexLeaf(l *leaf.Leaf) index.Doc {
 	g, ok := s.groups[l.Project]
 	if !ok {
 		g = index.Group(len(s.projects))
@@ -520,13 +663,22 @@ func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 		g = 0
 	}
 	d := s.ix.Add(l.Text, g)
+	s.linkNeighbours(l, d, g)
+	if !isLive(l) {
+		s.ix.SetLive(d, false)
+	}
+	return d
+}
+
+// catalog is publishWith's other half: the leaf becomes document d of the
+// catalog, is counted and, when live, has its facts put in the timeline.
+// It never reads what indexLeaf writes.
+func (s *Store) catalog(l *leaf.Leaf, d index.Doc, fs []facts.Fact) {
 	s.docs = append(s.docs, l)
 	s.byID[l.ID] = d
-	s.linkNeighbours(l, d, g)
 	s.count(l, 1)
 	s.noteSource(l)
 	if !isLive(l) {
-		s.ix.SetLive(d, false)
 		return
 	}
 	s.addFacts(l, fs)

@@ -779,20 +779,31 @@ func readSmall(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var data []byte
+	// Read into a buffer of the file's size (and a byte, to see the end),
+	// not through a bytes.Buffer: that wants 512 bytes of room before each
+	// read, so it reallocated every file to more than twice its size — and
+	// the tree keeps what it reads.
+	size := int64(512)
 	if fi, err := f.Stat(); err == nil && fi.Size() < limit {
-		data = make([]byte, 0, fi.Size()+1) // what io.ReadAll would grow to, in one allocation
+		size = fi.Size() + 1
 	}
-	buf := bytes.NewBuffer(data)
-	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
-	data = buf.Bytes()
-	if err != nil {
-		return nil, err
+	data := make([]byte, 0, size)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		if int64(len(data)) > limit {
+			return nil, errTooLarge
+		}
+		if err == io.EOF {
+			return data, nil
+		}
 	}
-	if int64(len(data)) > limit {
-		return nil, errTooLarge
-	}
-	return data, nil
 }
 
 // maxCatalogLen bounds catalog.json and catalog.log: some 50 bytes an item,
