@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"runtime/metrics"
 	"syscall"
 	"time"
 
@@ -243,53 +242,4 @@ func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	return st, nil
-}
-
-// The garbage collector runs with Go's defaults (GOGC=100): the heap may
-// grow to twice what the store keeps before a collection. A lower GOGC
-// would keep a large store's daemon smaller while it works, but every
-// collection marks everything the store keeps, and with GOGC=50 sixteen
-// clients saving into a 100,000-memory store got 11% fewer saves through
-// (1261 vs 1425 saves/s, medians of 3 runs) — too dear. A daemon is mostly
-// idle between an agent's bursts of calls, though, so the memory a burst
-// left behind is handed back once the calls stop, at no cost to the calls
-// themselves (at 100,000 memories: some 490 MiB resident after a burst of
-// searches, 290 MiB once idle).
-const (
-	// memoryCheck is how often an idle daemon looks for memory to return.
-	memoryCheck = 5 * time.Second
-	// memoryIdle is how long without a call counts as idle.
-	memoryIdle = 5 * time.Second
-	// memoryWorthReturning is the least reclaimable memory worth a forced
-	// collection (a few hundred ms of CPU on a large store); a quarter of
-	// the live heap when that is more.
-	memoryWorthReturning = 64 << 20
-)
-
-// releaseIdleMemory returns the heap's garbage and free pages to the
-// operating system when there are enough of them to be worth a
-// collection: once after a burst of calls, not at every check while idle
-// (after a release there is next to nothing left to return).
-func releaseIdleMemory() {
-	samples := []metrics.Sample{
-		{Name: "/gc/heap/live:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-	}
-	metrics.Read(samples)
-	for _, s := range samples {
-		if s.Value.Kind() != metrics.KindUint64 {
-			return // a runtime without these metrics: leave it to the defaults
-		}
-	}
-	live := samples[0].Value.Uint64()
-	objects := samples[1].Value.Uint64() // live, and garbage not yet collected
-	free := samples[2].Value.Uint64()    // free pages not yet returned
-	reclaimable := free
-	if objects > live {
-		reclaimable += objects - live
-	}
-	if reclaimable >= max(memoryWorthReturning, live/4) {
-		debug.FreeOSMemory()
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -46,23 +47,69 @@ func (s *Store) loadFacts() map[string][]facts.Fact {
 	return snap.Facts
 }
 
-// saveFacts writes the facts of every live leaf. A failure costs only time
-// at the next start.
-func (s *Store) saveFacts() {
+// maxUnsavedFacts is how many memories' facts may wait for the snapshot:
+// past it they are written (in the background, saveFactsIfMany, or at the
+// end of an open that extracted them), so that neither a crash nor a long-running daemon
+// keeps many of them only in memory.
+const maxUnsavedFacts = 5000
+
+// saveFactsIfMany starts saveFacts in the background once more than
+// maxUnsavedFacts memories' facts wait for it. The writer calls it between
+// commits, when it holds no lock.
+func (s *Store) saveFactsIfMany() {
 	s.mu.RLock()
-	snap := factsSnapshot{Key: s.snapshotKey(), Facts: make(map[string][]facts.Fact, len(s.factsOf))}
-	for id, fs := range s.factsOf {
-		snap.Facts[id] = fs
+	n := len(s.unsaved)
+	s.mu.RUnlock()
+	if n > maxUnsavedFacts && s.savingFacts.CompareAndSwap(false, true) {
+		s.factsSaves.Go(func() {
+			defer s.savingFacts.Store(false)
+			s.saveFacts()
+		})
+	}
+}
+
+// saveFacts brings the snapshot up to date: what it holds plus the facts
+// extracted since it was written, for the memories live now. It reads the
+// snapshot back instead of keeping its facts in memory (at 100k memories
+// some 25 MB), at the cost of a read and a write of the file. A failure
+// costs only time at the next start.
+func (s *Store) saveFacts() {
+	s.factsMu.Lock()
+	defer s.factsMu.Unlock()
+	s.mu.RLock()
+	add := maps.Clone(s.unsaved)
+	s.mu.RUnlock()
+	if len(add) == 0 {
+		return // the snapshot has every memory's facts (and perhaps some forgotten ones')
+	}
+	all := s.loadFacts()
+	if all == nil {
+		all = make(map[string][]facts.Fact, len(add))
+	}
+	maps.Copy(all, add)
+	s.mu.RLock()
+	for id := range all {
+		if d, ok := s.byID[id]; !ok || !isLive(s.docs[d]) {
+			delete(all, id)
+		}
 	}
 	s.mu.RUnlock()
 	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(snap); err != nil {
+	if err := gob.NewEncoder(&b).Encode(factsSnapshot{Key: s.snapshotKey(), Facts: all}); err != nil {
 		s.log.Warn("could not encode the facts snapshot", "err", err)
 		return
 	}
 	if err := atomicfile.Write(filepath.Join(s.dir, factsName), b.Bytes(), 0o600); err != nil {
 		s.log.Warn("could not write the facts snapshot; the next start extracts facts again", "err", fmt.Errorf("%w", err))
+		return
 	}
+	// Facts depend only on a memory's text, which its id is derived from:
+	// an id noted again meanwhile has the same facts.
+	s.mu.Lock()
+	for id := range add {
+		delete(s.unsaved, id)
+	}
+	s.mu.Unlock()
 }
 
 // DropSnapshots removes what a closed store in dir derived from its leaf

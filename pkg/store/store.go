@@ -113,16 +113,23 @@ type Store struct {
 	ix       *index.Index
 	docs     []*leaf.Leaf // by index.Doc
 	byID     map[string]index.Doc
-	groups   map[string]index.Group  // project → group; "" is global (0)
-	projects []string                // group → project
-	entries  int64                   // log entries
-	tl       *timeline.Timeline      // facts and links of live memories
-	factsOf  map[string][]facts.Fact // extracted facts of live memories, for the snapshot
-	sources  map[string][]string     // sourceKey → leaves of that document
-	plain    bool                    // rank by BM25 alone (tests compare)
+	groups   map[string]index.Group // project → group; "" is global (0)
+	projects []string               // group → project
+	entries  int64                  // log entries
+	tl       *timeline.Timeline     // facts and links of live memories
+	// unsaved are the facts extracted since facts.snapshot was written
+	// (see saveFacts): what the snapshot holds is not held twice.
+	unsaved map[string][]facts.Fact
+	sources map[string][]string // sourceKey → leaves of that document
+	plain   bool                // rank by BM25 alone (tests compare)
 	// extractions counts texts whose facts were extracted (not taken from
 	// the snapshot): what Open reports and tests check.
 	extractions atomic.Int64
+	// factsMu serialises saveFacts; savingFacts is set while a background
+	// save (saveFactsIfMany) runs, factsSaves waits for it.
+	factsMu     sync.Mutex
+	savingFacts atomic.Bool
+	factsSaves  sync.WaitGroup
 	// lastSaved is, per conversation (session, day and group), the last
 	// memories saved in it, newest first: a new one is linked to them.
 	lastSaved map[conversation]recent
@@ -145,7 +152,6 @@ type Store struct {
 	closeMu   sync.RWMutex
 	closed    bool
 	closeOnce sync.Once
-	snapOnce  sync.Once
 	closing   chan struct{}
 	writerErr error
 	done      chan struct{} // closed when the writer and leaf writer have stopped
@@ -164,7 +170,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		reqs:      make(chan *request, maxBatch),
 		leaves:    newLeafQueue(),
 		tl:        timeline.New(),
-		factsOf:   map[string][]facts.Fact{},
+		unsaved:   map[string][]facts.Fact{},
 		sources:   map[string][]string{},
 		ix:        index.New(),
 		byID:      make(map[string]index.Doc),
@@ -263,6 +269,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	// Fact extraction is the costly part of cataloguing; it runs in parallel
 	// (the extractor is safe for that), cataloguing stays in record order.
 	fs := make([][]facts.Fact, len(all))
+	extracted := make([]bool, len(all))
 	snap := s.loadFacts()
 	var next atomic.Int64
 	var extracting sync.WaitGroup
@@ -281,7 +288,7 @@ func Open(dir string, opts Options) (*Store, error) {
 					}
 					fs[i] = got
 				} else {
-					fs[i] = s.extractFacts(all[i].Text)
+					fs[i], extracted[i] = s.extractFacts(all[i].Text), true
 				}
 			}
 		})
@@ -294,13 +301,21 @@ func Open(dir string, opts Options) (*Store, error) {
 		j.Close()
 		return nil, err
 	}
+	// Cataloguing noted every memory's facts as unsaved; only those not
+	// taken from the snapshot are (a new map: a map never shrinks).
+	s.unsaved = make(map[string][]facts.Fact)
+	for i, l := range all {
+		if extracted[i] && isLive(l) {
+			s.unsaved[l.ID] = fs[i]
+		}
+	}
+	snap, fs = nil, nil
 	s.entries = j.Entries()
-	extracted := s.extractions.Load()
-	if extracted > 1000 {
+	if len(s.unsaved) > maxUnsavedFacts {
 		s.saveFacts() // so that a crash later does not cost this again
 	}
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
-		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "facts_extracted", extracted, "took", time.Since(start).Round(time.Millisecond))
+		"repaired_leaves", repaired, "unreadable_leaves", len(bad), "facts_extracted", s.extractions.Load(), "took", time.Since(start).Round(time.Millisecond))
 
 	var wg sync.WaitGroup
 	wg.Add(3)
@@ -322,7 +337,8 @@ func (s *Store) Close() error {
 		close(s.closing)
 	})
 	<-s.done
-	s.snapOnce.Do(s.saveFacts)
+	s.factsSaves.Wait()
+	s.saveFacts()
 	return s.writerErr
 }
 
@@ -742,7 +758,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 	s.docs[d] = l
 	s.ix.SetLive(d, isLive(l))
 	s.tl.Remove(l.ID)
-	delete(s.factsOf, l.ID)
+	delete(s.unsaved, l.ID)
 	if isLive(l) {
 		s.addFacts(l, fs)
 	}
@@ -755,7 +771,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	if fs == nil {
 		fs = s.extractFacts(l.Text)
 	}
-	s.factsOf[l.ID] = fs
+	s.unsaved[l.ID] = fs
 	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
 	// Links take effect between live memories of one partition only,
 	// whatever an imported or hand-edited header says.

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/facts"
 )
 
 // clock is a settable time source for record-time tests.
@@ -367,5 +369,31 @@ func TestFactsSnapshotIsReused(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, factsName), []byte("garbage"), 0o600)
 	if n := extracted(); n != "4" {
 		t.Fatalf("with a damaged snapshot %s texts extracted, want 4", n)
+	}
+	if n := extracted(); n != "0" {
+		t.Fatalf("after the damaged snapshot was rewritten, a restart extracted %s texts, want 0", n)
+	}
+
+	// The store holds only what the snapshot lacks; at close the snapshot
+	// gets the new memories' facts and loses a forgotten one's.
+	s = open(t, dir)
+	if n := len(s.unsaved); n != 0 {
+		t.Fatalf("%d memories' facts held beside the snapshot, want 0", n)
+	}
+	save(t, s, alice, "My shell is fish.", ScopeGlobal)
+	gone := save(t, s, alice, "The build server is called hal.", ScopeGlobal)
+	if _, err := s.Forget(context.Background(), alice, gone.Leaf.ID, "wrong"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.unsaved); n != 1 {
+		t.Fatalf("%d memories' facts unsaved, want 1 (the new live one)", n)
+	}
+	s.Close()
+	if n := extracted(); n != "0" {
+		t.Fatalf("a restart after new saves extracted %s texts, want 0", n)
+	}
+	snap := (&Store{dir: dir, extract: facts.Default()}).loadFacts()
+	if _, ok := snap[gone.Leaf.ID]; ok || len(snap) != 5 {
+		t.Fatalf("snapshot holds %d memories (forgotten one: %v), want the 5 live ones", len(snap), ok)
 	}
 }

@@ -82,6 +82,7 @@ func (s *Store) writeLoop(j *journal.Journal) {
 	}()
 	var next *request
 	for {
+		s.saveFactsIfMany()
 		first := next
 		next = nil
 		if first == nil {
