@@ -47,11 +47,17 @@ func (s *Store) loadFacts() map[string][]facts.Fact {
 	return snap.Facts
 }
 
-// maxUnsavedFacts is how many memories' facts may wait for the snapshot:
-// past it they are written (in the background, saveFactsIfMany, or at the
-// end of an open that extracted them), so that neither a crash nor a long-running daemon
-// keeps many of them only in memory.
-const maxUnsavedFacts = 5000
+// Facts wait in memory for the snapshot until too many would be lost to a
+// crash (re-extracted at the next start, ~0.1 ms each): an open that
+// extracted more than openSaveFacts writes them at once, and a running
+// store writes them in the background (saveFactsIfMany) past
+// maxUnsavedFacts. Each write reads and rewrites the whole snapshot (at
+// 100k memories ~0.6 s of CPU), so a running store does it seldom: with
+// 5,000 the writes during a bulk load showed in save latency at 100k.
+const (
+	openSaveFacts   = 1000
+	maxUnsavedFacts = 20000
+)
 
 // saveFactsIfMany starts saveFacts in the background once more than
 // maxUnsavedFacts memories' facts wait for it. The writer calls it between

@@ -311,7 +311,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	snap, fs = nil, nil
 	s.entries = j.Entries()
-	if len(s.unsaved) > maxUnsavedFacts {
+	if len(s.unsaved) > openSaveFacts {
 		s.saveFacts() // so that a crash later does not cost this again
 	}
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),

@@ -191,12 +191,20 @@ type SearchAt struct {
 	FirstMessage string         `json:"first_error,omitempty"`
 }
 
+// idleWait is how long the restart phase leaves the daemon idle before
+// reading its resident size again: the daemon's idle time (5 s) and check
+// interval (5 s), and a little more.
+const idleWait = 12 * time.Second
+
 // Restart is a real ihmtd opening the loaded store.
 type Restart struct {
-	Leaves      int64    `json:"leaves"`
-	OpenSeconds float64  `json:"open_to_serving_seconds"`
-	RSSMiB      float64  `json:"ihmtd_rss_mib"`
-	MaxRSSMiB   float64  `json:"ihmtd_max_rss_mib"`
+	Leaves      int64   `json:"leaves"`
+	OpenSeconds float64 `json:"open_to_serving_seconds"`
+	RSSMiB      float64 `json:"ihmtd_rss_mib"`
+	MaxRSSMiB   float64 `json:"ihmtd_max_rss_mib"`
+	// IdleRSSMiB is the resident size once the daemon has been idle long
+	// enough to hand back what the searches left (see daemon/memory.go).
+	IdleRSSMiB  float64  `json:"ihmtd_idle_rss_mib"`
 	Search      SearchAt `json:"search"`
 	StopSeconds float64  `json:"sigterm_to_exit_seconds"`
 	// A shim's first call with no daemon running on this store: it starts
@@ -899,6 +907,15 @@ func (b *bench) restartPhase(ctx context.Context, p paths.Paths, leaves int64, r
 	}
 	if v, ok := procStatus(cmd.Process.Pid, "VmHWM"); ok {
 		r.MaxRSSMiB = mib(v)
+	}
+	progress("restart: RSS %.1f MiB after the searches; waiting %v for the daemon to go idle", r.RSSMiB, idleWait)
+	select {
+	case <-time.After(idleWait):
+	case <-ctx.Done():
+		return
+	}
+	if v, ok := procStatus(cmd.Process.Pid, "VmRSS"); ok {
+		r.IdleRSSMiB = mib(v)
 	}
 	t = time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)

@@ -149,6 +149,9 @@ func (r *Results) print(w io.Writer, cfg config) {
 	if r.Restart.RSSMiB > 0 {
 		rows = append(rows, []string{"ihmtd (real, after open + searches)", thousands(r.Restart.Leaves), "", "", "", fmt.Sprintf("%.1f MiB", r.Restart.RSSMiB), fmt.Sprintf("%.1f MiB", r.Restart.MaxRSSMiB)})
 	}
+	if r.Restart.IdleRSSMiB > 0 {
+		rows = append(rows, []string{fmt.Sprintf("ihmtd (real, then idle %v)", idleWait), thousands(r.Restart.Leaves), "", "", "", fmt.Sprintf("%.1f MiB", r.Restart.IdleRSSMiB), ""})
+	}
 	table(rows)
 	p("in-process figures are the whole bench process (daemon + clients), after runtime.GC; the store on disk: %.1f MiB\n", mib(uint64(r.StoreBytes)))
 
