@@ -42,12 +42,16 @@ func benchDocs(n int) []string {
 
 var benchIndex = sync.OnceValues(func() (*Index, []string) {
 	docs := benchDocs(50000)
+	return linkedIndex(docs, 6), docs
+})
+
+// linkedIndex indexes docs and links them as the store does: each memory
+// to the two saved before it in its conversation. Conversations interleave
+// (here 300 of them, in four groups), so neighbours are some hundreds of
+// documents apart, as in the store benchmark's.
+func linkedIndex(docs []string, seed uint64) *Index {
 	ix := New()
-	// Link as the store does: each memory to the two saved before it in
-	// its conversation. Conversations interleave (here 300 of them), so
-	// neighbours are some hundreds of documents apart, as in the store
-	// benchmark's.
-	r := rand.New(rand.NewPCG(6, 6))
+	r := rand.New(rand.NewPCG(seed, seed))
 	last := map[int][]Doc{}
 	for _, t := range docs {
 		conv := r.IntN(300)
@@ -58,8 +62,8 @@ var benchIndex = sync.OnceValues(func() (*Index, []string) {
 		}
 		last[conv] = append([]Doc{d}, prev[:min(len(prev), 1)]...)
 	}
-	return ix, docs
-})
+	return ix
+}
 
 // benchQueries are two or three words of stored documents, so they match.
 func benchQueries(docs []string, n int) [][]string {

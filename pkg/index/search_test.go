@@ -22,18 +22,8 @@ func TestSearchEqualsExhaustiveAtScale(t *testing.T) {
 		n, queries = 5000, 100
 	}
 	docs := benchDocs(n)
-	ix := New()
+	ix := linkedIndex(docs, 21)
 	r := rand.New(rand.NewPCG(21, 22))
-	last := map[int][]Doc{}
-	for _, text := range docs {
-		conv := r.IntN(300)
-		d := ix.Add(text, Group(conv%4))
-		prev := last[conv]
-		for k, p := range prev {
-			ix.Link(d, p, NeighbourWeight(k+1))
-		}
-		last[conv] = append([]Doc{d}, prev[:min(len(prev), 1)]...)
-	}
 	for range n / 50 {
 		ix.SetLive(Doc(r.IntN(n)), false)
 	}
