@@ -1,9 +1,6 @@
 package index
 
-import (
-	"encoding/binary"
-	"slices"
-)
+import "encoding/binary"
 
 // Posting lists are most of what the index holds (at 100,000 memories some
 // five million postings), so they are kept compressed: a document's id as
@@ -11,15 +8,16 @@ import (
 // 1, both as varints. A posting then takes one or two bytes instead of
 // eight, which is what keeps a large store's index a few tens of MB.
 //
-// A list is read front to back by Search and Scorer.Postings. Scorer.Score
-// and Contains ask for one document's count instead; for them every
+// A list is read front to back by Search and Scorer.Postings. Scorer.Score,
+// Contains and a search completing its last candidates (termCount) ask for
+// one document's count instead; for them every
 // skipEvery-th posting is recorded in a small skip table, so a lookup is a
 // binary search over the table and the decoding of one block.
 
 // skipEvery is the block length of the skip table: a lookup decodes at
-// most this many postings, and the table costs 8 bytes per block. 32 keeps
-// the table under half a byte per posting while a lookup stays well under
-// the cost of hashing the term.
+// most this many postings, and the table costs 8 bytes per block. 16 keeps
+// the table at half a byte per posting while a lookup stays well under the
+// cost of hashing the term.
 const skipEvery = 16
 
 // plist is one term's posting list.
@@ -89,72 +87,6 @@ func (c *cursor) fill(docs *[batch]Doc, tfs *[batch]uint32) int {
 	}
 	c.off, c.doc = off, doc
 	return n
-}
-
-// window walks a list a batch at a time and keeps the batches on either
-// side of the current one decoded, so that counts of documents near the
-// current posting — a linked neighbour is usually a memory saved just
-// before or after — are found there rather than through the skip table.
-type window struct {
-	c cursor
-	// docs[:n] (and tfs) is a run of consecutive postings: the previous
-	// batch, the current one, docs[cur:next], then the next.
-	docs           [3 * batch]Doc
-	tfs            [3 * batch]uint32
-	cur, next, n   int
-	started, ended bool
-}
-
-func (pl *plist) window() *window { return &window{c: pl.cursor()} }
-
-// advance moves to the next batch and returns it; empty at the end.
-func (w *window) advance() (docs []Doc, tfs []uint32) {
-	if !w.started {
-		// The first batch is read as the one ahead of nothing.
-		w.started = true
-		w.n = w.fill(0)
-	}
-	// The current batch becomes the previous one (the one before is
-	// dropped), the next one current, and a new next one is read.
-	copy(w.docs[:], w.docs[w.cur:w.n])
-	copy(w.tfs[:], w.tfs[w.cur:w.n])
-	w.cur, w.next, w.n = w.next-w.cur, w.n-w.cur, w.n-w.cur
-	w.n += w.fill(w.n)
-	return w.docs[w.cur:w.next], w.tfs[w.cur:w.next]
-}
-
-// fill decodes up to a batch into docs[at:].
-func (w *window) fill(at int) int {
-	if w.ended {
-		return 0
-	}
-	n := w.c.fill((*[batch]Doc)(w.docs[at:at+batch]), (*[batch]uint32)(w.tfs[at:at+batch]))
-	w.ended = n == 0
-	return n
-}
-
-// lookup answers how often a term occurs in a document: from a window's
-// decoded postings when the document falls among them, else from the list.
-type lookup struct {
-	pl   *plist
-	docs []Doc
-	tfs  []uint32
-}
-
-func (w *window) lookup(pl *plist) lookup {
-	return lookup{pl: pl, docs: w.docs[:w.n], tfs: w.tfs[:w.n]}
-}
-
-func (lk lookup) tf(d Doc) uint32 {
-	if n := len(lk.docs); n > 0 && d >= lk.docs[0] && d <= lk.docs[n-1] {
-		// The window is a run of consecutive postings: a document in
-		// its range that it does not hold is not in the list at all.
-		if i, ok := slices.BinarySearch(lk.docs, d); ok {
-			return lk.tfs[i]
-		}
-		return 0
-	}
-	return lk.pl.tf(d)
 }
 
 // tf returns how often the term occurs in document d (0: not at all).

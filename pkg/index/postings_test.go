@@ -82,34 +82,5 @@ func TestPostingListCodec(t *testing.T) {
 		for range 200 {
 			probe(Doc(r.Uint32()), pl.tf)
 		}
-
-		// A walk sees every posting once, in order, and looks up around
-		// the current one exactly as the list does.
-		w := pl.window()
-		got = got[:0]
-		for {
-			batchDocs, batchTFs := w.advance()
-			if len(batchDocs) == 0 {
-				break
-			}
-			lk := w.lookup(&pl)
-			for j, x := range batchDocs {
-				if batchTFs[j] != want[x] {
-					t.Fatalf("n=%d: walk read doc %d with count %d", n, x, batchTFs[j])
-				}
-				got = append(got, x)
-				for _, y := range []Doc{x, x + 1, x + 2, x + 40, x + 100, x - min(x, 1), x - min(x, 40), x - min(x, 100)} {
-					probe(y, lk.tf)
-				}
-			}
-		}
-		if len(got) != len(docs) {
-			t.Fatalf("n=%d: the walk read %d postings, want %d", n, len(got), len(docs))
-		}
-		for j := range got {
-			if got[j] != docs[j] {
-				t.Fatalf("n=%d: walk posting %d is doc %d, want %d", n, j, got[j], docs[j])
-			}
-		}
 	}
 }

@@ -43,9 +43,8 @@ func (ix *Index) Scorer(terms []string, visible func(Group) bool) *Scorer {
 // Terms returns the query's terms.
 func (s *Scorer) Terms() []string { return s.terms }
 
-// UpperBound bounds term i's contribution to any document's score: BM25's
-// saturation keeps tf/(tf+norm) below 1.
-func (s *Scorer) UpperBound(i int) float64 { return s.idf[i] * (s.ix.k1 + 1) }
+// UpperBound bounds term i's contribution to any document's score.
+func (s *Scorer) UpperBound(i int) float64 { return s.ix.bound(s.idf[i]) }
 
 // Score returns document d's score and the terms its own text contains;
 // ok is false for a hidden document or one the caller may not see.
@@ -59,15 +58,11 @@ func (s *Scorer) Score(d Doc) (score float64, matched uint64, ok bool) {
 	}
 	var norm float64
 	for _, t := range s.plan {
-		own := t.pl.tf(d)
-		if own > 0 {
+		c := s.ix.termCount(d, t)
+		if c.own > 0 {
 			matched |= t.bit
 		}
-		tf := float64(own)
-		if t.lends {
-			tf += s.lentTF(d, lookup{pl: t.pl})
-		}
-		if tf > 0 {
+		if tf := float64(c.own) + float64(c.lent); tf > 0 {
 			if norm == 0 {
 				norm = s.ix.norm(info, s.avgLen)
 			}
@@ -121,16 +116,4 @@ func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
 		acc.counts[d] = count{}
 		fn(d, ix.bm25(s.idf[i], float64(c.own)+float64(c.lent), ix.norm(ix.docs[d], s.avgLen)))
 	}
-}
-
-// lentTF is the weighted count of a term (looked up in lk) that d's live
-// neighbours lend it, summed as Search sums it.
-func (s *Scorer) lentTF(d Doc, lk lookup) float64 {
-	var tf float32
-	for _, l := range s.ix.linksOf(d) {
-		if l.w > 0 {
-			tf += l.w * float32(lk.tf(l.doc))
-		}
-	}
-	return float64(tf)
 }

@@ -139,14 +139,17 @@ func (ix *Index) plan(terms []string) []planned {
 			continue
 		}
 		idf := ix.IDF(t)
-		// BM25 saturates: tf/(tf+norm) < 1 for any count, lent words
-		// included. A negative IDF (hidden documents still count in the
-		// document frequency) gives nothing, and Search does not prune.
-		plan = append(plan, planned{bit: 1 << uint(i), pl: pl, idf: idf, ub: max(0, idf*(ix.k1+1)), lends: ix.lends(pl)})
+		plan = append(plan, planned{bit: 1 << uint(i), pl: pl, idf: idf, ub: ix.bound(idf), lends: ix.lends(pl)})
 	}
 	slices.SortStableFunc(plan, func(a, b planned) int { return cmp.Compare(b.ub, a.ub) })
 	return plan
 }
+
+// bound bounds the share of any document's score of a term with this IDF:
+// BM25 saturates, tf/(tf+norm) < 1 for any count, lent words included. A
+// negative IDF (hidden documents still count in the document frequency)
+// gives a share below zero, so zero bounds it, and Search does not prune.
+func (ix *Index) bound(idf float64) float64 { return max(0, idf*(ix.k1+1)) }
 
 // walk counts one term for every visible live document its postings reach,
 // its own and its linked neighbours; with onlyScored, only documents that
@@ -214,21 +217,15 @@ func (ix *Index) complete(acc *accumulator, plan []planned, rest []float64, thet
 		if len(acc.touched)*lookupCost < int(t.pl.n) {
 			for _, d := range acc.touched {
 				sl := &acc.slots[d]
-				own := float32(t.pl.tf(d))
-				var lent float32
-				for _, l := range ix.linksOf(d) {
-					if l.w > 0 && t.lends {
-						lent += l.w * float32(t.pl.tf(l.doc))
-					}
-				}
-				if own > 0 {
+				c := ix.termCount(d, t)
+				if c.own > 0 {
 					sl.matched |= t.bit
 				}
-				if lent > 0 {
+				if c.lent > 0 {
 					sl.related |= t.bit
 				}
-				if own+lent > 0 {
-					sl.score += ix.bm25(t.idf, float64(own)+float64(lent), sl.norm)
+				if tf := float64(c.own) + float64(c.lent); tf > 0 {
+					sl.score += ix.bm25(t.idf, tf, sl.norm)
 				}
 			}
 		} else {
@@ -237,6 +234,21 @@ func (ix *Index) complete(acc *accumulator, plan []planned, rest []float64, thet
 		}
 		theta = max(theta, acc.kth(q.Limit))
 	}
+}
+
+// termCount is document d's count of term t, its own and what its live
+// neighbours lend, summed as a walk of t's list sums it but found through
+// the lists' skip tables: for a few documents, far cheaper than a walk.
+func (ix *Index) termCount(d Doc, t planned) count {
+	c := count{own: float32(t.pl.tf(d))}
+	if t.lends {
+		for _, l := range ix.linksOf(d) {
+			if l.w > 0 {
+				c.lent += l.w * float32(t.pl.tf(l.doc))
+			}
+		}
+	}
+	return c
 }
 
 // pruneSlack keeps a document whose bound equals theta up to rounding.

@@ -309,7 +309,6 @@ func Open(dir string, opts Options) (*Store, error) {
 			s.unsaved[l.ID] = fs[i]
 		}
 	}
-	snap, fs = nil, nil
 	s.entries = j.Entries()
 	if len(s.unsaved) > openSaveFacts {
 		s.saveFacts() // so that a crash later does not cost this again
