@@ -25,6 +25,7 @@ package index
 
 import (
 	"math"
+	"strings"
 
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
@@ -124,7 +125,9 @@ func (ix *Index) Add(text string, g Group) Doc {
 		id, ok := ix.terms[t]
 		if !ok {
 			id = uint32(len(ix.lists))
-			ix.terms[t] = id
+			// A term may be a piece of the text: a copy keeps the
+			// dictionary from holding every text that brought a new word.
+			ix.terms[strings.Clone(t)] = id
 			ix.lists = append(ix.lists, plist{})
 			ix.counts = append(ix.counts, 0)
 		}

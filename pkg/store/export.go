@@ -61,7 +61,11 @@ func (s *Store) Export(c Caller, scope SearchScope, offset int) (records []strin
 	})
 	size := 0
 	for i := offset; i < len(ls); i++ {
-		b, err := json.Marshal(record{Header: ls[i].Header, Text: ls[i].Text})
+		l, err := s.withText(ls[i])
+		if err != nil {
+			return nil, 0, fmt.Errorf("export: %w", err)
+		}
+		b, err := json.Marshal(record{Header: l.Header, Text: l.Text})
 		if err != nil {
 			return nil, 0, fmt.Errorf("export %s: %w", ls[i].ID, err)
 		}
@@ -114,9 +118,19 @@ func (s *Store) Import(ctx context.Context, c Caller, records []string) (ImportR
 				continue
 			}
 			seen[l.ID] = true
-			if d, ok := s.byID[l.ID]; ok && headerEqual(s.docs[d].Header, l.Header) && s.docs[d].Text == l.Text {
-				res.Unchanged++
-				continue
+			if d, ok := s.byID[l.ID]; ok {
+				// The id is derived from the text (parseRecord checks it),
+				// so a stored memory with the same id has the same text
+				// and checksum, unless it was purged — which its header
+				// says.
+				stored := *s.docs[d]
+				if onDisk(&stored) {
+					stored.Checksum = l.Checksum
+				}
+				if headerEqual(stored.Header, l.Header) {
+					res.Unchanged++
+					continue
+				}
 			}
 			e := s.newEntry(opImport, c, now)
 			e.ID, e.Leaf, e.Text = l.ID, &l.Header, l.Text

@@ -139,11 +139,14 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 		if b.Oversized {
 			res.Oversized++
 		}
+		// The title and context are pieces of the document: copies, so
+		// the headers kept in memory do not hold the whole document once
+		// the texts are on disk (texts.go).
 		p.leaf = &leaf.Leaf{Header: leaf.Header{
 			ValidFrom: vf, Scope: scope, Project: project, OriginProject: origin,
 			Agent: caller.Agent, Session: caller.Session, Trust: trust, ReviewNote: note, Status: leaf.StatusActive,
-			Domain: domain, Tags: tags, Title: clip(b.Title, 200), Checksum: leaf.Checksum(b.Text),
-			Source: &leaf.Source{Name: in.Name, Digest: digest, Part: i + 1, Parts: len(blocks), Type: string(b.Type), Context: b.Context, Oversized: b.Oversized},
+			Domain: domain, Tags: tags, Title: strings.Clone(clip(b.Title, 200)), Checksum: leaf.Checksum(b.Text),
+			Source: &leaf.Source{Name: in.Name, Digest: digest, Part: i + 1, Parts: len(blocks), Type: string(b.Type), Context: strings.Clone(b.Context), Oversized: b.Oversized},
 		}, Text: b.Text}
 		p.leaf.ID = leaf.IDOf(p.leaf.Header, b.Text)
 		parts = append(parts, p)
@@ -164,7 +167,7 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 			}
 			for _, p := range parts {
 				if d, ok := s.byID[p.leaf.ID]; ok {
-					out.Leaves = append(out.Leaves, *s.docs[d])
+					out.Leaves = append(out.Leaves, s.shown(s.docs[d]))
 				}
 			}
 			out.Message = "already stored: the same document, nothing written"
@@ -174,7 +177,10 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 		var back []leaf.Header
 		for i, p := range parts {
 			if d, ok := s.byID[p.leaf.ID]; ok {
-				cp := *s.docs[d]
+				cp, err := s.withText(s.docs[d])
+				if err != nil {
+					return nil, err
+				}
 				if cp.Status == leaf.StatusSuperseded {
 					cp.Status = leaf.StatusActive
 					back = append(back, cp.Header)
@@ -214,7 +220,10 @@ func (s *Store) Ingest(ctx context.Context, in IngestInput) (IngestResult, error
 				if l.Status != leaf.StatusActive || l.Source.Digest == digest || l.Trust == leaf.TrustPending {
 					continue
 				}
-				cp := *l
+				cp, err := s.withText(l)
+				if err != nil {
+					return nil, err
+				}
 				cp.Status = leaf.StatusSuperseded
 				old = append(old, cp.Header)
 				ch.leaves = append(ch.leaves, &cp)

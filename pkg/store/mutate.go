@@ -80,8 +80,9 @@ func (s *Store) reaches(from, to string) bool {
 	return false
 }
 
-// lookup returns a copy of a stored memory the caller may see under scope.
-// Only the writer calls it, so it reads without the lock.
+// lookup returns a copy of a stored memory the caller may see under scope,
+// with its text: the copy is what a change writes back. Only the writer
+// calls it, so it reads without the lock.
 func (s *Store) lookup(c Caller, id string, scope SearchScope) (*leaf.Leaf, error) {
 	if !leaf.IsID(id) {
 		return nil, fmt.Errorf("%w: %q is not a memory id (16 hex digits)", ErrInvalid, clip(id, 40))
@@ -94,7 +95,10 @@ func (s *Store) lookup(c Caller, id string, scope SearchScope) (*leaf.Leaf, erro
 	if !ok || !vis(s.groupOf(s.docs[d])) {
 		return nil, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
 	}
-	cp := *s.docs[d]
+	cp, err := s.withText(s.docs[d])
+	if err != nil {
+		return nil, err
+	}
 	return &cp, nil
 }
 
@@ -263,7 +267,7 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 				return nil, fmt.Errorf("the memory is purged, but removing its text from the log failed (the next start retries): %w", err)
 			}
 			// Answer once the leaf file no longer holds the text either.
-			s.Flush()
+			s.flushFiles()
 			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed}, nil
 		}}, nil
 	})
@@ -374,7 +378,7 @@ func (s *Store) PendingReview(c Caller, limit int) ([]leaf.Leaf, error) {
 	var out []leaf.Leaf
 	for i := len(s.docs) - 1; i >= 0 && len(out) < limit; i-- {
 		if l := s.docs[i]; l.Trust == leaf.TrustPending && l.Status == leaf.StatusActive {
-			out = append(out, *l)
+			out = append(out, s.shown(l))
 		}
 	}
 	return out, nil

@@ -373,7 +373,11 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 			}
 			old := linked[id]
 			if old == nil {
-				cp := *s.docs[d]
+				cp, err := s.withText(s.docs[d])
+				if err != nil {
+					r.res.Message = "Saved, but not linked: " + err.Error()
+					continue
+				}
 				old = &cp
 			}
 			if err := sameTimeline(old, l); err != nil {
@@ -446,7 +450,9 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 
 // existing answers a save whose text is already stored: a duplicate, or a
 // refusal when the memory was forgotten, so forgetting sticks.
-func (s *Store) existing(l *leaf.Leaf) SaveResult {
+func (s *Store) existing(stored *leaf.Leaf) SaveResult {
+	full := s.shown(stored)
+	l := &full
 	switch {
 	case l.Status == leaf.StatusActive && l.Trust == leaf.TrustRejected:
 		return SaveResult{Status: Refused, Leaf: *l, Message: fmt.Sprintf("Not saved: this exact memory (%s) was rejected by the user in review (%s). Do not save it again.", l.ID, l.ReviewNote)}
@@ -521,7 +527,8 @@ func (s *Store) correctionsBy(l *leaf.Leaf) []Correction {
 
 // linkNotice is the notice of a memory outdated by an explicit link to l.
 func (s *Store) linkNotice(l *leaf.Leaf) string {
-	return fmt.Sprintf("OUTDATED: corrected on %s by memory %s: %s", l.ValidFrom.Format(time.DateOnly), l.ID, Excerpt(l.Text))
+	full := s.shown(l)
+	return fmt.Sprintf("OUTDATED: corrected on %s by memory %s: %s", l.ValidFrom.Format(time.DateOnly), l.ID, Excerpt(full.Text))
 }
 
 func sameValue(a, b string) bool {

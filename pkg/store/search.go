@@ -131,7 +131,8 @@ type SearchResult struct {
 	// Ambiguous (then they are candidates, not answers).
 	Hits []Hit
 	// Ranked is the ranking itself, up to the limit, whatever the verdict:
-	// for benchmarks and tools that measure retrieval, not for answers.
+	// for benchmarks and tools that measure retrieval, not for answers. Its
+	// leaves are headers: their texts stay in the files (see texts.go).
 	Ranked   []Hit
 	Coverage Coverage
 	Terms    []string
@@ -225,11 +226,11 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return float64(bits.OnesCount64(r.matched)) / float64(len(terms))
 	}
 	hit := func(r ranked) Hit {
-		return Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: r.notices}
+		return Hit{Leaf: s.shown(s.docs[r.doc]), Score: r.score, Current: r.current, Notices: r.notices}
 	}
 
 	for _, r := range order[:min(len(order), limit)] {
-		res.Ranked = append(res.Ranked, hit(r))
+		res.Ranked = append(res.Ranked, Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: r.notices})
 	}
 	best := order[0]
 	coverage := cover(best)

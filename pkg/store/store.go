@@ -108,10 +108,11 @@ type Store struct {
 	extract   *facts.Extractor
 	reqs      chan *request
 	leaves    *leafQueue
+	written   writtenLeaves // leaves whose files were written: see texts.go
 
 	mu       sync.RWMutex // guards everything below
 	ix       *index.Index
-	docs     []*leaf.Leaf // by index.Doc
+	docs     []*leaf.Leaf // by index.Doc; their texts are in the files (texts.go)
 	byID     map[string]index.Doc
 	groups   map[string]index.Group // project → group; "" is global (0)
 	projects []string               // group → project
@@ -169,6 +170,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		extract:   opts.Facts,
 		reqs:      make(chan *request, maxBatch),
 		leaves:    newLeafQueue(),
+		written:   writtenLeaves{kick: make(chan struct{}, 1)},
 		tl:        timeline.New(),
 		unsaved:   map[string][]facts.Fact{},
 		sources:   map[string][]string{},
@@ -300,6 +302,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := <-indexed; err != nil {
 		j.Close()
 		return nil, err
+	}
+	// Every leaf is on disk now (replay restored what the files lacked),
+	// and the index and the facts have what they need of the texts.
+	for _, l := range all {
+		dropText(l)
 	}
 	// Cataloguing noted every memory's facts as unsaved; only those not
 	// taken from the snapshot are (a new map: a map never shrinks).
@@ -768,7 +775,8 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 // a memory that is not live (pending, forgotten) waits until it is.
 func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	if fs == nil {
-		fs = s.extractFacts(l.Text)
+		full := s.shown(l) // every caller passes a leaf with its text; in case one does not
+		fs = s.extractFacts(full.Text)
 	}
 	s.unsaved[l.ID] = fs
 	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
@@ -795,10 +803,19 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 // in the writer, under the lock.
 func (s *Store) extractFacts(text string) []facts.Fact {
 	s.extractions.Add(1)
-	if fs := s.extract.Extract(text); fs != nil {
-		return fs
+	fs := s.extract.Extract(text)
+	if fs == nil {
+		return []facts.Fact{}
 	}
-	return []facts.Fact{}
+	// A fact's words are pieces of the text (its phrase is built anew);
+	// the timeline keeps the fact for the memory's life, and the text is
+	// only kept on disk (texts.go).
+	for i := range fs {
+		f := &fs[i]
+		f.Subject, f.Attribute = strings.Clone(f.Subject), strings.Clone(f.Attribute)
+		f.Value, f.From = strings.Clone(f.Value), strings.Clone(f.From)
+	}
+	return fs
 }
 
 // count keeps the per-state counters. Callers hold s.mu.
@@ -829,6 +846,16 @@ func partition(l *leaf.Leaf) string {
 func (s *Store) writeLeaves(ls []*leaf.Leaf) error {
 	files := make([]atomicfile.File, 0, len(ls))
 	for _, l := range ls {
+		if onDisk(l) {
+			// A header change of a memory whose text is on disk: every
+			// path that changes one reads it back first (withText); this
+			// makes sure no file is ever written without it.
+			full, err := s.withText(l)
+			if err != nil {
+				return fmt.Errorf("write leaves: %w", err)
+			}
+			l = &full
+		}
 		data, err := leaf.Encode(*l)
 		if err != nil {
 			return err
@@ -856,6 +883,8 @@ func (s *Store) leafLoop() {
 		}
 		if err := s.writeLeaves(batch); err != nil {
 			s.log.Error("writing leaf files failed; they will be restored from the log at the next start", "leaves", len(batch), "err", err)
+		} else {
+			s.written.add(batch)
 		}
 		s.leaves.done(len(batch))
 	}
@@ -866,8 +895,17 @@ func (s *Store) leafLoop() {
 // it from the log); and until the summary tree has taken in every change
 // and written the branches they complete. Saves are durable before that, in
 // the log; Flush is for whoever reads the files themselves, such as a test
-// or a backup.
+// or a backup. Once it returns, the texts of the leaves written are no
+// longer held in memory either (texts.go): the writer drops them before it
+// takes the empty operation Flush sends it.
 func (s *Store) Flush() {
+	s.flushFiles()
+	s.do(context.Background(), func(time.Time) (*change, error) { return &change{}, nil }) // ErrClosed: nothing to wait for
+}
+
+// flushFiles is Flush for the writer itself (which cannot wait for itself):
+// the leaf files and the tree.
+func (s *Store) flushFiles() {
 	s.leaves.wait()
 	if _, _, err := s.Consolidate(context.Background(), false); err != nil && !errors.Is(err, ErrClosed) {
 		s.log.Warn("flush: the summary tree did not catch up", "err", err)
@@ -935,7 +973,7 @@ func (s *Store) Get(c Caller, id string, scope SearchScope) (leaf.Leaf, error) {
 	if !ok || !vis(s.groupOf(s.docs[d])) {
 		return leaf.Leaf{}, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
 	}
-	return *s.docs[d], nil
+	return s.withText(s.docs[d])
 }
 
 func (s *Store) groupOf(l *leaf.Leaf) index.Group {

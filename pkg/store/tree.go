@@ -89,8 +89,18 @@ func groupProject(g string) (project string, global bool) {
 	return strings.TrimPrefix(g, "project:"), false
 }
 
+// treeItem is what the tree knows of a leaf, without its text.
 func treeItem(l *leaf.Leaf) tree.Item {
-	return tree.Item{ID: l.ID, Group: treeGroup(l), Title: l.Title, Text: l.Text, Tags: l.Tags}
+	return tree.Item{ID: l.ID, Group: treeGroup(l), Title: l.Title, Tags: l.Tags}
+}
+
+// describedItem is treeItem with the text the tree describes a new leaf
+// by, read from its file when s.docs no longer holds it (an unreadable one
+// is logged and described by its title and tags alone).
+func (s *Store) describedItem(l *leaf.Leaf) tree.Item {
+	it := treeItem(l)
+	it.Text = s.shown(l).Text
+	return it
 }
 
 // treeLoop owns the tree: it opens it, catches it up with the live leaves,
@@ -108,21 +118,33 @@ func (s *Store) treeLoop() {
 	}
 	start := time.Now()
 	s.mu.Lock()
-	var items []tree.Item
+	var live []*leaf.Leaf
 	for _, l := range s.docs {
 		if isLive(l) {
-			items = append(items, treeItem(l))
+			live = append(live, l)
 		}
 	}
-	s.treeOps = nil // items reflect them
+	s.treeOps = nil // live reflects them
 	s.treeTracking = true
 	s.mu.Unlock()
 
 	s.treeMu.Lock()
+	// Texts are read only for the leaves the tree must describe: every
+	// one for a rebuild, else the few it lacks.
+	st := t.Stats()
+	rebuild := st.Leaves == 0 && st.Branches == 0
+	items := make([]tree.Item, len(live))
+	for i, l := range live {
+		if rebuild || !t.Holds(l.ID) {
+			items[i] = s.describedItem(l)
+		} else {
+			items[i] = treeItem(l)
+		}
+	}
 	var written int
-	if st := t.Stats(); st.Leaves == 0 && st.Branches == 0 && len(items) == 0 {
+	if rebuild && len(items) == 0 {
 		// Nothing to build: write nothing until the first memory.
-	} else if st.Leaves == 0 && st.Branches == 0 {
+	} else if rebuild {
 		// A new or deleted tree: the deterministic rebuild, in save order.
 		err = t.Rebuild(items)
 		written = t.Stats().Branches
@@ -141,7 +163,7 @@ func (s *Store) treeLoop() {
 	if err != nil {
 		s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
 	}
-	st := t.Stats()
+	st = t.Stats()
 	s.log.Info("summary tree ready", "leaves", st.Leaves, "branches", st.Branches, "layers", st.Layers,
 		"root_items", st.Root, "branches_written", written, "took", time.Since(start).Round(time.Millisecond))
 
@@ -187,7 +209,7 @@ func (s *Store) consolidate(t *tree.Tree, force bool) (int, error) {
 			t.Remove(op.l.ID)
 			continue
 		}
-		if err := t.Add(treeItem(op.l)); err != nil {
+		if err := t.Add(s.describedItem(op.l)); err != nil {
 			return 0, fmt.Errorf("add %s to the summary tree: %w", op.l.ID, err)
 		}
 	}

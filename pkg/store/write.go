@@ -83,10 +83,13 @@ func (s *Store) writeLoop(j *journal.Journal) {
 	var next *request
 	for {
 		s.saveFactsIfMany()
+		s.dropTexts()
 		first := next
 		next = nil
 		if first == nil {
 			select {
+			case <-s.written.kick:
+				continue
 			case first = <-s.reqs:
 			case <-s.closing:
 				// Drain: every request accepted before Close is in reqs by

@@ -98,7 +98,7 @@ func TestScaleMemory(t *testing.T) {
 	// Every timeline stays ordered by valid time.
 	for _, s := range tl.series {
 		for i := 1; i < len(s.entries); i++ {
-			if compare(s.entries[i-1], s.entries[i]) > 0 {
+			if tl.compare(s.entries[i-1], s.entries[i]) > 0 {
 				t.Fatalf("%v out of order at %d", s.key, i)
 			}
 		}

@@ -36,6 +36,7 @@ package timeline
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -133,39 +134,108 @@ type Supersession struct {
 	RecordedAt time.Time
 }
 
-// entry is one statement as stored. Its leaf and dates are its leaf's
-// (info): a store holds hundreds of thousands of entries, and copying the
-// leaf's id and two dates into each would double what one costs.
+// entry is one statement as stored, in its leaf's entries. Its leaf and
+// dates are its leaf's (Timeline.infos): a store holds hundreds of
+// thousands of entries, and copying the leaf's id and two dates into each
+// would double what one costs. For the same reason the folded value is
+// an index of the scope's value (Timeline.values) rather than a string
+// of its own.
 type entry struct {
-	info   *leafInfo
+	leaf   int32 // index in Timeline.infos
+	norm   int32 // index in Timeline.values: the value folded for comparison
 	s      *series
 	value  string
 	phrase string
-	norm   string // value folded for comparison
 }
 
-func compare(a, b *entry) int {
-	if c := a.info.valid.Compare(b.info.valid); c != 0 {
-		return c
+// compare orders entries by valid time, then record time, then leaf.
+func (t *Timeline) compare(a, b *entry) int {
+	ia, ib := t.infos.at(a.leaf), t.infos.at(b.leaf)
+	if ia.valid != exotic && ib.valid != exotic {
+		if c := cmp.Compare(ia.valid, ib.valid); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(ia.rec, ib.rec); c != 0 {
+			return c
+		}
+	} else {
+		av, ar := t.dates(a.leaf)
+		bv, br := t.dates(b.leaf)
+		if c := av.Compare(bv); c != 0 {
+			return c
+		}
+		if c := ar.Compare(br); c != 0 {
+			return c
+		}
 	}
-	if c := a.info.rec.Compare(b.info.rec); c != 0 {
-		return c
-	}
-	return strings.Compare(a.info.leaf, b.info.leaf)
+	return strings.Compare(ia.leaf, ib.leaf)
 }
 
 // series is one key's timeline.
 type series struct {
-	key     Key
-	entries []*entry // ordered by compare
+	key Key
+	// entries are ordered by compare; each points into its leaf's
+	// entries, which never grow once the leaf is added.
+	entries []*entry
 }
 
 // leafInfo is what the timeline keeps about one leaf: of its Source, what
 // views and entries need (the scope only decides where facts are filed).
+// Leaves are held by index in Timeline.infos rather than an allocation
+// each, and their entries by value, in one allocation per leaf.
 type leafInfo struct {
-	leaf       string
-	valid, rec time.Time
-	entries    []*entry
+	leaf string
+	// valid and rec are the dates as Unix nanoseconds: a time.Time is
+	// three words, and the store's dates (UTC, read from leaf headers)
+	// need one. A date a number cannot give back exactly — another
+	// location, a monotonic reading, beyond 1678–2262 — makes valid the
+	// exotic mark and both dates are kept whole in Timeline.exotic.
+	valid, rec int64
+	entries    []entry
+}
+
+// exotic marks a leafInfo whose dates are in Timeline.exotic.
+const exotic = math.MinInt64
+
+// unixNano returns t as Unix nanoseconds if that gives t back exactly.
+func unixNano(t time.Time) (int64, bool) {
+	n := t.UnixNano()
+	// == on purpose: time.Time's Equal would ignore the location and
+	// the monotonic reading, which Entry returns and comparisons use.
+	return n, n != exotic && time.Unix(0, n).UTC() == t
+}
+
+// dates returns leaf i's valid and record times.
+func (t *Timeline) dates(i int32) (valid, rec time.Time) {
+	info := t.infos.at(i)
+	if info.valid == exotic {
+		d := t.exotic[i]
+		return d[0], d[1]
+	}
+	return time.Unix(0, info.valid).UTC(), time.Unix(0, info.rec).UTC()
+}
+
+// validFrom returns leaf i's valid time.
+func (t *Timeline) validFrom(i int32) time.Time {
+	if n := t.infos.at(i).valid; n != exotic {
+		return time.Unix(0, n).UTC()
+	}
+	return t.exotic[i][0]
+}
+
+// recordedAt returns leaf i's record time.
+func (t *Timeline) recordedAt(i int32) time.Time {
+	if info := t.infos.at(i); info.valid != exotic {
+		return time.Unix(0, info.rec).UTC()
+	}
+	return t.exotic[i][1]
+}
+
+// valueInfo is one folded value of one scope: which series hold it,
+// each with how many of its entries do.
+type valueInfo struct {
+	norm string
+	refs []valueRef
 }
 
 // valueRef counts how many entries of a series hold one folded value.
@@ -179,8 +249,11 @@ type scopedValue struct{ scope, norm string }
 // Timeline holds every fact timeline and every explicit link.
 type Timeline struct {
 	series  map[Key]*series
-	leaves  map[string]*leafInfo
-	byValue map[scopedValue][]valueRef // which series ever held a value: resolves "switched from X"
+	leaves  map[string]int32 // index in infos
+	infos   slots[leafInfo]
+	exotic  map[int32][2]time.Time
+	byValue map[scopedValue]int32 // index in values: resolves "switched from X"
+	values  slots[valueInfo]
 	links   map[string]map[string]time.Time
 	back    map[string]map[string]bool // new → olds
 	nfacts  int
@@ -191,8 +264,9 @@ type Timeline struct {
 func New() *Timeline {
 	return &Timeline{
 		series:  map[Key]*series{},
-		leaves:  map[string]*leafInfo{},
-		byValue: map[scopedValue][]valueRef{},
+		leaves:  map[string]int32{},
+		exotic:  map[int32][2]time.Time{},
+		byValue: map[scopedValue]int32{},
 		links:   map[string]map[string]time.Time{},
 		back:    map[string]map[string]bool{},
 	}
@@ -224,8 +298,7 @@ func (t *Timeline) Add(src Source, fs []facts.Fact) {
 	if _, ok := t.leaves[src.Leaf]; ok {
 		return
 	}
-	info := &leafInfo{leaf: src.Leaf, valid: src.ValidFrom, rec: src.RecordedAt}
-	t.leaves[src.Leaf] = info
+	li := t.newLeaf(src)
 	type pending struct {
 		key Key
 		f   facts.Fact
@@ -266,15 +339,32 @@ func (t *Timeline) Add(src Source, fs []facts.Fact) {
 			}
 		}
 	}
-	if len(list) > 0 {
-		info.entries = make([]*entry, 0, len(list))
+	if len(list) == 0 {
+		return
 	}
+	// Exactly the room insert needs: series point into this array.
+	t.infos.at(li).entries = make([]entry, 0, len(list))
 	for _, p := range list {
-		t.insert(info, p.key, p.f)
+		t.insert(li, p.key, p.f)
 	}
-	if len(info.entries) > 0 {
-		t.nleaves++
+	t.nleaves++
+}
+
+// newLeaf gives a leaf its place in infos and returns its index.
+func (t *Timeline) newLeaf(src Source) int32 {
+	li := t.infos.add()
+	info := t.infos.at(li)
+	info.leaf = src.Leaf
+	valid, ok1 := unixNano(src.ValidFrom)
+	rec, ok2 := unixNano(src.RecordedAt)
+	if ok1 && ok2 {
+		info.valid, info.rec = valid, rec
+	} else {
+		info.valid = exotic
+		t.exotic[li] = [2]time.Time{src.ValidFrom, src.RecordedAt}
 	}
+	t.leaves[src.Leaf] = li
+	return li
 }
 
 // maxHolders bounds how many keys of one scope may ever have held a value
@@ -295,15 +385,19 @@ func (t *Timeline) resolve(src Source, f facts.Fact) (Key, bool) {
 	if strings.TrimSpace(f.From) == "" {
 		return own, f.Subject != "" && f.Attribute != ""
 	}
-	from := Fold(f.From)
-	at := View{AsOf: src.ValidFrom}
-	if s := t.series[own]; s != nil {
+	// A value no entry of the scope holds is current nowhere in it.
+	from, known := t.byValue[scopedValue{src.Scope, Fold(f.From)}]
+	at := View{AsOf: src.ValidFrom}.window()
+	if s := t.series[own]; s != nil && known {
 		if i := t.currentIndex(s, at); i >= 0 && s.entries[i].norm == from {
 			return own, true
 		}
 	}
 	var best *entry
-	refs := t.byValue[scopedValue{src.Scope, from}]
+	var refs []valueRef
+	if known {
+		refs = t.values.at(from).refs
+	}
 	if len(refs) > maxHolders {
 		refs = nil // too common a value to say which key it means
 	}
@@ -317,8 +411,8 @@ func (t *Timeline) resolve(src Source, f facts.Fact) (Key, bool) {
 		if i < 0 || s.entries[i].norm != from {
 			continue
 		}
-		if e := s.entries[i]; best == nil || compare(e, best) > 0 ||
-			compare(e, best) == 0 && keyLess(s.key, best.s.key) {
+		if e := s.entries[i]; best == nil || t.compare(e, best) > 0 ||
+			t.compare(e, best) == 0 && keyLess(s.key, best.s.key) {
 			best = e
 		}
 	}
@@ -340,53 +434,74 @@ func keyLess(a, b Key) bool {
 		strings.Compare(a.Attribute, b.Attribute)) < 0
 }
 
-// insert adds one statement to its key's timeline. Timelines arrive
-// mostly in valid-time order, so the binary search usually lands at the
-// end; a backdated statement costs a move of the entries after it, which
-// for the rare key with thousands of entries is still microseconds.
-func (t *Timeline) insert(info *leafInfo, key Key, f facts.Fact) {
+// insert adds one statement of leaf li to its key's timeline. Timelines
+// arrive mostly in valid-time order, so the binary search usually lands
+// at the end; a backdated statement costs a move of the entries after
+// it, which for the rare key with thousands of entries is still
+// microseconds.
+func (t *Timeline) insert(li int32, key Key, f facts.Fact) {
 	s := t.series[key]
 	if s == nil {
 		s = &series{key: key}
 		t.series[key] = s
 	}
-	e := &entry{
-		info:   info,
-		s:      s,
-		value:  strings.TrimSpace(f.Value),
-		phrase: f.Phrase,
+	value := strings.TrimSpace(f.Value)
+	vi := t.holdValue(key.Scope, Fold(value), s)
+	// The same text, held once: the folded value when it is the value,
+	// else the phrase's copy (a phrase usually says the value), so that
+	// the fact's own copy need not be kept.
+	if norm := t.values.at(vi).norm; value == norm {
+		value = norm
+	} else if i := strings.Index(f.Phrase, value); i >= 0 {
+		value = f.Phrase[i : i+len(value)]
 	}
-	e.norm = Fold(e.value)
-	if n := len(s.entries); n == 0 || compare(s.entries[n-1], e) < 0 {
+	info := t.infos.at(li)
+	info.entries = append(info.entries, entry{leaf: li, norm: vi, s: s, value: value, phrase: f.Phrase})
+	e := &info.entries[len(info.entries)-1]
+	if n := len(s.entries); n == 0 || t.compare(s.entries[n-1], e) < 0 {
 		s.entries = append(s.entries, e) // in order, the common case
 	} else {
-		i, _ := slices.BinarySearchFunc(s.entries, e, compare)
+		i, _ := slices.BinarySearchFunc(s.entries, e, t.compare)
 		s.entries = slices.Insert(s.entries, i, e)
 	}
-	info.entries = append(info.entries, e)
 	t.nfacts++
-	sv := scopedValue{key.Scope, e.norm}
-	refs := t.byValue[sv]
-	for i := range refs {
-		if refs[i].s == s {
-			refs[i].n++
-			return
+}
+
+// holdValue counts one more entry of s holding the folded value norm and
+// returns the value's index in values.
+func (t *Timeline) holdValue(scope, norm string, s *series) int32 {
+	sv := scopedValue{scope, norm}
+	vi, ok := t.byValue[sv]
+	if !ok {
+		vi = t.values.add()
+		t.values.at(vi).norm = norm
+		t.byValue[sv] = vi
+	}
+	v := t.values.at(vi)
+	for i := range v.refs {
+		if v.refs[i].s == s {
+			v.refs[i].n++
+			return vi
 		}
 	}
-	t.byValue[sv] = append(refs, valueRef{s, 1})
+	v.refs = append(v.refs, valueRef{s, 1})
+	return vi
 }
 
 // Remove takes a leaf out of every timeline and every link, as if it had
 // never been added: this is what forgetting a memory does. Restoring it
 // is Add and Link again.
 func (t *Timeline) Remove(leaf string) {
-	if info, ok := t.leaves[leaf]; ok {
-		for _, e := range info.entries {
-			t.removeEntry(e)
+	if li, ok := t.leaves[leaf]; ok {
+		info := t.infos.at(li)
+		for i := range info.entries {
+			t.removeEntry(&info.entries[i])
 		}
 		if len(info.entries) > 0 {
 			t.nleaves--
 		}
+		t.infos.remove(li)
+		delete(t.exotic, li)
 		delete(t.leaves, leaf)
 	}
 	for n := range t.links[leaf] {
@@ -407,7 +522,7 @@ func (t *Timeline) Remove(leaf string) {
 
 func (t *Timeline) removeEntry(e *entry) {
 	s := e.s
-	i, found := slices.BinarySearchFunc(s.entries, e, compare)
+	i, found := slices.BinarySearchFunc(s.entries, e, t.compare)
 	if found && s.entries[i] == e {
 		s.entries = slices.Delete(s.entries, i, i+1)
 	}
@@ -415,20 +530,18 @@ func (t *Timeline) removeEntry(e *entry) {
 		delete(t.series, s.key)
 	}
 	t.nfacts--
-	sv := scopedValue{s.key.Scope, e.norm}
-	refs := t.byValue[sv]
-	for i := range refs {
-		if refs[i].s == s {
-			if refs[i].n--; refs[i].n == 0 {
-				refs = slices.Delete(refs, i, i+1)
+	v := t.values.at(e.norm)
+	for i := range v.refs {
+		if v.refs[i].s == s {
+			if v.refs[i].n--; v.refs[i].n == 0 {
+				v.refs = slices.Delete(v.refs, i, i+1)
 			}
 			break
 		}
 	}
-	if len(refs) == 0 {
-		delete(t.byValue, sv)
-	} else {
-		t.byValue[sv] = refs
+	if len(v.refs) == 0 {
+		delete(t.byValue, scopedValue{s.key.Scope, v.norm})
+		t.values.remove(e.norm)
 	}
 }
 

@@ -2,59 +2,102 @@ package timeline
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
 )
 
+// window is a View with its times as Unix nanoseconds too, so that
+// leaves' dates, kept as numbers (leafInfo), are compared as numbers.
+type window struct {
+	View
+	asOf, knownAt int64
+}
+
+func (v View) window() window { return window{v, bound(v.AsOf), bound(v.KnownAt)} }
+
+// bound returns t as Unix nanoseconds, or, beyond their range, the
+// nearest int64: a date kept as a number is after t exactly when it is
+// greater than bound(t).
+func bound(t time.Time) int64 {
+	n := t.UnixNano()
+	switch {
+	case time.Unix(0, n).Equal(t):
+		return n
+	case t.Before(time.Unix(0, 0)):
+		return math.MinInt64
+	}
+	return math.MaxInt64
+}
+
+// validAfter reports whether leaf li's valid time is after at, whose
+// bound is n.
+func (t *Timeline) validAfter(li int32, at time.Time, n int64) bool {
+	if v := t.infos.at(li).valid; v != exotic {
+		return v > n
+	}
+	return t.exotic[li][0].After(at)
+}
+
+// leafVisible reports whether a view sees leaf li's statements at all.
+func (t *Timeline) leafVisible(li int32, w window) bool {
+	info := t.infos.at(li)
+	if info.valid == exotic {
+		d := t.exotic[li]
+		return w.validOK(d[0]) && w.recordOK(d[1])
+	}
+	return (w.AsOf.IsZero() || info.valid <= w.asOf) && (w.KnownAt.IsZero() || info.rec <= w.knownAt)
+}
+
 // visible reports whether a view sees an entry at all.
-func (v View) visible(e *entry) bool { return v.validOK(e.info.valid) && v.recordOK(e.info.rec) }
+func (t *Timeline) visible(e *entry, w window) bool { return t.leafVisible(e.leaf, w) }
 
 // linkVisible reports whether a link to leaf new, recorded at rec, is in
-// effect in v.
-func (t *Timeline) linkVisible(rec time.Time, new string, v View) bool {
-	info := t.leaves[new]
-	return info != nil && v.recordOK(rec) && v.validOK(info.valid) && v.recordOK(info.rec)
+// effect in w.
+func (t *Timeline) linkVisible(rec time.Time, new string, w window) bool {
+	li, ok := t.leaves[new]
+	return ok && w.recordOK(rec) && t.leafVisible(li, w)
 }
 
 // retracted returns the record time of the earliest link in effect that
 // supersedes leaf, if any.
-func (t *Timeline) retracted(leaf string, v View) (time.Time, bool) {
+func (t *Timeline) retracted(leaf string, w window) (time.Time, bool) {
 	var at time.Time
 	found := false
 	for n, rec := range t.links[leaf] {
-		if t.linkVisible(rec, n, v) && (!found || rec.Before(at)) {
+		if t.linkVisible(rec, n, w) && (!found || rec.Before(at)) {
 			at, found = rec, true
 		}
 	}
 	return at, found
 }
 
-// counts reports whether e takes part in deciding the current value in v:
+// counts reports whether e takes part in deciding the current value in w:
 // visible and not retracted.
-func (t *Timeline) counts(e *entry, v View) bool {
-	if !v.visible(e) {
+func (t *Timeline) counts(e *entry, w window) bool {
+	if !t.visible(e, w) {
 		return false
 	}
-	_, r := t.retracted(e.info.leaf, v)
+	_, r := t.retracted(t.infos.at(e.leaf).leaf, w)
 	return !r
 }
 
-// currentIndex returns the index of s's current entry in v, or -1. The
+// currentIndex returns the index of s's current entry in w, or -1. The
 // binary search skips what is not yet valid; the scan back past entries
 // not yet recorded or retracted is usually one step.
-func (t *Timeline) currentIndex(s *series, v View) int {
+func (t *Timeline) currentIndex(s *series, w window) int {
 	hi := len(s.entries)
-	if !v.AsOf.IsZero() {
-		hi, _ = slices.BinarySearchFunc(s.entries, v.AsOf, func(e *entry, asOf time.Time) int {
-			if e.info.valid.After(asOf) {
+	if !w.AsOf.IsZero() {
+		hi, _ = slices.BinarySearchFunc(s.entries, w, func(e *entry, w window) int {
+			if t.validAfter(e.leaf, w.AsOf, w.asOf) {
 				return 1
 			}
 			return -1
 		})
 	}
 	for i := hi - 1; i >= 0; i-- {
-		if t.counts(s.entries[i], v) {
+		if t.counts(s.entries[i], w) {
 			return i
 		}
 	}
@@ -63,11 +106,11 @@ func (t *Timeline) currentIndex(s *series, v View) int {
 
 // runStart returns the index of the first entry of the run of equal
 // values that ends at index i: when the current value began.
-func (t *Timeline) runStart(s *series, v View, i int) int {
+func (t *Timeline) runStart(s *series, w window, i int) int {
 	start := i
 	for j := i - 1; j >= 0; j-- {
 		e := s.entries[j]
-		if !t.counts(e, v) {
+		if !t.counts(e, w) {
 			continue
 		}
 		if e.norm != s.entries[i].norm {
@@ -78,8 +121,9 @@ func (t *Timeline) runStart(s *series, v View, i int) int {
 	return start
 }
 
-func (e *entry) public() Entry {
-	return Entry{Key: e.s.key, Value: e.value, Phrase: e.phrase, Leaf: e.info.leaf, ValidFrom: e.info.valid, RecordedAt: e.info.rec}
+func (t *Timeline) public(e *entry) Entry {
+	valid, rec := t.dates(e.leaf)
+	return Entry{Key: e.s.key, Value: e.value, Phrase: e.phrase, Leaf: t.infos.at(e.leaf).leaf, ValidFrom: valid, RecordedAt: rec}
 }
 
 // Current returns the current entry of key in v: the most recent
@@ -89,24 +133,25 @@ func (t *Timeline) Current(key Key, v View) (Entry, bool) {
 	if s == nil {
 		return Entry{}, false
 	}
-	i := t.currentIndex(s, v)
+	i := t.currentIndex(s, v.window())
 	if i < 0 {
 		return Entry{}, false
 	}
-	return s.entries[i].public(), true
+	return t.public(s.entries[i]), true
 }
 
 // Entries returns the statements leaf made, as filed: with the keys its
 // "switched from" facts were resolved to, in the order they were added.
 // Dates are the leaf's; ValidTo and SupersededAt are left to History.
 func (t *Timeline) Entries(leaf string) []Entry {
-	info := t.leaves[leaf]
-	if info == nil {
+	li, ok := t.leaves[leaf]
+	if !ok {
 		return nil
 	}
+	info := t.infos.at(li)
 	out := make([]Entry, len(info.entries))
-	for i, e := range info.entries {
-		out[i] = e.public()
+	for i := range info.entries {
+		out[i] = t.public(&info.entries[i])
 	}
 	return out
 }
@@ -117,29 +162,32 @@ func (t *Timeline) Entries(leaf string) []Entry {
 // current), or when an explicit link to a newer leaf is in effect.
 func (t *Timeline) Status(leaf string, v View) Status {
 	var st Status
-	st.Successors = t.linkSuccessors(leaf, v)
+	w := v.window()
+	st.Successors = t.linkSuccessors(leaf, w)
 	st.Outdated = len(st.Successors) > 0
-	info := t.leaves[leaf]
-	if info == nil {
+	li, ok := t.leaves[leaf]
+	if !ok {
 		return st
 	}
-	for _, e := range info.entries {
-		if !t.counts(e, v) {
+	info := t.infos.at(li)
+	for i := range info.entries {
+		e := &info.entries[i]
+		if !t.counts(e, w) {
 			continue
 		}
 		s := e.s
-		ci := t.currentIndex(s, v)
+		ci := t.currentIndex(s, w)
 		if ci < 0 || s.entries[ci].norm == e.norm {
 			continue
 		}
-		cur, start := s.entries[ci], s.entries[t.runStart(s, v, ci)]
+		cur, start := s.entries[ci], s.entries[t.runStart(s, w, ci)]
 		st.Outdated = true
-		for _, l := range []string{cur.info.leaf, start.info.leaf} {
+		for _, l := range []string{t.infos.at(cur.leaf).leaf, t.infos.at(start.leaf).leaf} {
 			if !slices.Contains(st.Successors, l) {
 				st.Successors = append(st.Successors, l)
 			}
 		}
-		st.Notices = append(st.Notices, Notice(e.public(), start.public()))
+		st.Notices = append(st.Notices, Notice(t.public(e), t.public(start)))
 	}
 	return st
 }
@@ -160,7 +208,7 @@ func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 // linkSuccessors follows the links in effect from leaf: the newest ends
 // of the chains first (a leaf no link in effect supersedes), then the
 // leaves between, each group newest first.
-func (t *Timeline) linkSuccessors(leaf string, v View) []string {
+func (t *Timeline) linkSuccessors(leaf string, w window) []string {
 	if len(t.links[leaf]) == 0 {
 		return nil
 	}
@@ -171,7 +219,7 @@ func (t *Timeline) linkSuccessors(leaf string, v View) []string {
 		n := queue[0]
 		queue = queue[1:]
 		for next, rec := range t.links[n] {
-			if !seen[next] && t.linkVisible(rec, next, v) {
+			if !seen[next] && t.linkVisible(rec, next, w) {
 				seen[next] = true
 				found = append(found, next)
 				queue = append(queue, next)
@@ -180,7 +228,7 @@ func (t *Timeline) linkSuccessors(leaf string, v View) []string {
 	}
 	tip := func(l string) bool {
 		for next, rec := range t.links[l] {
-			if t.linkVisible(rec, next, v) {
+			if t.linkVisible(rec, next, w) {
 				return false
 			}
 		}
@@ -194,7 +242,7 @@ func (t *Timeline) linkSuccessors(leaf string, v View) []string {
 			}
 			return 1
 		}
-		if c := t.leaves[b].valid.Compare(t.leaves[a].valid); c != 0 {
+		if c := t.validFrom(t.leaves[b]).Compare(t.validFrom(t.leaves[a])); c != 0 {
 			return c
 		}
 		return strings.Compare(a, b)
@@ -211,10 +259,11 @@ func (t *Timeline) History(key Key, v View) []Entry {
 	if s == nil {
 		return nil
 	}
+	w := v.window()
 	var out []Entry
 	var vis []*entry
 	for _, e := range s.entries {
-		if v.visible(e) {
+		if t.visible(e, w) {
 			vis = append(vis, e)
 		}
 	}
@@ -232,18 +281,18 @@ func (t *Timeline) History(key Key, v View) []Entry {
 		default:
 			nextDiff[i] = nextNext
 		}
-		if t.counts(e, v) {
+		if t.counts(e, w) {
 			next, nextNext = e, nextDiff[i]
 		}
 	}
 	for i, e := range vis {
-		x := e.public()
-		if at, r := t.retracted(e.info.leaf, v); r {
+		x := t.public(e)
+		if at, r := t.retracted(x.Leaf, w); r {
 			x.RetractedAt = at
 		}
 		if n := nextDiff[i]; n != nil {
-			x.ValidTo = n.info.valid
-			x.SupersededAt = later(e.info.rec, n.info.rec)
+			x.ValidTo = t.validFrom(n.leaf)
+			x.SupersededAt = later(x.RecordedAt, t.recordedAt(n.leaf))
 		}
 		out = append(out, x)
 	}

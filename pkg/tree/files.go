@@ -3,6 +3,7 @@ package tree
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -198,8 +199,8 @@ func (t *Tree) maybeCompact() error {
 // snapshot is the in-memory catalog as catalog.json records it.
 func (t *Tree) snapshot() catalogSnapshot {
 	snap := catalogSnapshot{Version: catalogVersion, Branches: make([]branchEntry, 0, len(t.branches))}
-	for id, n := range t.branches {
-		snap.Branches = append(snap.Branches, branchEntry{ID: id, Layer: n.layer, Group: n.group, Children: n.children})
+	for v, n := range t.branches {
+		snap.Branches = append(snap.Branches, branchEntry{ID: branchString(v), Layer: int(n.layer), Group: n.group, Children: n.children()})
 	}
 	sortEntries(snap.Branches)
 	snap.Gone = slices.Sorted(maps.Keys(t.gone))
@@ -416,42 +417,53 @@ func (t *Tree) load() error {
 	// bottom-up, the whole subtree is sound). Anything else is dropped:
 	// its children are parentless again.
 	type entry struct {
-		id string
-		n  *node
+		v uint64
+		n *node
 	}
 	order := make([]entry, 0, len(entries))
-	for id, n := range entries {
-		order = append(order, entry{id, n})
+	leaves := 0
+	for v, n := range entries {
+		order = append(order, entry{v, n})
+		if n.layer == 1 {
+			leaves += len(n.kids)
+		}
 	}
+	// Numbers order as the ids they spell.
 	slices.SortFunc(order, func(a, b entry) int {
 		if a.n.layer != b.n.layer {
-			return a.n.layer - b.n.layer
+			return int(a.n.layer - b.n.layer)
 		}
-		return strings.Compare(a.id, b.id)
+		return cmp.Compare(a.v, b.v)
 	})
-	parents := make(map[string]string, len(entries)*t.bf)
+	// The leaves' parents are most of what the tree holds: sized once.
+	t.parent = make(map[uint64]uint64, leaves)
 	for _, e := range order {
-		id, n := e.id, e.n
+		v, n := e.v, e.n
+		id := branchString(v)
 		why := ""
-		if !slices.Contains(files[id], n.layer) {
+		if !slices.Contains(files[id], int(n.layer)) {
 			why = "its file is missing"
 		}
-		top := 0
-		for _, c := range n.children {
+		top := int32(0)
+		for i, c := range n.kids {
 			if why != "" {
 				break
 			}
-			if p, ok := parents[c]; ok {
-				why = fmt.Sprintf("its child %s is %s's", c, p)
-			} else if isBranchID(c) {
-				switch cn := t.branches[c]; {
-				case cn == nil:
-					why = fmt.Sprintf("its child branch %s is missing or dropped", c)
-				case cn.group != n.group:
-					why = fmt.Sprintf("its child branch %s is of another group", c)
-				default:
-					top = max(top, cn.layer)
+			if n.leaf(i) {
+				if p, ok := t.parent[c]; ok {
+					why = fmt.Sprintf("its child %s is %s's", n.child(i), branchString(p))
 				}
+				continue
+			}
+			switch cn := t.branches[c]; {
+			case cn == nil:
+				why = fmt.Sprintf("its child branch %s is missing or dropped", n.child(i))
+			case cn.hasParent:
+				why = fmt.Sprintf("its child %s is %s's", n.child(i), branchString(cn.parent))
+			case cn.group != n.group:
+				why = fmt.Sprintf("its child branch %s is of another group", n.child(i))
+			default:
+				top = max(top, cn.layer)
 			}
 		}
 		if why == "" && n.layer != top+1 {
@@ -462,17 +474,21 @@ func (t *Tree) load() error {
 			catRepaired = true
 			continue
 		}
-		t.branches[id] = n
-		for _, c := range n.children {
-			parents[c] = id
+		t.branches[v] = n
+		for i, c := range n.kids {
+			if n.leaf(i) {
+				t.parent[c] = v
+			} else {
+				cn := t.branches[c]
+				cn.parent, cn.hasParent = v, true
+			}
 		}
 	}
-	t.parent = parents
 	// Files the catalog does not account for are orphans of an interrupted
 	// consolidation, or strays: never trusted, deleted.
 	for _, id := range slices.Sorted(maps.Keys(files)) {
 		for _, layer := range files[id] {
-			if n := t.branches[id]; n != nil && n.layer == layer {
+			if _, n := t.node(id); n != nil && int(n.layer) == layer {
 				continue
 			}
 			t.note("removed orphan branch (an interrupted consolidation) %s", filepath.Join(branchesDir, strconv.Itoa(layer), id+".json"))
@@ -486,9 +502,9 @@ func (t *Tree) load() error {
 	// and the next consolidation embeds, come from their files. A damaged
 	// one is dropped, and its child branches are root branches instead.
 	var tops []string
-	for id := range t.branches {
-		if _, ok := parents[id]; !ok {
-			tops = append(tops, id)
+	for v, n := range t.branches {
+		if !n.hasParent {
+			tops = append(tops, branchString(v))
 		}
 	}
 	slices.Sort(tops)
@@ -496,7 +512,8 @@ func (t *Tree) load() error {
 	for len(tops) > 0 {
 		id := tops[0]
 		tops = tops[1:]
-		b, err := t.loadBranch(id, t.branches[id])
+		_, n := t.node(id)
+		b, err := t.loadBranch(id, n)
 		if err == nil {
 			read[id] = b
 			continue
@@ -510,7 +527,7 @@ func (t *Tree) load() error {
 		tops = append(tops, rise...)
 	}
 	for id := range gone {
-		if _, ok := parents[id]; !ok || !leaf.IsID(id) {
+		if !t.filed(id) {
 			delete(gone, id)
 			catRepaired = true
 		}
@@ -527,7 +544,7 @@ func (t *Tree) load() error {
 		if listed[it.ID] {
 			continue
 		}
-		if _, ok := parents[it.ID]; ok {
+		if _, ok := t.parentOf(it.ID); ok {
 			continue
 		}
 		if it.Layer == 0 && leaf.IsID(it.ID) {
@@ -555,6 +572,7 @@ func (t *Tree) load() error {
 	for _, b := range rest {
 		t.push(&rootEntry{sum: branchSummary(b), group: b.Group, layer: b.Layer})
 	}
+	t.kwDF.clip()
 
 	if catRepaired {
 		if err := t.writeSnapshot(t.cat.gen + 1); err != nil {
@@ -578,7 +596,7 @@ var errDamaged = errors.New("damaged branch file")
 // noted for the next Consolidate to repair; the caller treats the branch
 // as unreadable. Safe for concurrent readers.
 func (t *Tree) readBranch(id string) (*Branch, error) {
-	n := t.branches[id]
+	_, n := t.node(id)
 	if n == nil {
 		return nil, fmt.Errorf("no branch %s", id)
 	}
@@ -595,7 +613,7 @@ func (t *Tree) readBranch(id string) (*Branch, error) {
 // branch's id is their hash.
 func (t *Tree) loadBranch(id string, n *node) (*Branch, error) {
 	damaged := func(why string) error { return fmt.Errorf("%w %s: %s", errDamaged, id, why) }
-	data, err := readSmall(t.branchPath(n.layer, id), maxBranchLen)
+	data, err := readSmall(t.branchPath(int(n.layer), id), maxBranchLen)
 	switch {
 	case errors.Is(err, errTooLarge):
 		return nil, damaged("too large")
@@ -610,11 +628,11 @@ func (t *Tree) loadBranch(id string, n *node) (*Branch, error) {
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, damaged("not a branch: " + err.Error())
 	}
-	if b.ID != id || b.Layer != n.layer || b.Group != n.group || len(b.Children) != len(n.children) {
+	if b.ID != id || b.Layer != int(n.layer) || b.Group != n.group || len(b.Children) != len(n.kids) {
 		return nil, damaged("disagrees with the catalog")
 	}
 	for i, c := range b.Children {
-		if c.ID != n.children[i] {
+		if !n.isChild(i, c.ID) {
 			return nil, damaged("disagrees with the catalog")
 		}
 	}
@@ -639,36 +657,42 @@ func transient(err error) bool {
 // Open deletes. The catalog must be rewritten whole: the caller sees to
 // that.
 func (t *Tree) drop(ids []string) (rise []string, lost int) {
-	doomed := make(map[string]bool)
+	doomed := make(map[uint64]bool) // branch numbers
 	for _, id := range ids {
-		for x, ok := id, t.branches[id] != nil; ok && !doomed[x]; x, ok = t.parent[x] {
-			doomed[x] = true
+		for v, n := t.node(id); n != nil && !doomed[v]; v, n = n.parent, t.branches[n.parent] {
+			doomed[v] = true
+			if !n.hasParent {
+				break
+			}
 		}
 	}
 	var paths []string
-	for _, id := range slices.Sorted(maps.Keys(doomed)) {
-		n := t.branches[id]
-		delete(t.branches, id)
-		delete(t.parent, id)
+	for _, v := range slices.Sorted(maps.Keys(doomed)) { // numbers order as their ids
+		id, n := branchString(v), t.branches[v]
+		delete(t.branches, v)
 		if e := t.root[id]; e != nil {
 			t.unroot(e)
 		}
 		t.bag.remove(id)
-		for _, c := range n.children {
-			delete(t.parent, c)
+		for i, c := range n.kids {
 			switch {
-			case doomed[c]:
-			case isBranchID(c):
-				rise = append(rise, c)
+			case !n.leaf(i) && doomed[c]:
+			case !n.leaf(i):
+				if cn := t.branches[c]; cn != nil {
+					cn.parent, cn.hasParent = 0, false
+				}
+				rise = append(rise, branchString(c))
 			default:
-				if !t.gone[c] {
+				delete(t.parent, c)
+				lf := leafString(c)
+				if !t.gone[lf] {
 					lost++
 				}
-				delete(t.gone, c)
-				delete(t.ops, c)
+				delete(t.gone, lf)
+				delete(t.ops, lf)
 			}
 		}
-		paths = append(paths, t.branchPath(n.layer, id))
+		paths = append(paths, t.branchPath(int(n.layer), id))
 	}
 	for _, p := range paths {
 		if err := removeFile(p); err != nil {
@@ -688,7 +712,7 @@ func (t *Tree) repairDamaged() error {
 	bad := t.damaged.take()
 	var ids []string
 	for _, id := range slices.Sorted(maps.Keys(bad)) {
-		n := t.branches[id]
+		_, n := t.node(id)
 		if n == nil {
 			continue // already dropped, or rebuilt
 		}
@@ -711,14 +735,14 @@ func (t *Tree) repairDamaged() error {
 			// A branch rising to the root needs its summary, from its
 			// file; one that cannot be read now, for whatever reason,
 			// goes too (its leaves come back with Reconcile).
-			n := t.branches[id]
+			_, n := t.node(id)
 			b, err := t.loadBranch(id, n)
 			if err != nil {
 				t.note("dropped branch %s: %v", id, err)
 				ids = append(ids, id)
 				continue
 			}
-			t.push(&rootEntry{sum: branchSummary(b), group: n.group, layer: n.layer})
+			t.push(&rootEntry{sum: branchSummary(b), group: n.group, layer: int(n.layer)})
 		}
 	}
 	if lost > 0 {
@@ -816,8 +840,8 @@ const maxCatalogLen = 1 << 30
 // counts as empty (every branch file then reads as an orphan and is
 // re-derived); the log is replayed up to its first damaged line. repaired
 // says the snapshot must be rewritten.
-func (t *Tree) loadCatalog() (entries map[string]*node, gone map[string]bool, repaired bool, err error) {
-	entries = make(map[string]*node)
+func (t *Tree) loadCatalog() (entries map[uint64]*node, gone map[string]bool, repaired bool, err error) {
+	entries = make(map[uint64]*node)
 	gone = make(map[string]bool)
 	groups := make(interner)
 	add := func(where string, es []branchEntry) {
@@ -827,25 +851,23 @@ func (t *Tree) loadCatalog() (entries map[string]*node, gone map[string]bool, re
 				repaired = true
 				continue
 			}
-			if n := entries[e.ID]; n != nil {
-				if n.layer != e.Layer || n.group != e.Group {
+			v, _ := branchNum(e.ID)
+			if n := entries[v]; n != nil {
+				if int(n.layer) != e.Layer || n.group != e.Group {
 					t.note("%s: dropped a second, different record of branch %s", where, e.ID)
 					repaired = true
 				}
 				continue
 			}
-			children := e.Children
-			if cap(children) > len(children) {
-				children = slices.Clone(children) // the decoder's spare capacity, times every branch
-			}
-			entries[e.ID] = &node{layer: e.Layer, group: groups.str(e.Group), children: children}
+			entries[v] = newNode(e.Layer, groups.str(e.Group), e.Children)
 		}
 	}
 	count := func(leaves int, kw map[string]int32) {
 		t.kwN += max(leaves, 0)
+		t.kwDF.reserve(len(kw))
 		for k, n := range kw {
 			if n > 0 && k != "" {
-				t.kwDF[k] += n
+				t.kwDF.add(k, n)
 			}
 		}
 	}

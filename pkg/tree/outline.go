@@ -54,9 +54,11 @@ func (t *Tree) Outline(depth int) []Line {
 	var walk func(id, title, group string, layer, d int)
 	walk = func(id, title, group string, layer, d int) {
 		l := Line{Depth: d, ID: id, Layer: layer, Group: group, Title: title}
-		n := t.branches[id]
+		_, n := t.node(id)
+		var children []string
 		if n != nil {
-			for _, c := range n.children {
+			children = n.children()
+			for _, c := range children {
 				if t.gone[c] {
 					l.Gone++
 				} else {
@@ -74,13 +76,13 @@ func (t *Tree) Outline(depth int) []Line {
 				titles = append(titles, c.Title)
 			}
 		}
-		for i, c := range n.children {
+		for i, c := range children {
 			if t.gone[c] {
 				continue
 			}
 			cl, title := 0, ""
-			if cn := t.branches[c]; cn != nil {
-				cl = cn.layer
+			if _, cn := t.node(c); cn != nil {
+				cl = int(cn.layer)
 			}
 			if i < len(titles) {
 				title = titles[i]

@@ -229,7 +229,7 @@ func (s *searcher) descend(beam int) {
 		var ids []string
 		var bags []*bag
 		for _, p := range picked {
-			n := s.t.branches[p.id]
+			_, n := s.t.node(p.id)
 			if n == nil {
 				continue
 			}
@@ -242,7 +242,7 @@ func (s *searcher) descend(beam int) {
 			if !ok {
 				continue // unreadable: the guarantee finds its leaves
 			}
-			for i, c := range n.children {
+			for i, c := range n.children() {
 				if !s.t.gone[c] {
 					ids = append(ids, c)
 					bags = append(bags, &bs[i])

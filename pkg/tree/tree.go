@@ -62,7 +62,7 @@
 // of the root's branches (the descent ranks their summaries first, and the
 // next consolidation embeds them), and no other branch file. At 100,000
 // leaves of about 500 bytes (14,000 branches, 80 MB of branch files) that
-// is some 0.2 s and 10 MB, where reading every file was 2.6 s and 94 MB.
+// is some 0.2 s and 6 MB, where reading every file was 2.6 s and 94 MB.
 //
 // A branch's summaries are read from its file when a descent opens it,
 // tokenized, and kept in a cache bounded in bytes (Options.CacheBytes),
@@ -109,7 +109,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -215,8 +214,8 @@ type Tree struct {
 	sum Summarizer
 	now func() time.Time
 
-	branches map[string]*node      // every committed branch: the structure, not the summaries
-	parent   map[string]string     // item id → parent branch id
+	branches map[uint64]*node      // every committed branch by number (see ids.go): the structure, not the summaries
+	parent   map[uint64]uint64     // filed leaf's number → its branch's (a branch's parent is in its node)
 	gone     map[string]bool       // parented leaves since removed
 	root     map[string]*rootEntry // every parentless item
 	queues   map[queueKey]*queue   // parentless items per group and layer, in arrival order
@@ -230,7 +229,7 @@ type Tree struct {
 	// (removed or not: rarity is an estimate, and it only steers summaries)
 	// and every parentless leaf; the catalog keeps the first part, so Open
 	// gets them without reading a branch.
-	kwDF map[string]int32
+	kwDF termCounts
 	kwN  int
 
 	ops        map[string]bool // leaves removed (true) or brought back (false) since the last catalog write
@@ -250,14 +249,6 @@ type Tree struct {
 	crash          func() error
 	rewriteCatalog bool
 	compactAt      int64 // the log size that triggers a fold (0: compactMin)
-}
-
-// node is what the tree holds of a committed branch: where its file is and
-// which children it lists, in order. The summaries stay in the file.
-type node struct {
-	layer    int
-	group    string
-	children []string
 }
 
 // rootEntry is one parentless item: a pending leaf or a top branch.
@@ -329,8 +320,8 @@ func newTree(dir string, opts Options) *Tree {
 
 // reset empties the in-memory state.
 func (t *Tree) reset() {
-	t.branches = make(map[string]*node)
-	t.parent = make(map[string]string)
+	t.branches = make(map[uint64]*node)
+	t.parent = make(map[uint64]uint64)
 	t.gone = make(map[string]bool)
 	t.root = make(map[string]*rootEntry)
 	t.queues = make(map[queueKey]*queue)
@@ -338,7 +329,7 @@ func (t *Tree) reset() {
 	t.ops = make(map[string]bool)
 	t.rootIdx = rootIndex{post: make(map[string][]rootPost)}
 	t.seq = 0
-	t.kwDF = make(map[string]int32)
+	t.kwDF.reset()
 	t.kwN = 0
 	t.bag.clear()
 	t.damaged.take()
@@ -357,7 +348,7 @@ func (t *Tree) Add(it Item) error {
 	if !leaf.IsID(it.ID) {
 		return fmt.Errorf("add %q: %w", it.ID, ErrBadID)
 	}
-	if _, ok := t.parent[it.ID]; ok {
+	if t.filed(it.ID) {
 		if t.gone[it.ID] {
 			delete(t.gone, it.ID)
 			t.ops[it.ID] = false
@@ -379,11 +370,7 @@ func (t *Tree) Add(it Item) error {
 func (t *Tree) countKeywords(s ChildSummary, n int32) {
 	t.kwN += int(n)
 	for _, k := range s.Keywords {
-		if c := t.kwDF[k] + n; c > 0 {
-			t.kwDF[k] = c
-		} else {
-			delete(t.kwDF, k)
-		}
+		t.kwDF.add(k, n)
 	}
 }
 
@@ -391,7 +378,7 @@ func (t *Tree) countKeywords(s ChildSummary, n int32) {
 // every leaf filed in a branch, that is the tree's own without the
 // parentless leaves'.
 func (t *Tree) committedKeywords() (map[string]int32, int) {
-	df := maps.Clone(t.kwDF)
+	df := t.kwDF.toMap()
 	n := t.kwN
 	for _, e := range t.root {
 		if e.layer == 0 {
@@ -408,7 +395,7 @@ func (t *Tree) committedKeywords() (map[string]int32, int) {
 
 // rarity is an inverse document frequency over the leaves' keywords.
 func (t *Tree) rarity(term string) float64 {
-	return math.Log(1 + float64(t.kwN+1)/float64(t.kwDF[term]+1))
+	return math.Log(1 + float64(t.kwN+1)/float64(t.kwDF.get(term)+1))
 }
 
 // push makes e a parentless item at the end of its queue.
@@ -475,7 +462,7 @@ func (t *Tree) Remove(id string) bool {
 		t.unroot(e)
 		return true
 	}
-	if _, ok := t.parent[id]; !ok || t.gone[id] {
+	if !t.filed(id) || t.gone[id] {
 		return false
 	}
 	t.gone[id] = true
@@ -490,9 +477,11 @@ func (t *Tree) Remove(id string) bool {
 // (some 60 ms at 100,000 leaves), describes only the leaves it adds (their
 // Text is not read otherwise), and writes nothing until Consolidate.
 func (t *Tree) Reconcile(items []Item) (added, removed int, err error) {
-	live := make(map[string]bool, len(items))
+	live := make(map[uint64]bool, len(items)) // by leaf number; a bad id is Add's error
 	for _, it := range items {
-		live[it.ID] = true
+		if v, ok := leafNum(it.ID); ok {
+			live[v] = true
+		}
 		if t.holds(it.ID) {
 			continue
 		}
@@ -503,13 +492,15 @@ func (t *Tree) Reconcile(items []Item) (added, removed int, err error) {
 	}
 	var drop []string
 	for id := range t.root {
-		if leaf.IsID(id) && !live[id] {
+		if v, ok := leafNum(id); ok && !live[v] {
 			drop = append(drop, id)
 		}
 	}
-	for id := range t.parent {
-		if leaf.IsID(id) && !t.gone[id] && !live[id] {
-			drop = append(drop, id)
+	for v := range t.parent {
+		if !live[v] {
+			if id := leafString(v); !t.gone[id] {
+				drop = append(drop, id)
+			}
 		}
 	}
 	for _, id := range drop {
@@ -520,13 +511,16 @@ func (t *Tree) Reconcile(items []Item) (added, removed int, err error) {
 	return added, removed, nil
 }
 
+// Holds reports whether the tree holds leaf id live: a caller that keeps
+// leaf texts elsewhere reads them only for the items Reconcile must add.
+func (t *Tree) Holds(id string) bool { return t.holds(id) }
+
 // holds reports whether the tree holds leaf id live.
 func (t *Tree) holds(id string) bool {
 	if _, ok := t.root[id]; ok {
 		return true
 	}
-	_, ok := t.parent[id]
-	return ok && !t.gone[id]
+	return t.filed(id) && !t.gone[id]
 }
 
 // Consolidate writes a branch over every BranchFactor parentless items of
@@ -716,15 +710,20 @@ func (t *Tree) newBranch(group string, layer int, children []*rootEntry) planned
 // the structure; the summaries are in the file just written.
 func (t *Tree) apply(plan []planned) {
 	for _, p := range plan {
-		n := &node{layer: p.b.Layer, group: p.b.Group, children: make([]string, len(p.b.Children))}
-		for i, c := range p.b.Children {
-			n.children[i] = c.ID
-			t.parent[c.ID] = p.b.ID
-			if e := t.root[c.ID]; e != nil {
+		e := p.entry()
+		n := newNode(e.Layer, e.Group, e.Children)
+		v, _ := branchNum(p.b.ID)
+		for i, c := range e.Children {
+			if n.leaf(i) {
+				t.parent[n.kids[i]] = v
+			} else if cn := t.branches[n.kids[i]]; cn != nil {
+				cn.parent, cn.hasParent = v, true
+			}
+			if e := t.root[c]; e != nil {
 				t.unroot(e)
 			}
 		}
-		t.branches[p.b.ID] = n
+		t.branches[v] = n
 		t.push(p.root)
 	}
 }
@@ -856,9 +855,10 @@ type Stats struct {
 // Stats counts what the tree holds, in O(store), from memory.
 func (t *Tree) Stats() Stats {
 	s := Stats{Branches: len(t.branches), Gone: len(t.gone), Root: len(t.root)}
-	for id := range t.parent {
-		if leaf.IsID(id) && !t.gone[id] {
-			s.Leaves++
+	s.Leaves = len(t.parent)
+	for id := range t.gone {
+		if t.filed(id) {
+			s.Leaves--
 		}
 	}
 	for id := range t.root {
@@ -868,7 +868,7 @@ func (t *Tree) Stats() Stats {
 		}
 	}
 	for _, b := range t.branches {
-		s.Layers = max(s.Layers, b.layer)
+		s.Layers = max(s.Layers, int(b.layer))
 	}
 	return s
 }
@@ -889,16 +889,35 @@ func (t *Tree) Path(id string) []string {
 	if _, ok := t.root[id]; ok {
 		return []string{}
 	}
-	var path []string
-	for p, ok := t.parent[id]; ok; p, ok = t.parent[p] {
-		path = append(path, p)
-		if len(path) > maxLayer {
-			break // unreachable: Open rejects cycles
-		}
-	}
-	if path == nil {
+	p, ok := t.parentOf(id)
+	if !ok {
 		return nil
 	}
-	slices.Reverse(path)
+	// The branches from the bottom up, spelled out top down in one
+	// allocation.
+	var up [maxLayer + 1]uint64
+	depth := 0
+	for {
+		up[depth] = p
+		depth++
+		n := t.branches[p]
+		if n == nil || !n.hasParent || depth == len(up) {
+			break // the last: unreachable, Open rejects cycles
+		}
+		p = n.parent
+	}
+	var b strings.Builder
+	b.Grow(17 * depth)
+	for i := depth - 1; i >= 0; i-- {
+		var buf [17]byte
+		buf[0] = 'b'
+		putHex(buf[1:], up[i])
+		b.Write(buf[:])
+	}
+	all := b.String()
+	path := make([]string, depth)
+	for i := range path {
+		path[i] = all[17*i : 17*(i+1)]
+	}
 	return path
 }

@@ -149,22 +149,54 @@ func reachableOnDisk(t testing.TB, dir string) map[string]bool {
 	return leaves
 }
 
+// testNode is a branch's structure with its children's ids spelled out.
+type testNode struct {
+	layer    int
+	group    string
+	children []string
+}
+
+// branchMap returns the tree's branches by id, ids spelled out.
+func branchMap(tr *Tree) map[string]*testNode {
+	m := make(map[string]*testNode, len(tr.branches))
+	for v, n := range tr.branches {
+		m[branchString(v)] = &testNode{layer: int(n.layer), group: n.group, children: n.children()}
+	}
+	return m
+}
+
+// parentMap returns the parent of every item a branch lists, leaves' and
+// branches', ids spelled out.
+func parentMap(tr *Tree) map[string]string {
+	m := make(map[string]string, len(tr.parent))
+	for c, p := range tr.parent {
+		m[leafString(c)] = branchString(p)
+	}
+	for v, n := range tr.branches {
+		if n.hasParent {
+			m[branchString(v)] = branchString(n.parent)
+		}
+	}
+	return m
+}
+
 // checkInvariants checks the in-memory tree is one consistent structure:
 // the catalog and the branches agree, the root is exactly the parentless
 // items, everything is reachable from it exactly once, and the queues
 // count what they hold.
 func checkInvariants(tr *Tree) error {
-	for id, b := range tr.branches {
+	branches, parent := branchMap(tr), parentMap(tr)
+	for id, b := range branches {
 		if branchID(b.children) != id {
 			return fmt.Errorf("branch %s: bad id", id)
 		}
 		top := 0
 		for _, c := range b.children {
-			if tr.parent[c] != id {
-				return fmt.Errorf("branch %s: child %s has parent %q", id, c, tr.parent[c])
+			if parent[c] != id {
+				return fmt.Errorf("branch %s: child %s has parent %q", id, c, parent[c])
 			}
 			if isBranchID(c) {
-				cb := tr.branches[c]
+				cb := branches[c]
 				if cb == nil || cb.group != b.group {
 					return fmt.Errorf("branch %s: bad child branch %s", id, c)
 				}
@@ -175,8 +207,8 @@ func checkInvariants(tr *Tree) error {
 			return fmt.Errorf("branch %s: layer %d over children of layer %d", id, b.layer, top)
 		}
 	}
-	for c, p := range tr.parent {
-		b := tr.branches[p]
+	for c, p := range parent {
+		b := branches[p]
 		if b == nil || !slices.Contains(b.children, c) {
 			return fmt.Errorf("catalog: %s → %s, which does not list it", c, p)
 		}
@@ -185,12 +217,12 @@ func checkInvariants(tr *Tree) error {
 		}
 	}
 	for id := range tr.gone {
-		if _, ok := tr.parent[id]; !ok {
+		if _, ok := parent[id]; !ok {
 			return fmt.Errorf("gone %s has no parent", id)
 		}
 	}
-	for id, b := range tr.branches {
-		_, hasParent := tr.parent[id]
+	for id, b := range branches {
+		_, hasParent := parent[id]
 		if _, inRoot := tr.root[id]; inRoot == hasParent {
 			return fmt.Errorf("branch %s: in root %v, has parent %v", id, inRoot, hasParent)
 		}
@@ -205,7 +237,7 @@ func checkInvariants(tr *Tree) error {
 			return fmt.Errorf("%s reached twice", id)
 		}
 		seen[id] = true
-		if b := tr.branches[id]; b != nil {
+		if b := branches[id]; b != nil {
 			for _, c := range b.children {
 				if err := walk(c); err != nil {
 					return err
@@ -222,12 +254,12 @@ func checkInvariants(tr *Tree) error {
 			return err
 		}
 	}
-	for id := range tr.branches {
+	for id := range branches {
 		if !seen[id] {
 			return fmt.Errorf("branch %s unreachable", id)
 		}
 	}
-	for c := range tr.parent {
+	for c := range parent {
 		if !seen[c] {
 			return fmt.Errorf("%s unreachable", c)
 		}
@@ -260,8 +292,8 @@ func checkInvariants(tr *Tree) error {
 // checkFiles checks every branch file agrees with the catalog's record of
 // it, as a read would.
 func checkFiles(tr *Tree) error {
-	for id, n := range tr.branches {
-		if _, err := tr.loadBranch(id, n); err != nil {
+	for v, n := range tr.branches {
+		if _, err := tr.loadBranch(branchString(v), n); err != nil {
 			return err
 		}
 	}
@@ -282,7 +314,7 @@ func TestConsolidateShape(t *testing.T) {
 	if st.Layers != 2 || st.Branches != 9 || st.Pending != 6 || st.Root != 7 || st.Leaves != 70 {
 		t.Fatalf("stats %+v", st)
 	}
-	for id := range tr.branches {
+	for id := range branchMap(tr) {
 		b, ok := tr.Branch(id)
 		if !ok {
 			t.Fatalf("branch %s unreadable", id)
@@ -295,7 +327,7 @@ func TestConsolidateShape(t *testing.T) {
 		}
 	}
 	// Arrival order: the first branch holds the first eight leaves.
-	first, _ := tr.Branch(tr.parent[items[0].ID])
+	first, _ := tr.Branch(parentMap(tr)[items[0].ID])
 	for i, c := range first.Children {
 		if c.ID != items[i].ID {
 			t.Fatalf("child %d is %s, want %s", i, c.ID, items[i].ID)
@@ -368,7 +400,7 @@ func TestForceClosesPartialGroups(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("root %v, want %v", got, want)
 	}
-	for id, b := range tr.branches {
+	for id, b := range branchMap(tr) {
 		if len(b.children) > 4 || len(b.children) < 2 {
 			t.Errorf("branch %s has %d children", id, len(b.children))
 		}
@@ -640,7 +672,7 @@ func TestCatalogLogCompacts(t *testing.T) {
 		t.Fatalf("the log was folded in %d times (log %d bytes)", tr.cat.gen, tr.cat.logSize)
 	}
 	re := mustOpen(t, dir)
-	if !maps.Equal(re.parent, tr.parent) || !maps.Equal(re.gone, tr.gone) || re.Stats() != tr.Stats() || len(re.Repairs()) != 0 {
+	if !maps.Equal(parentMap(re), parentMap(tr)) || !maps.Equal(re.gone, tr.gone) || re.Stats() != tr.Stats() || len(re.Repairs()) != 0 {
 		t.Fatalf("reopened: %+v, want %+v, repairs %v", re.Stats(), tr.Stats(), re.Repairs())
 	}
 	// The same catalog written whole every time reads back the same.
@@ -652,7 +684,7 @@ func TestCatalogLogCompacts(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir2, catalogLogName)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("rewrite mode wrote a log: %v", err)
 	}
-	if re := mustOpen(t, dir2); !maps.Equal(re.parent, tr2.parent) {
+	if re := mustOpen(t, dir2); !maps.Equal(parentMap(re), parentMap(tr2)) {
 		t.Fatal("rewritten catalog reads back different")
 	}
 }
@@ -818,8 +850,8 @@ func TestDamagedBranchFoundLazily(t *testing.T) {
 	items := simpleItems("g", 0, 80)
 	addAll(t, tr, items)
 	consolidate(t, tr, false) // 10 layer-1 branches, 8 of them under a layer-2 one
-	victim := tr.parent[items[0].ID]
-	top := tr.parent[victim]
+	victim := parentMap(tr)[items[0].ID]
+	top := parentMap(tr)[victim]
 	if top == "" {
 		t.Fatal("the first branch should be below the root")
 	}
@@ -856,8 +888,11 @@ func TestDamagedBranchFoundLazily(t *testing.T) {
 	}
 
 	consolidate(t, tr, false)
-	if tr.branches[victim] != nil || tr.branches[top] != nil {
-		t.Fatal("the damaged branch or the one above it survived")
+	if _, n := tr.node(victim); n != nil {
+		t.Fatal("the damaged branch survived")
+	}
+	if _, n := tr.node(top); n != nil {
+		t.Fatal("the branch above the damaged one survived")
 	}
 	if r := strings.Join(tr.Repairs(), "\n"); !strings.Contains(r, victim) || !strings.Contains(r, "8 leaves") {
 		t.Fatalf("repairs %q", r)
@@ -940,15 +975,15 @@ func TestReopenKeepsRarity(t *testing.T) {
 		t.Fatalf("the log was folded in %d times", tr.cat.gen)
 	}
 	re := mustOpen(t, dir)
-	if re.kwN != tr.kwN || !maps.Equal(re.kwDF, tr.kwDF) {
-		t.Fatalf("reopened with %d leaves and %d terms counted, want %d and %d", re.kwN, len(re.kwDF), tr.kwN, len(tr.kwDF))
+	if re.kwN != tr.kwN || !maps.Equal(re.kwDF.toMap(), tr.kwDF.toMap()) {
+		t.Fatalf("reopened with %d leaves and %d terms counted, want %d and %d", re.kwN, re.kwDF.len(), tr.kwN, tr.kwDF.len())
 	}
 	// A rebuild counts the same leaves once each.
 	if err := re.Rebuild(items); err != nil {
 		t.Fatal(err)
 	}
 	again := mustOpen(t, dir)
-	if again.kwN != len(items) || !maps.Equal(again.kwDF, re.kwDF) {
+	if again.kwN != len(items) || !maps.Equal(again.kwDF.toMap(), re.kwDF.toMap()) {
 		t.Fatalf("after a rebuild: %d leaves counted, want %d", again.kwN, len(items))
 	}
 }
