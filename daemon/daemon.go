@@ -162,7 +162,15 @@ func Run(ctx context.Context, cfg Config) error {
 	// hold on to until the heap grew that far again. It goes back now, off
 	// the serving path (a full collection of a large store takes a few
 	// hundred ms of CPU).
-	go debug.FreeOSMemory()
+	go func() {
+		debug.FreeOSMemory()
+		switch limit, ok := setMemoryLimit(); {
+		case ok && limit > 0:
+			log.Info("soft memory limit set", "limit_mib", limit>>20)
+		case ok:
+			log.Info("no soft memory limit: the store needs more room than the target leaves; Go's defaults apply", "target_mib", memoryTarget>>20)
+		}
+	}()
 	memory := time.NewTicker(memoryCheck)
 	defer memory.Stop()
 
@@ -191,6 +199,7 @@ wait:
 			log.Error("gRPC server stopped", "err", serveErr)
 			break wait
 		case now := <-memory.C:
+			setMemoryLimit() // the store may have grown
 			if svc.idleFor(now) >= memoryIdle {
 				releaseIdleMemory()
 			}
@@ -237,6 +246,7 @@ func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
 		return nil, err
 	}
 	opts.Logger = log
+	defer collectOftenWhileOpening()()
 	st, err := store.Open(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)

@@ -1,37 +1,112 @@
 package daemon
 
 import (
+	"math"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
 )
 
-// The garbage collector runs with Go's defaults (GOGC=100, no memory
-// limit): the heap may grow to twice what the store keeps before a
-// collection. Keeping a large store's daemon smaller while it works costs
-// its calls, because every collection marks everything the store keeps
-// (at 100,000 memories some 200 MB, ~110 ms of marking):
+// The daemon keeps its memory modest without making its calls pay for it.
 //
-//   - GOGC=50: sixteen clients saving into a 100,000-memory store got 11%
-//     fewer saves through (1261 vs 1425 saves/s, medians of 3 runs);
-//   - a soft memory limit of what the store keeps plus 32 MiB: resident
-//     memory after a burst of 1,200 searches 293 MiB instead of ~400, but
-//     15 collections instead of 1, and search p99 13–21 ms instead of 8.5.
+// While the store leaves the collector room under memoryTarget (at least
+// memoryRoom beyond what it keeps), the daemon sets a soft memory limit of
+// memoryTarget (runtime/debug.SetMemoryLimit): the collector runs before
+// the limit is reached and the scavenger hands free pages back, where Go's
+// default (GOGC=100) lets the heap grow to twice what the store keeps. A
+// store too big for that room runs with the defaults instead of
+// collecting all the time. The limit is revisited as the store grows
+// (setMemoryLimit); a person who sets GOMEMLIMIT decides instead.
 //
-// So the defaults stay, and a person who wants a bound sets GOMEMLIMIT,
-// which the runtime reads itself. A daemon is mostly idle between an
-// agent's bursts of calls, though, so the memory a burst left behind is
-// handed back once the calls stop, at no cost to the calls themselves.
+// Measured on a 100,000-memory store, which keeps ~130 MB (2,000 searches
+// by one client through a real ihmtd, two runs each):
+//
+//   - resident after the searches: 252–258 MiB with the limit, 299–313
+//     without; search p50 3.3–4.2 ms and p99 9.0–10.1 ms with it, 3.5–4.5
+//     and 8.7–10.7 without: the same, within this machine's noise;
+//   - idle afterwards: 191–197 MiB either way.
+//
+// Opening is the other peak: it holds every text at once and leaves about
+// as much garbage as the store keeps. It runs with GOGC=openGCPercent,
+// which costs in proportion whatever the store's size (a limit would not):
+// peak 278–279 MiB and open 3.8–4.1 s, where 50 gave 297–306 MiB and
+// 3.4–3.5 s, and the default 334–340 MiB and 2.9–3.9 s.
+//
+// What a limit costs depends on the room it leaves: with a store keeping
+// ~200 MB, a limit of that plus 32 MiB made 15 collections instead of 1 in
+// a burst of 1,200 searches and raised their p99 from 8.5 to 13–21 ms; and
+// GOGC=50 cost sixteen saving clients 11% of their saves.
+//
+// A daemon is mostly idle between an agent's bursts of calls, and the
+// memory a burst left behind is handed back once the calls stop, at no
+// cost to the calls themselves (releaseIdleMemory).
 const (
-	// memoryCheck is how often an idle daemon looks for memory to return.
+	// memoryTarget is the soft limit. It counts the Go runtime's memory;
+	// the program's own pages add ~20 MiB to what the system reports, so
+	// the daemon stays under 300 MB resident.
+	memoryTarget = 260 << 20
+	// memoryRoom is the least room a limit must leave the collector
+	// beyond what the store keeps: some 500 searches' garbage.
+	memoryRoom = 64 << 20
+	// memoryCheck is how often the daemon revisits the limit and, when
+	// idle, looks for memory to return.
 	memoryCheck = 5 * time.Second
 	// memoryIdle is how long without a call counts as idle.
 	memoryIdle = 5 * time.Second
 	// memoryWorthReturning is the least reclaimable memory worth a forced
 	// collection (a few hundred ms of CPU on a large store); a quarter of
 	// the live heap when that is more.
-	memoryWorthReturning = 64 << 20
+	memoryWorthReturning = 32 << 20
 )
+
+// setMemoryLimit sets the soft memory limit for the store the daemon holds
+// now: memoryTarget while what it keeps leaves memoryRoom under it, else
+// none (Go's defaults). It reports the limit set, 0 for none, and false
+// when it left the runtime alone (GOMEMLIMIT set, or a runtime without the
+// metrics).
+func setMemoryLimit() (limit int64, ok bool) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return 0, false
+	}
+	samples := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+	}
+	metrics.Read(samples)
+	v := make([]int64, len(samples))
+	for i, s := range samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return 0, false
+		}
+		v[i] = int64(s.Value.Uint64())
+	}
+	// What the runtime holds besides objects and free pages: the unused
+	// parts of the spans objects are in, stacks, its own metadata.
+	live, other := v[0], max(v[1]-v[2]-v[3]-v[4], 0)
+	if live+other+memoryRoom > memoryTarget {
+		debug.SetMemoryLimit(math.MaxInt64)
+		return 0, true
+	}
+	debug.SetMemoryLimit(memoryTarget)
+	return memoryTarget, true
+}
+
+// openGCPercent is the collector's setting while a store opens (see above).
+const openGCPercent = 25
+
+// collectOftenWhileOpening sets openGCPercent until the function it
+// returns is called, unless a person set GOGC.
+func collectOftenWhileOpening() (restore func()) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() {}
+	}
+	old := debug.SetGCPercent(openGCPercent)
+	return func() { debug.SetGCPercent(old) }
+}
 
 // releaseIdleMemory returns the heap's garbage and free pages to the
 // operating system when there are enough of them to be worth a

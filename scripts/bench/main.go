@@ -894,8 +894,7 @@ func (b *bench) restartPhase(ctx context.Context, p paths.Paths, leaves int64, r
 		return
 	}
 	r.OpenSeconds = time.Since(t).Seconds()
-	n := b.cfg.searches / 4
-	s, err := b.searchLatency(ctx, p.Socket, n, ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, int(leaves))
+	s, err := b.searchLatency(ctx, p.Socket, b.cfg.searches, ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, int(leaves))
 	if err != nil {
 		r.Error = err.Error()
 		return
