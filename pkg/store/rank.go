@@ -24,7 +24,7 @@ type ranked struct {
 	score   float64
 	matched uint64 // query terms it contains (inherited by a pulled-in successor)
 	current bool
-	notices []string
+	by      index.Doc // when not current: the newest successor the caller may see
 }
 
 // rank is the one ranking function: every search's scored pool goes through
@@ -40,8 +40,9 @@ type ranked struct {
 //
 // Callers hold s.mu for reading.
 func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool) []ranked {
-	out := make([]ranked, 0, len(raw))
-	at := make(map[index.Doc]int, len(raw))
+	// Room for a successor pulled in for each: the ranking never grows.
+	out := make([]ranked, 0, 2*len(raw))
+	at := make(map[index.Doc]int, 2*len(raw))
 	for _, h := range raw {
 		r := ranked{doc: h.Doc, score: h.Score, matched: h.Matched, current: true}
 		if len(clue) > 0 {
@@ -65,29 +66,26 @@ func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView fu
 		return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
 	}
 	// Each memory's successor is looked up once: the passes below only move
-	// scores.
+	// scores. Notices are worded later, for the memories an answer shows
+	// (notices).
 	type successor struct {
-		doc     index.Doc
-		ok      bool // superseded by a memory this caller may see in the view
-		notices []string
+		doc index.Doc
+		ok  bool // superseded by a memory this caller may see in the view
 	}
-	succOf := map[index.Doc]successor{}
+	succOf := make(map[index.Doc]successor, 2*len(raw))
 	lookup := func(d index.Doc) successor {
 		if got, seen := succOf[d]; seen {
 			return got
 		}
 		var sc successor
-		st := s.tl.Status(s.docs[d].ID, tv)
+		st := s.tl.Outdated(s.docs[d].ID, tv)
 		if st.Outdated {
 			for _, id := range st.Successors {
 				if n, ok := s.byID[id]; ok && visibleDoc(n) {
 					// The first visible one is the newest. Superseded only
 					// by memories this caller may not see (or that the view
 					// excludes), a memory is current for this caller.
-					sc = successor{doc: n, ok: true, notices: st.Notices}
-					if len(sc.notices) == 0 {
-						sc.notices = []string{s.linkNotice(s.docs[n])}
-					}
+					sc = successor{doc: n, ok: true}
 					break
 				}
 			}
@@ -105,7 +103,7 @@ func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView fu
 			}
 			r := &out[i]
 			if r.current {
-				r.current, r.notices = false, sc.notices
+				r.current, r.by = false, sc.doc
 			}
 			j, ok := at[sc.doc]
 			if !ok {
@@ -131,6 +129,19 @@ func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView fu
 	}
 	sortRanked(out)
 	return out
+}
+
+// notices explain why a ranked memory is not current: its facts' newer
+// values, or else the explicit correction by its successor. Callers hold
+// s.mu for reading.
+func (s *Store) notices(r ranked, tv timeline.View) []string {
+	if r.current {
+		return nil
+	}
+	if st := s.tl.Status(s.docs[r.doc].ID, tv); len(st.Notices) > 0 {
+		return st.Notices
+	}
+	return []string{s.linkNotice(s.docs[r.by])}
 }
 
 func sortRanked(out []ranked) {

@@ -226,18 +226,19 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		return float64(bits.OnesCount64(r.matched)) / float64(len(terms))
 	}
 	hit := func(r ranked) Hit {
-		return Hit{Leaf: s.shown(s.docs[r.doc]), Score: r.score, Current: r.current, Notices: r.notices}
+		return Hit{Leaf: s.shown(s.docs[r.doc]), Score: r.score, Current: r.current, Notices: s.notices(r, view.tl)}
 	}
 
+	res.Ranked = make([]Hit, 0, min(len(order), limit))
 	for _, r := range order[:min(len(order), limit)] {
-		res.Ranked = append(res.Ranked, Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: r.notices})
+		res.Ranked = append(res.Ranked, Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: s.notices(r, view.tl)})
 	}
 	best := order[0]
 	coverage := cover(best)
 	// The runner-up is the best memory that is a real alternative: one the
 	// best answer superseded is history, not a rival.
 	margin := 1.0
-	var rivals []ranked
+	rivals := make([]ranked, 0, len(order)-1)
 	for _, r := range order[1:] {
 		if r.current {
 			rivals = append(rivals, r)

@@ -456,3 +456,35 @@ func TestFoldedShortcut(t *testing.T) {
 		t.Fatalf("only %d of 20000 strings took the shortcut: the test does not exercise it", shortcuts)
 	}
 }
+
+// Outdated is Status without the notices, in every view: facts, a value
+// that came back, an explicit link, and a leaf with nothing to say.
+func TestOutdatedIsStatusWithoutNotices(t *testing.T) {
+	tl := New()
+	save(tl, "madrid", "", "2024-03-11", "I live in Madrid.")
+	save(tl, "valencia", "", "2025-09-02", "I moved to Valencia.")
+	save(tl, "madrid2", "", "2026-01-10", "I moved back to Madrid.")
+	save(tl, "old-ci", "", "2024-01-01", "The CI runs on Jenkins.")
+	save(tl, "new-ci", "", "2025-01-01", "Builds now happen elsewhere.")
+	tl.Link("old-ci", "new-ci", date("2025-01-01"))
+	views := []View{{}, {AsOf: endOfDay("2025-12-31")}, {KnownAt: date("2024-06-01")}}
+	outdated := 0
+	for _, v := range views {
+		for _, leaf := range []string{"madrid", "valencia", "madrid2", "old-ci", "new-ci", "unknown"} {
+			st, got := tl.Status(leaf, v), tl.Outdated(leaf, v)
+			if got.Notices != nil {
+				t.Errorf("Outdated(%s, %+v) has notices %q", leaf, v, got.Notices)
+			}
+			st.Notices = nil
+			if !reflect.DeepEqual(got, st) {
+				t.Errorf("Outdated(%s, %+v) = %+v, Status says %+v", leaf, v, got, st)
+			}
+			if got.Outdated {
+				outdated++
+			}
+		}
+	}
+	if outdated < 3 { // positive control: the cases above do go out of date
+		t.Fatalf("only %d outdated statuses: the test compares nothing", outdated)
+	}
+}

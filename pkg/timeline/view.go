@@ -160,7 +160,13 @@ func (t *Timeline) Entries(leaf string) []Entry {
 // its facts holds a value other than its key's current value (a value
 // that came back is current again, so A → B → A leaves the first A
 // current), or when an explicit link to a newer leaf is in effect.
-func (t *Timeline) Status(leaf string, v View) Status {
+func (t *Timeline) Status(leaf string, v View) Status { return t.status(leaf, v, true) }
+
+// Outdated is Status without its notices: what a ranking needs of each of
+// its candidates, of which only the few it shows need the words.
+func (t *Timeline) Outdated(leaf string, v View) Status { return t.status(leaf, v, false) }
+
+func (t *Timeline) status(leaf string, v View, notices bool) Status {
 	var st Status
 	w := v.window()
 	st.Successors = t.linkSuccessors(leaf, w)
@@ -187,7 +193,9 @@ func (t *Timeline) Status(leaf string, v View) Status {
 				st.Successors = append(st.Successors, l)
 			}
 		}
-		st.Notices = append(st.Notices, Notice(t.public(e), t.public(start)))
+		if notices {
+			st.Notices = append(st.Notices, Notice(t.public(e), t.public(start)))
+		}
 	}
 	return st
 }
