@@ -160,4 +160,29 @@ func TestTextsAreReadFromTheirFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Get after the restart restored the file", got, ci)
+
+	// A tree rebuilt from scratch describes every memory by its text, read
+	// from its file: a leaf's title in the outline is its first sentence.
+	s.Close()
+	if err := dropTree(dir); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir)
+	s.Flush()
+	lines, _, err := s.Outline(nobody, ScopeAll, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]string{}
+	for _, l := range lines {
+		if l.Layer == 0 {
+			titles[l.ID] = l.Title
+		}
+	}
+	if len(titles) != 3 { // the live ones: pg, ci and fix
+		t.Fatalf("the rebuilt tree holds %d leaves: %+v", len(titles), lines)
+	}
+	if !strings.Contains(titles[ci.Leaf.ID], "CI pipeline runs on GitHub Actions") || !strings.Contains(titles[fix.Leaf.ID], "PostgreSQL 17") {
+		t.Errorf("leaf titles in the rebuilt tree = %q, want their first sentences", titles)
+	}
 }

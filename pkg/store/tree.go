@@ -209,7 +209,11 @@ func (s *Store) consolidate(t *tree.Tree, force bool) (int, error) {
 			t.Remove(op.l.ID)
 			continue
 		}
-		if err := t.Add(s.describedItem(op.l)); err != nil {
+		it := treeItem(op.l)
+		if !t.Holds(op.l.ID) {
+			it = s.describedItem(op.l) // new to the tree: it describes it
+		}
+		if err := t.Add(it); err != nil {
 			return 0, fmt.Errorf("add %s to the summary tree: %w", op.l.ID, err)
 		}
 	}
