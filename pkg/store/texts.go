@@ -15,7 +15,7 @@ import (
 // (dropTexts). At 100,000 memories that is ~50 MB the files already hold
 // and the collector would otherwise double between collections; searches
 // need no text (the index scores them), and the few memories an answer
-// shows are read back from their files (withText), ~10 µs each.
+// shows are read back from their files (withText), a small read each.
 //
 // A leaf whose text is on disk is told by its empty checksum: every leaf
 // has one, a purged leaf (whose text is gone) too.
@@ -36,10 +36,10 @@ func (s *Store) withText(l *leaf.Leaf) (leaf.Leaf, error) {
 	}
 	path := s.leafPath(l.ID)
 	data, err := os.ReadFile(path)
-	if err != nil {
-		return out, fmt.Errorf("read memory %s: %w (restart ihmtd to restore its file from the log)", l.ID, err)
+	var f leaf.Leaf
+	if err == nil {
+		f, err = leaf.Parse(data)
 	}
-	f, err := leaf.Parse(data)
 	if err == nil && f.ID != l.ID {
 		err = fmt.Errorf("%s holds memory %s", path, f.ID)
 	}
