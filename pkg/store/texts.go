@@ -27,8 +27,8 @@ func onDisk(l *leaf.Leaf) bool { return l.Checksum == "" }
 // file when s.docs no longer holds them. On an error the copy is l as it
 // is: the error says what happened and what to do. Leaf files are replaced
 // atomically and a memory's text never changes (its id is derived from
-// it), so the file read is the text whichever version of the header it
-// carries.
+// it), so the file read has the text whichever version of the header it
+// carries — unless a purge took the text out since l was read.
 func (s *Store) withText(l *leaf.Leaf) (leaf.Leaf, error) {
 	out := *l
 	if !onDisk(l) {
@@ -40,8 +40,14 @@ func (s *Store) withText(l *leaf.Leaf) (leaf.Leaf, error) {
 	if err == nil {
 		f, err = leaf.Parse(data)
 	}
-	if err == nil && f.ID != l.ID {
+	switch {
+	case err != nil:
+	case f.ID != l.ID:
 		err = fmt.Errorf("%s holds memory %s", path, f.ID)
+	case f.Status == leaf.StatusPurged && l.Status != leaf.StatusPurged:
+		// Purged since l was read from s.docs (a reader that let go of
+		// the lock): its text is gone for good.
+		return out, fmt.Errorf("memory %s was purged meanwhile: ask again", l.ID)
 	}
 	if err != nil {
 		return out, fmt.Errorf("read memory %s: %w (restart ihmtd to restore its file from the log)", l.ID, err)
