@@ -1,8 +1,10 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
@@ -184,5 +186,118 @@ func TestTextsAreReadFromTheirFiles(t *testing.T) {
 	}
 	if !strings.Contains(titles[ci.Leaf.ID], "CI pipeline runs on GitHub Actions") || !strings.Contains(titles[fix.Leaf.ID], "PostgreSQL 17") {
 		t.Errorf("leaf titles in the rebuilt tree = %q, want their first sentences", titles)
+	}
+}
+
+// Readers never see a text go missing while the writer drops texts, the
+// leaf writer writes files and memories are forgotten and restored: every
+// answer carries the exact text that was saved.
+func TestTextsUnderConcurrentWritesAndReads(t *testing.T) {
+	s := open(t, t.TempDir())
+	const writers, each = 4, 60
+	text := func(w, i int) string {
+		return fmt.Sprintf("writer%d note%d about quagga%dx%d and the deploy runbook", w, i, w, i)
+	}
+	var (
+		mu    sync.Mutex
+		saved = map[string]string{} // id → text
+		wg    sync.WaitGroup
+		done  = make(chan struct{})
+	)
+	for w := range writers {
+		wg.Go(func() {
+			c := Caller{Agent: leaf.Agent{Name: fmt.Sprintf("agent%d", w)}, Session: fmt.Sprint("sess", w)}
+			for i := range each {
+				r, err := s.Save(ctx, SaveInput{Caller: c, Content: text(w, i), Scope: ScopeGlobal})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				saved[r.Leaf.ID] = r.Leaf.Text
+				mu.Unlock()
+			}
+		})
+	}
+	ids := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := make([]string, 0, len(saved))
+		for id := range saved {
+			out = append(out, id)
+		}
+		return out
+	}
+	var checked, found sync.WaitGroup
+	var reads, hits int64
+	var counts sync.Mutex
+	checked.Go(func() { // forget and restore, so headers are rewritten under the readers
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			list := ids()
+			for _, id := range list[:min(5, len(list))] {
+				if _, err := s.Forget(ctx, alice, id, "churn"); err == nil {
+					if _, err := s.Restore(ctx, nobody, id); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}
+	})
+	for range 2 {
+		found.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, id := range ids() {
+					got, err := s.Get(alice, id, ScopeDefault)
+					mu.Lock()
+					want := saved[id]
+					mu.Unlock()
+					if err != nil || got.Text != want || got.Checksum != leaf.Checksum(want) {
+						t.Errorf("Get %s while writing: %q, %v; want %q", id, got.Text, err, want)
+						return
+					}
+					counts.Lock()
+					reads++
+					counts.Unlock()
+				}
+				r, err := s.Search(SearchInput{Caller: alice, Query: "quagga deploy runbook", Scope: ScopeDefault, Limit: 20})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for _, h := range r.Hits {
+					mu.Lock()
+					want, ok := saved[h.Leaf.ID]
+					mu.Unlock()
+					if ok && h.Leaf.Text != want {
+						t.Errorf("search hit %s: %q, want %q", h.Leaf.ID, h.Leaf.Text, want)
+						return
+					}
+					counts.Lock()
+					hits++
+					counts.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(done)
+	checked.Wait()
+	found.Wait()
+	s.Flush()
+	if reads < writers*each || hits == 0 { // positive control: the readers did read
+		t.Fatalf("only %d reads and %d search hits checked", reads, hits)
+	}
+	if n := textsInMemory(s); n != 0 {
+		t.Errorf("%d texts still held once every file is written", n)
 	}
 }
