@@ -141,7 +141,7 @@ type Item struct {
 	ID    string   // the leaf's id: 16 hex digits
 	Group string   // consolidation group: one domain and scope, e.g. "global|software.go"
 	Title string   // short title (first words, a heading, a func name); may be empty
-	Text  string   // full text, for the summarizer; the tree does not keep it
+	Text  string   // full text, for the summarizer: read only for a leaf the tree does not hold yet, never kept
 	Tags  []string // the leaf's tags
 }
 
