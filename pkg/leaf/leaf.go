@@ -230,13 +230,6 @@ func Encode(l Leaf) ([]byte, error) {
 // Parse reads a leaf file and verifies it: the header must be valid JSON
 // with an id, and the text must match the checksum.
 func Parse(data []byte) (Leaf, error) {
-	return ParseWith(data, func(body []byte) string { return string(body) })
-}
-
-// ParseWith is Parse with the text made by text(body) instead of a string
-// of its own, so that a caller loading many leaves can keep their texts
-// together (and let them go together). body is only valid during the call.
-func ParseWith(data []byte, text func(body []byte) string) (Leaf, error) {
 	if !bytes.HasPrefix(data, []byte(openMarker)) {
 		return Leaf{}, fmt.Errorf("%w: no %q line at the start", ErrMalformed, "<<<IHMT-META")
 	}
@@ -256,7 +249,7 @@ func ParseWith(data []byte, text func(body []byte) string) (Leaf, error) {
 		share(&l.Header)
 	}
 	body := rest[end+len(closeMarker):]
-	l.Text = text(body)
+	l.Text = string(body)
 	if !IsID(l.ID) {
 		return Leaf{}, fmt.Errorf("%w: id %q is not 16 hex digits", ErrMalformed, l.ID)
 	}

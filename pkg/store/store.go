@@ -373,9 +373,8 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 	for range leafReaders() {
 		wg.Go(func() {
 			// One buffer for every file a reader reads: Parse copies what
-			// it keeps, the texts into this reader's arena.
+			// it keeps.
 			buf := make([]byte, 16<<10)
-			var texts textArena
 			for b := range todo {
 				b.leaves = make([]*leaf.Leaf, len(b.paths))
 				b.errs = make([]error, len(b.paths))
@@ -387,7 +386,7 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 						b.errs[i] = fmt.Errorf("read leaf: %w", err)
 						continue
 					}
-					l, err := leaf.ParseWith(data, texts.keep)
+					l, err := leaf.Parse(data)
 					if err == nil && filepath.Base(path) != l.ID+leafSuffix {
 						err = fmt.Errorf("%w: file name does not match id %s", leaf.ErrMalformed, l.ID)
 					}

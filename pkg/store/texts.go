@@ -3,7 +3,6 @@ package store
 import (
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
@@ -72,30 +71,6 @@ func dropText(l *leaf.Leaf) {
 	if l.Status != leaf.StatusPurged {
 		l.Text, l.Checksum = "", ""
 	}
-}
-
-// textArena keeps the texts Open reads in large chunks. Open drops them all
-// once the index is built; as a string each, they would leave tens of
-// megabytes of holes among the small objects the store keeps, which the
-// process holds on to. A chunk is one allocation, returned whole.
-type textArena struct {
-	b strings.Builder
-}
-
-// arenaChunk is the size of a chunk: some 2,000 texts.
-const arenaChunk = 1 << 20
-
-// keep returns body as a string in the arena. Strings already returned are
-// never written again: a chunk only grows into capacity it has, and a text
-// that does not fit starts a new one.
-func (a *textArena) keep(body []byte) string {
-	if a.b.Cap()-a.b.Len() < len(body) {
-		a.b = strings.Builder{}
-		a.b.Grow(max(arenaChunk, len(body)))
-	}
-	start := a.b.Len()
-	a.b.Write(body)
-	return a.b.String()[start:]
 }
 
 // writtenLeaves hands the leaves whose files were written from the leaf
