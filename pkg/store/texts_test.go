@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
@@ -228,10 +229,9 @@ func TestTextsUnderConcurrentWritesAndReads(t *testing.T) {
 		}
 		return out
 	}
-	var checked, found sync.WaitGroup
-	var reads, hits int64
-	var counts sync.Mutex
-	checked.Go(func() { // forget and restore, so headers are rewritten under the readers
+	var churn, readers sync.WaitGroup
+	var reads, hits atomic.Int64
+	churn.Go(func() { // forget and restore, so headers are rewritten under the readers
 		for {
 			select {
 			case <-done:
@@ -249,7 +249,7 @@ func TestTextsUnderConcurrentWritesAndReads(t *testing.T) {
 		}
 	})
 	for range 2 {
-		found.Go(func() {
+		readers.Go(func() {
 			for {
 				select {
 				case <-done:
@@ -265,9 +265,7 @@ func TestTextsUnderConcurrentWritesAndReads(t *testing.T) {
 						t.Errorf("Get %s while writing: %q, %v; want %q", id, got.Text, err, want)
 						return
 					}
-					counts.Lock()
-					reads++
-					counts.Unlock()
+					reads.Add(1)
 				}
 				r, err := s.Search(SearchInput{Caller: alice, Query: "quagga deploy runbook", Scope: ScopeDefault, Limit: 20})
 				if err != nil {
@@ -282,20 +280,18 @@ func TestTextsUnderConcurrentWritesAndReads(t *testing.T) {
 						t.Errorf("search hit %s: %q, want %q", h.Leaf.ID, h.Leaf.Text, want)
 						return
 					}
-					counts.Lock()
-					hits++
-					counts.Unlock()
+					hits.Add(1)
 				}
 			}
 		})
 	}
 	wg.Wait()
 	close(done)
-	checked.Wait()
-	found.Wait()
+	churn.Wait()
+	readers.Wait()
 	s.Flush()
-	if reads < writers*each || hits == 0 { // positive control: the readers did read
-		t.Fatalf("only %d reads and %d search hits checked", reads, hits)
+	if reads.Load() < writers*each || hits.Load() == 0 { // positive control: the readers did read
+		t.Fatalf("only %d reads and %d search hits checked", reads.Load(), hits.Load())
 	}
 	if n := textsInMemory(s); n != 0 {
 		t.Errorf("%d texts still held once every file is written", n)
