@@ -32,17 +32,32 @@ type ranked struct {
 //
 //  1. the clue: memories that match it too rise (×1.6), the rest sink (×0.7);
 //  2. trust: verified memories get a small edge over asserted ones;
-//  3. time: a memory superseded in the view (by a newer value of one of its
-//     facts, or by an explicit correction) never outranks its successor. The
-//     successor is pulled into the ranking even when it shares no word with
-//     the query — "where do I live?" matches "I live in Madrid", not "I moved
+//  3. time (unless withTimeline is false, for tests that compare): a memory
+//     superseded in the view (by a newer value of one of its facts, or by
+//     an explicit correction) never outranks its successor. The successor
+//     is pulled into the ranking even when it shares no word with the
+//     query — "where do I live?" matches "I live in Madrid", not "I moved
 //     to Valencia" — because the question is about the fact, not the words.
 //
 // Callers hold s.mu for reading.
-func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool) []ranked {
+func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
+	out, at := s.weigh(raw, clue)
+	if withTimeline {
+		visibleDoc := func(d index.Doc) bool {
+			return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
+		}
+		out = s.supersede(out, at, successors{s: s, tv: tv, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+	}
+	sortRanked(out)
+	return out
+}
+
+// weigh applies the clue and trust to the scored pool, and returns it with
+// each memory's place in it.
+func (s *Store) weigh(raw []index.Hit, clue []string) (out []ranked, at map[index.Doc]int) {
 	// Room for a successor pulled in for each: the ranking never grows.
-	out := make([]ranked, 0, 2*len(raw))
-	at := make(map[index.Doc]int, 2*len(raw))
+	out = make([]ranked, 0, 2*len(raw))
+	at = make(map[index.Doc]int, 2*len(raw))
 	for _, h := range raw {
 		r := ranked{doc: h.Doc, score: h.Score, matched: h.Matched, current: true}
 		if len(clue) > 0 {
@@ -58,46 +73,55 @@ func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView fu
 		at[h.Doc] = len(out)
 		out = append(out, r)
 	}
-	if s.plain {
-		sortRanked(out)
-		return out
+	return out, at
+}
+
+// successor is the memory that supersedes another in a search's view.
+type successor struct {
+	doc index.Doc
+	ok  bool // superseded by a memory this caller may see in the view
+}
+
+// successors looks each memory's successor up once: the passes of
+// supersede only move scores. Notices are worded later, for the memories
+// an answer shows (notices).
+type successors struct {
+	s       *Store
+	tv      timeline.View
+	visible func(index.Doc) bool
+	of      map[index.Doc]successor
+}
+
+func (sc successors) lookup(d index.Doc) successor {
+	if got, seen := sc.of[d]; seen {
+		return got
 	}
-	visibleDoc := func(d index.Doc) bool {
-		return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
-	}
-	// Each memory's successor is looked up once: the passes below only move
-	// scores. Notices are worded later, for the memories an answer shows
-	// (notices).
-	type successor struct {
-		doc index.Doc
-		ok  bool // superseded by a memory this caller may see in the view
-	}
-	succOf := make(map[index.Doc]successor, 2*len(raw))
-	lookup := func(d index.Doc) successor {
-		if got, seen := succOf[d]; seen {
-			return got
-		}
-		var sc successor
-		st := s.tl.Outdated(s.docs[d].ID, tv)
-		if st.Outdated {
-			for _, id := range st.Successors {
-				if n, ok := s.byID[id]; ok && visibleDoc(n) {
-					// The first visible one is the newest. Superseded only
-					// by memories this caller may not see (or that the view
-					// excludes), a memory is current for this caller.
-					sc = successor{doc: n, ok: true}
-					break
-				}
+	var next successor
+	st := sc.s.tl.Outdated(sc.s.docs[d].ID, sc.tv)
+	if st.Outdated {
+		for _, id := range st.Successors {
+			if n, ok := sc.s.byID[id]; ok && sc.visible(n) {
+				// The first visible one is the newest. Superseded only by
+				// memories this caller may not see (or that the view
+				// excludes), a memory is current for this caller.
+				next = successor{doc: n, ok: true}
+				break
 			}
 		}
-		succOf[d] = sc
-		return sc
 	}
+	sc.of[d] = next
+	return next
+}
+
+// supersede ranks every memory superseded in the view below its successor,
+// pulling the successor in (with the memory's score and matched terms)
+// when the pool lacks it. It returns the pool, grown.
+func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) []ranked {
 	// Successor chains are short; a few passes settle A → B → C.
 	for pass := 0; pass < 3; pass++ {
 		changed := false
 		for i := 0; i < len(out); i++ {
-			sc := lookup(out[i].doc)
+			sc := succ.lookup(out[i].doc)
 			if !sc.ok {
 				continue
 			}
@@ -127,7 +151,6 @@ func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView fu
 			break
 		}
 	}
-	sortRanked(out)
 	return out
 }
 

@@ -2,12 +2,12 @@ package store
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"strings"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
@@ -38,35 +38,15 @@ func scopeName(s SearchScope) string {
 	return "global memories or this project"
 }
 
-// Verdict thresholds. The confidence blends how much of the query the best
-// memory covers with how clearly it beats the runner-up.
+// Search limits and bounds. The verdict's thresholds are in verdict.go.
 const (
-	coverageWeight  = 0.6
-	marginWeight    = 0.4
-	minConfidence   = 0.45 // below this the best memory is not trusted alone
-	nearTieGap      = 0.18 // relative score gap under which two memories tie
-	shortQuery      = 2    // informative terms at or under which a tie is ambiguous
-	nearMissCover   = 1.0 / 3
 	clueBoost       = 1.6
 	clueDemote      = 0.7
 	defaultLimit    = 5
 	maxLimit        = 50
 	candidatePool   = 50 // hits considered for clue re-ranking and ties
-	maxCandidates   = 5
 	maxQueryRunes   = 2000
 	excerptMaxRunes = 160
-)
-
-// Verdict is the outcome of a search.
-type Verdict int
-
-const (
-	// Found: the results answer the query.
-	Found Verdict = iota + 1
-	// Ambiguous: several memories tie; a clue is needed to choose.
-	Ambiguous
-	// NotFound: nothing visible matches (or only a stray word does).
-	NotFound
 )
 
 // SearchInput is one search.
@@ -81,13 +61,6 @@ type SearchInput struct {
 	// KnownAt, optional: answer with what had been recorded by that date
 	// (record time).
 	KnownAt string
-	// Descend scores by descending the summary tree, with pkg/tree's
-	// guarantee, instead of through the inverted index. The answer is the
-	// same (both are exhaustive-equivalent); the cost is not: measured on
-	// 10k and 100k stores the descent and its guarantee cost several times
-	// the index's single pass over the query's posting lists (see score),
-	// so searches use the index and tests and benchmarks use this.
-	Descend bool
 }
 
 // Hit is one ranked memory.
@@ -129,11 +102,7 @@ type SearchResult struct {
 	Confidence float64
 	// Hits are the ranked results for Found, and the tied memories for
 	// Ambiguous (then they are candidates, not answers).
-	Hits []Hit
-	// Ranked is the ranking itself, up to the limit, whatever the verdict:
-	// for benchmarks and tools that measure retrieval, not for answers. Its
-	// leaves are headers: their texts stay in the files (see texts.go).
-	Ranked   []Hit
+	Hits     []Hit
 	Coverage Coverage
 	Terms    []string
 	// ScopeDescription says what the search could see.
@@ -145,56 +114,85 @@ type SearchResult struct {
 // Search ranks the memories the caller may see. The ranking is exhaustive:
 // every visible memory containing a query term is scored.
 func (s *Store) Search(in SearchInput) (SearchResult, error) {
+	res, _, err := s.search(in, EvalOptions{}, false)
+	return res, err
+}
+
+// query is a search's input, checked and read.
+type query struct {
+	terms, clue []string
+	limit       int
+	view        view
+}
+
+// parseSearch checks a search's input and reads its words, limit and view.
+func parseSearch(in SearchInput) (query, error) {
 	if err := validateCaller(in.Caller); err != nil {
-		return SearchResult{}, err
+		return query{}, err
 	}
 	if err := validateQuery("query", in.Query); err != nil {
-		return SearchResult{}, err
+		return query{}, err
 	}
 	if in.Clue != "" {
 		if err := validateQuery("clue", in.Clue); err != nil {
-			return SearchResult{}, err
+			return query{}, err
 		}
 	}
-	limit := in.Limit
-	switch {
-	case limit < 0:
-		return SearchResult{}, fmt.Errorf("%w: limit %d is negative", ErrInvalid, limit)
-	case limit == 0:
-		limit = defaultLimit
-	case limit > maxLimit:
-		limit = maxLimit
+	limit, err := searchLimit(in.Limit)
+	if err != nil {
+		return query{}, err
 	}
 	terms := tokenize.Terms(in.Query)
 	if len(terms) == 0 {
-		return SearchResult{}, fmt.Errorf("%w: the query has no words to search for", ErrInvalid)
+		return query{}, fmt.Errorf("%w: the query has no words to search for", ErrInvalid)
 	}
 	if len(terms) > index.MaxQueryTerms {
 		// Scoring only some of them would miss memories that hold only the
 		// rest, and the search promises to be exhaustive.
-		return SearchResult{}, fmt.Errorf("%w: the query has %d distinct words, at most %d: keep the ones that matter", ErrInvalid, len(terms), index.MaxQueryTerms)
+		return query{}, fmt.Errorf("%w: the query has %d distinct words, at most %d: keep the ones that matter", ErrInvalid, len(terms), index.MaxQueryTerms)
 	}
 	clueTerms := tokenize.Terms(in.Clue)
 	if len(clueTerms) > index.MaxQueryTerms {
-		return SearchResult{}, fmt.Errorf("%w: the clue has %d distinct words, at most %d", ErrInvalid, len(clueTerms), index.MaxQueryTerms)
+		return query{}, fmt.Errorf("%w: the clue has %d distinct words, at most %d", ErrInvalid, len(clueTerms), index.MaxQueryTerms)
 	}
-
-	view, err := parseView(in.AsOf, in.KnownAt)
+	v, err := parseView(in.AsOf, in.KnownAt)
 	if err != nil {
-		return SearchResult{}, err
+		return query{}, err
+	}
+	return query{terms: terms, clue: clueTerms, limit: limit, view: v}, nil
+}
+
+// searchLimit is the one rule for how many results a search returns: 0
+// means the default, anything else outside 1 to maxLimit is refused.
+func searchLimit(n int) (int, error) {
+	switch {
+	case n == 0:
+		return defaultLimit, nil
+	case n < 0 || n > maxLimit:
+		return 0, fmt.Errorf("%w: limit %d is out of range: use 1 to %d", ErrInvalid, n, maxLimit)
+	}
+	return n, nil
+}
+
+// search is Search, with the evaluation options (zero for Search) and,
+// when keepRanking, the ranking behind the answer.
+func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (SearchResult, []Hit, error) {
+	q, err := parseSearch(in)
+	if err != nil {
+		return SearchResult{}, nil, err
 	}
 	if err := s.recordReadAll(in.Caller, in.Scope, "search "+in.Query); err != nil {
-		return SearchResult{}, err
+		return SearchResult{}, nil, err
 	}
 
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	vis, desc, err := s.visible(in.Caller, in.Scope)
 	if err != nil {
-		return SearchResult{}, err
+		return SearchResult{}, nil, err
 	}
-	desc += view.describe()
-	inView := s.inView(view)
+	desc += q.view.describe()
+	inView := s.inView(q.view)
 	// The tree names where each answer sits, when it is free: a search
 	// never waits for a consolidation (see tree.go).
 	var t *tree.Tree
@@ -203,93 +201,117 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 		t = s.tree
 	}
 	var descend *tree.Tree
-	if in.Descend {
+	if opts.Descend {
 		descend = t
 	}
-	raw, cov := s.score(descend, terms, vis, inView, max(limit, candidatePool), !view.zero())
+	raw, cov := s.score(descend, q.terms, vis, inView, max(q.limit, candidatePool), !q.view.zero())
+	var order, rivals []ranked
+	if len(raw) > 0 {
+		order = s.rank(raw, q.clue, q.view.tl, inView, vis, !opts.Plain)
+		rivals = rivalsOf(order)
+	}
+	j := judge(s.evidence(order, rivals, q))
 	res := SearchResult{
-		Terms:            terms,
-		ScopeDescription: desc,
+		Verdict:          j.verdict,
+		Confidence:       j.confidence,
+		Hits:             s.answer(j, order, rivals, q, t),
 		Coverage:         cov,
+		Terms:            q.terms,
+		ScopeDescription: desc,
+		Message:          j.message(desc, q.terms),
 	}
-	if len(raw) == 0 {
-		res.Verdict = NotFound
-		res.Message = fmt.Sprintf("No memory in %s contains any of: %s.", desc, strings.Join(terms, ", "))
-		return res, nil
+	var ranking []Hit
+	if keepRanking && len(order) > 0 {
+		ranking = make([]Hit, 0, min(len(order), q.limit))
+		for _, r := range order[:min(len(order), q.limit)] {
+			ranking = append(ranking, s.hitOf(r, *s.docs[r.doc], q.view.tl))
+		}
 	}
-	order := s.rank(raw, clueTerms, view.tl, inView, vis)
+	return res, ranking, nil
+}
 
-	// Coverage counts the query's informative terms a memory contains. It is
-	// deliberately not IDF-weighted: in a small store every unseen word has
-	// a huge IDF, and one missing synonym would then read as a stray match.
-	cover := func(r ranked) float64 {
-		return float64(bits.OnesCount64(r.matched)) / float64(len(terms))
-	}
-	hit := func(r ranked) Hit {
-		return Hit{Leaf: s.shown(s.docs[r.doc]), Score: r.score, Current: r.current, Notices: s.notices(r, view.tl)}
-	}
-
-	res.Ranked = make([]Hit, 0, min(len(order), limit))
-	for _, r := range order[:min(len(order), limit)] {
-		res.Ranked = append(res.Ranked, Hit{Leaf: *s.docs[r.doc], Score: r.score, Current: r.current, Notices: s.notices(r, view.tl)})
-	}
-	best := order[0]
-	coverage := cover(best)
-	// The runner-up is the best memory that is a real alternative: one the
-	// best answer superseded is history, not a rival.
-	margin := 1.0
+// rivalsOf returns the memories below the best that are real
+// alternatives to it: one the best answer superseded is history, not a
+// rival.
+func rivalsOf(order []ranked) []ranked {
 	rivals := make([]ranked, 0, len(order)-1)
 	for _, r := range order[1:] {
 		if r.current {
 			rivals = append(rivals, r)
 		}
 	}
-	if len(rivals) > 0 && best.score > 0 {
-		margin = (best.score - rivals[0].score) / best.score
-	}
-	res.Confidence = math.Round((coverageWeight*coverage+marginWeight*margin)*1000) / 1000
+	return rivals
+}
 
-	informative := len(terms) + len(clueTerms)
-	switch {
-	case coverage < nearMissCover && len(terms) >= 3:
-		res.Verdict = NotFound
-		res.Hits = []Hit{hit(best)}
-		res.Message = fmt.Sprintf("Nothing in %s matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).", desc)
-	case len(rivals) > 0 && margin < nearTieGap &&
-		(informative <= shortQuery || res.Confidence < minConfidence || s.apart(best, rivals[0])):
-		res.Verdict = Ambiguous
-		res.Hits = append(res.Hits, hit(best))
-		for _, r := range rivals {
-			if len(res.Hits) == maxCandidates || (best.score-r.score)/best.score >= nearTieGap {
-				break
-			}
-			res.Hits = append(res.Hits, hit(r))
+// evidence is what the verdict policy is told of a ranking. Callers hold
+// s.mu for reading.
+func (s *Store) evidence(order, rivals []ranked, q query) evidence {
+	if len(order) == 0 {
+		return evidence{}
+	}
+	best := order[0]
+	e := evidence{
+		Ranked: len(order),
+		Best:   best.score,
+		Rivals: make([]float64, len(rivals)),
+		// Coverage counts the query's informative terms a memory
+		// contains. It is deliberately not IDF-weighted: in a small store
+		// every unseen word has a huge IDF, and one missing synonym would
+		// then read as a stray match.
+		Coverage:    float64(bits.OnesCount64(best.matched)) / float64(len(q.terms)),
+		QueryTerms:  len(q.terms),
+		Informative: len(q.terms) + len(q.clue),
+	}
+	for i, r := range rivals {
+		e.Rivals[i] = r.score
+	}
+	if len(rivals) > 0 {
+		e.Apart = s.apart(best, rivals[0])
+	}
+	return e
+}
+
+// answer returns the hits a judgment shows: the answers for Found, the
+// candidates to choose from for Ambiguous, the near miss for NotFound.
+// Callers hold s.mu for reading (and s.treeMu, when t is not nil).
+func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree) []Hit {
+	hit := func(r ranked) Hit { return s.hitOf(r, s.shown(s.docs[r.doc]), q.view.tl) }
+	var hits []Hit
+	switch j.answer {
+	case answerNothing:
+	case answerNearMiss:
+		hits = []Hit{hit(order[0])}
+	case answerTie:
+		hits = append(hits, hit(order[0]))
+		for _, r := range rivals[:j.tied] {
+			hits = append(hits, hit(r))
 		}
-		res.Message = fmt.Sprintf("%d memories match about equally.", len(res.Hits))
-	case res.Confidence < minConfidence:
-		res.Verdict = Ambiguous
+	case answerPartial:
 		// Candidates are alternatives: a superseded memory is history.
 		for _, r := range order {
-			if len(res.Hits) == maxCandidates {
+			if len(hits) == maxCandidates {
 				break
 			}
 			if r.current {
-				res.Hits = append(res.Hits, hit(r))
+				hits = append(hits, hit(r))
 			}
 		}
-		res.Message = "No memory matches the query clearly; these match part of it."
-	default:
-		res.Verdict = Found
-		for _, r := range order[:min(len(order), limit)] {
+	case answerFound:
+		for _, r := range order[:min(len(order), q.limit)] {
 			h := hit(r)
 			if t != nil {
 				h.TreePath = s.titles.path(t, h.Leaf.ID)
 			}
-			res.Hits = append(res.Hits, h)
+			hits = append(hits, h)
 		}
-		res.Message = fmt.Sprintf("Found in %s.", desc)
 	}
-	return res, nil
+	return hits
+}
+
+// hitOf is a ranked memory as a result shows it, with l its leaf (with its
+// text, or its header alone). Callers hold s.mu for reading.
+func (s *Store) hitOf(r ranked, l leaf.Leaf, tv timeline.View) Hit {
+	return Hit{Leaf: l, Score: r.score, Current: r.current, Notices: s.notices(r, tv)}
 }
 
 // apart reports whether two memories sit in different parts of the tree:

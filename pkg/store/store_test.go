@@ -53,9 +53,14 @@ func search(t testing.TB, s *Store, c Caller, q string, scope SearchScope) Searc
 }
 
 func ids(r SearchResult) []string {
+	return hitsOf(r, func(h Hit) string { return h.Leaf.ID })
+}
+
+// hitsOf lists what of each hit field says, in order.
+func hitsOf(r SearchResult, field func(Hit) string) []string {
 	var out []string
 	for _, h := range r.Hits {
-		out = append(out, h.Leaf.ID)
+		out = append(out, field(h))
 	}
 	return out
 }

@@ -116,9 +116,9 @@ func TestTextsAreReadFromTheirFiles(t *testing.T) {
 		t.Errorf("the correction is not in the old memory's file: %+v", f.CorrectedBy)
 	}
 	// The outdated memory's notice quotes its successor, read from its file.
-	r := search(t, s, alice, "staging database PostgreSQL", ScopeDefault)
+	ev := evaluate(t, s, SearchInput{Caller: alice, Query: "staging database PostgreSQL", Scope: ScopeDefault}, EvalOptions{})
 	var notices []string
-	for _, h := range r.Ranked {
+	for _, h := range ev.Ranked {
 		if h.Leaf.ID == pg.Leaf.ID {
 			notices = h.Notices
 		}
@@ -147,7 +147,7 @@ func TestTextsAreReadFromTheirFiles(t *testing.T) {
 	if _, err := s.Get(alice, ci.Leaf.ID, ScopeDefault); err == nil || !strings.Contains(err.Error(), "restart ihmtd") {
 		t.Errorf("Get of a memory whose file is gone: %v, want an error saying what to do", err)
 	}
-	r = search(t, s, alice, "CI pipeline GitHub Actions runners", ScopeDefault)
+	r := search(t, s, alice, "CI pipeline GitHub Actions runners", ScopeDefault)
 	if len(r.Hits) == 0 || r.Hits[0].Leaf.ID != ci.Leaf.ID || r.Hits[0].Leaf.Text != "" {
 		t.Fatalf("search with a file gone: %+v", r.Hits)
 	}

@@ -55,10 +55,23 @@ func saveIn(t testing.TB, s *Store, in SaveInput) SaveResult {
 
 func find(t testing.TB, s *Store, in SearchInput) SearchResult {
 	t.Helper()
+	return mustSearch(t, in, s.Search)
+}
+
+// evaluate is find through Evaluate, with its options.
+func evaluate(t testing.TB, s *Store, in SearchInput, opts EvalOptions) Evaluation {
+	t.Helper()
+	return mustSearch(t, in, func(in SearchInput) (Evaluation, error) { return s.Evaluate(in, opts) })
+}
+
+// mustSearch runs search (alice's, unless in names a caller) and fails the
+// test on an error.
+func mustSearch[R any](t testing.TB, in SearchInput, search func(SearchInput) (R, error)) R {
+	t.Helper()
 	if in.Caller == (Caller{}) {
 		in.Caller = alice
 	}
-	r, err := s.Search(in)
+	r, err := search(in)
 	if err != nil {
 		t.Fatalf("search %q: %v", in.Query, err)
 	}
@@ -290,9 +303,9 @@ func TestCorrectionsTable(t *testing.T) {
 			if len(then.Hits) == 0 || then.Hits[0].Leaf.ID != old.Leaf.ID {
 				t.Errorf("as_of %s %q: want %q first, got %v", tc.AsOf, tc.QuestionThen, tc.Old, texts(then))
 			}
-			s.plain = true
-			pn := find(t, s, SearchInput{Query: tc.QuestionNow, Limit: 10})
-			pt := find(t, s, SearchInput{Query: tc.QuestionThen, AsOf: tc.AsOf, Limit: 10})
+			plain := EvalOptions{Plain: true}
+			pn := evaluate(t, s, SearchInput{Query: tc.QuestionNow, Limit: 10}, plain)
+			pt := evaluate(t, s, SearchInput{Query: tc.QuestionThen, AsOf: tc.AsOf, Limit: 10}, plain)
 			if len(pn.Hits) > 0 && pn.Hits[0].Leaf.ID == nw.Leaf.ID && len(pt.Hits) > 0 && pt.Hits[0].Leaf.ID == old.Leaf.ID {
 				passPlain++
 			}
@@ -305,11 +318,7 @@ func TestCorrectionsTable(t *testing.T) {
 }
 
 func texts(r SearchResult) []string {
-	var out []string
-	for _, h := range r.Hits {
-		out = append(out, h.Leaf.Text)
-	}
-	return out
+	return hitsOf(r, func(h Hit) string { return h.Leaf.Text })
 }
 
 func TestLinksStayInOneTimeline(t *testing.T) {

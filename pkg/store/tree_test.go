@@ -102,7 +102,7 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 	// says which path ran.
 	for _, q := range queries {
 		viaIndex := find(t, s, SearchInput{Query: q})
-		viaTree := find(t, s, SearchInput{Query: q, Descend: true})
+		viaTree := evaluate(t, s, SearchInput{Query: q}, EvalOptions{Descend: true}).SearchResult
 		if !slices.Equal(ids(viaIndex), ids(viaTree)) || viaIndex.Verdict != viaTree.Verdict {
 			t.Fatalf("%q: index path %v %v, tree path %v %v", q, viaIndex.Verdict, ids(viaIndex), viaTree.Verdict, ids(viaTree))
 		}

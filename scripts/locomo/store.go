@@ -43,7 +43,7 @@ type storeAsker struct {
 }
 
 func (a *storeAsker) ask(q string) (ranking, error) {
-	res, err := a.s.Search(store.SearchInput{Caller: caller, Query: q, Limit: ks[len(ks)-1]})
+	res, err := a.s.Evaluate(store.SearchInput{Caller: caller, Query: q, Limit: ks[len(ks)-1]}, store.EvalOptions{})
 	if err != nil {
 		a.lastVerdict = "error"
 		return nil, err
