@@ -67,9 +67,9 @@ func (lg *logIndex) readMore() error {
 }
 
 // read reads op and id of every complete line from lg.end on. Decoding
-// them is the costly part (a large store's log is some 100 MB), so the log
-// is cut into parts at line starts, one for each processor, read side by
-// side.
+// them is the costly part (a large store's log holds every text it ever
+// stored), so the log is cut into parts at line starts, one for each
+// processor, read side by side.
 func (lg *logIndex) read() error {
 	st, err := lg.f.Stat()
 	if err != nil {

@@ -16,15 +16,16 @@ import (
 //     lists, rarest first, until no unread term could lift a memory not
 //     yet scored into the k best; then only the memories that still can
 //     are completed (pkg/index's MaxScore);
-//   - through the tree (SearchInput.Descend): a descent from the root reads
+//   - through the tree (EvalOptions.Descend): a descent from the root reads
 //     a few branches' summaries and scores the leaves it reaches, then the
 //     guarantee pass (pkg/tree's MaxScore over the query's posting lists)
-//     scores whatever could still place. With the 50 candidates the
-//     ranking needs, the 50th score is low, so the guarantee prunes little
-//     and pays per-leaf scoring and id lookups on top of the same posting
-//     walks: at 10k memories it measured 2–5× the index's time, at 100k
-//     far more (see README, Honest numbers). It stays for what it proves —
-//     the descent never changes an answer — and for measuring it.
+//     scores whatever could still place. With the candidates the ranking
+//     needs (candidatePool), the last score is low, so the guarantee prunes
+//     little and pays per-leaf scoring and id lookups on top of the same
+//     posting walks: several times the index's time, and more the larger
+//     the store (BenchmarkSearch10k; README, Honest numbers). It stays for
+//     what it proves — the descent never changes an answer — and for
+//     measuring it.
 func (s *Store) score(t *tree.Tree, terms []string, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
 	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
 	if t != nil {
@@ -85,8 +86,8 @@ type titleCache struct {
 	m  map[string]string
 }
 
-// maxTitles bounds the cache (about 100 bytes an entry); past it the cache
-// starts over.
+// maxTitles bounds the cache (an entry is a branch id and a title); past it
+// the cache starts over.
 const maxTitles = 1 << 16
 
 // path returns the titles of the branches above a memory, root first.

@@ -48,12 +48,12 @@ func (s *Store) loadFacts() map[string][]facts.Fact {
 }
 
 // Facts wait in memory for the snapshot until too many would be lost to a
-// crash (re-extracted at the next start, ~0.1 ms each): an open that
+// crash (each is extracted again at the next start): an open that
 // extracted more than openSaveFacts writes them at once, and a running
 // store writes them in the background (saveFactsIfMany) past
-// maxUnsavedFacts. Each write reads and rewrites the whole snapshot (at
-// 100k memories ~0.6 s of CPU), so a running store does it seldom: with
-// 5,000 the writes during a bulk load showed in save latency at 100k.
+// maxUnsavedFacts. Each write reads and rewrites the whole snapshot, which
+// grows with the store, so a running store does it seldom: a lower
+// threshold made the writes during a bulk load show in save latency.
 const (
 	openSaveFacts   = 1000
 	maxUnsavedFacts = 20000
@@ -76,9 +76,9 @@ func (s *Store) saveFactsIfMany() {
 
 // saveFacts brings the snapshot up to date: what it holds plus the facts
 // extracted since it was written, for the memories live now. It reads the
-// snapshot back instead of keeping its facts in memory (at 100k memories
-// some 25 MB), at the cost of a read and a write of the file. A failure
-// costs only time at the next start.
+// snapshot back instead of keeping its facts in memory (a copy of every
+// memory's facts, held for the daemon's life), at the cost of a read and a
+// write of the file. A failure costs only time at the next start.
 func (s *Store) saveFacts() {
 	s.factsMu.Lock()
 	defer s.factsMu.Unlock()

@@ -11,10 +11,11 @@ import (
 // Texts live in the leaf files. s.docs holds a memory's text and checksum
 // only until its file is written — found on disk at Open, or written by the
 // leaf writer after a save — and then a copy without them takes its place
-// (dropTexts). At 100,000 memories that is ~50 MB the files already hold
-// and the collector would otherwise double between collections; searches
-// need no text (the index scores them), and the few memories an answer
-// shows are read back from their files (withText), a small read each.
+// (dropTexts). Every text stored would otherwise be held twice, in the
+// files and in memory, and the collector would double that between
+// collections; searches need no text (the index scores them), and the few
+// memories an answer shows are read back from their files (withText), a
+// small read each.
 //
 // A leaf whose text is on disk is told by its empty checksum: every leaf
 // has one, a purged leaf (whose text is gone) too.

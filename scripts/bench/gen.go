@@ -9,8 +9,8 @@ import (
 
 // The generator writes memories a coding agent might save: decisions and
 // their reasons, machine set-up, people, conventions, bugs. Memory i is a
-// pure function of (seed, i), so nothing has to be kept in memory while a
-// store of 100,000 leaves is loaded (that would inflate the heap figures),
+// pure function of (seed, i), so nothing has to be kept in memory while the
+// largest store is loaded (that would inflate the heap figures),
 // and every run writes the same texts. Each text carries a reference number
 // derived from i, which makes every text unique by construction.
 

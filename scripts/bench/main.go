@@ -4,8 +4,8 @@
 // grows from 1,000 to 100,000 leaves, search latency, the MCP shim's start
 // and tool-call round trip, memory, and how long a large store takes to open.
 //
-//	go run ./scripts/bench          # full run, a few minutes
-//	go run ./scripts/bench -quick   # CI smoke run, under 30 s
+//	go run ./scripts/bench          # full run, the whole ladder
+//	go run ./scripts/bench -quick   # CI smoke run: small sizes, every phase
 //	go run ./scripts/bench -json    # machine-readable figures on stdout
 //
 // Figures are printed, never asserted: the targets are shown beside them.
@@ -192,8 +192,9 @@ type SearchAt struct {
 }
 
 // idleWait is how long the restart phase leaves the daemon idle before
-// reading its resident size again: the daemon's idle time (5 s) and check
-// interval (5 s), and a little more.
+// reading its resident size again: the daemon's idle time and check
+// interval (memoryIdle and memoryCheck in daemon/memory.go), and a little
+// more.
 const idleWait = 12 * time.Second
 
 // Restart is a real ihmtd opening the loaded store.
@@ -208,7 +209,7 @@ type Restart struct {
 	Search      SearchAt `json:"search"`
 	StopSeconds float64  `json:"sigterm_to_exit_seconds"`
 	// A shim's first call with no daemon running on this store: it starts
-	// ihmtd and waits (client.Options.StartTimeout, 5 s) for it to serve.
+	// ihmtd and waits (client.Options.StartTimeout) for it to serve.
 	ColdCallMs    float64 `json:"cold_shim_first_call_ms"`
 	ColdServingMs float64 `json:"cold_autostarted_serving_after_ms"`
 	ColdError     string  `json:"cold_shim_first_call_error,omitempty"`
@@ -540,7 +541,7 @@ func (b *bench) leafLag(ctx context.Context, p paths.Paths, timeout time.Duratio
 		if time.Since(start) > timeout || ctx.Err() != nil {
 			return -1
 		}
-		// Walking 100,000 files takes a while; poll no more than half the
+		// Walking a large store's files takes a while; poll no more than half the
 		// time, so the walk does not slow the writer it is waiting for.
 		time.Sleep(max(20*time.Millisecond, time.Since(t)))
 	}
