@@ -116,57 +116,7 @@ func (s *Store) treeLoop() {
 	for _, r := range t.Repairs() {
 		s.log.Warn("summary tree repaired", "what", r)
 	}
-	start := time.Now()
-	s.mu.Lock()
-	var live []*leaf.Leaf
-	for _, l := range s.docs {
-		if isLive(l) {
-			live = append(live, l)
-		}
-	}
-	s.treeOps = nil // live reflects them
-	s.treeTracking = true
-	s.mu.Unlock()
-
-	s.treeMu.Lock()
-	// Texts are read only for the leaves the tree must describe: every
-	// one for a rebuild, else the few it lacks.
-	st := t.Stats()
-	rebuild := st.Leaves == 0 && st.Branches == 0
-	items := make([]tree.Item, len(live))
-	for i, l := range live {
-		if rebuild || !t.Holds(l.ID) {
-			items[i] = s.describedItem(l)
-		} else {
-			items[i] = treeItem(l)
-		}
-	}
-	var written int
-	if rebuild && len(items) == 0 {
-		// Nothing to build: write nothing until the first memory.
-	} else if rebuild {
-		// A new or deleted tree: the deterministic rebuild, in save order.
-		err = t.Rebuild(items)
-		written = t.Stats().Branches
-	} else {
-		var added, removed int
-		added, removed, err = t.Reconcile(items)
-		if err == nil && added+removed > 0 {
-			s.log.Info("summary tree caught up with the store", "added", added, "removed", removed)
-		}
-		if err == nil {
-			written, err = t.Consolidate(false)
-		}
-	}
-	s.tree = t
-	s.treeMu.Unlock()
-	if err != nil {
-		s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
-	}
-	st = t.Stats()
-	s.log.Info("summary tree ready", "leaves", st.Leaves, "branches", st.Branches, "layers", st.Layers,
-		"root_items", st.Root, "branches_written", written, "took", time.Since(start).Round(time.Millisecond))
-
+	s.catchUpTree(t)
 	for {
 		select {
 		case <-s.closing:
@@ -180,6 +130,68 @@ func (s *Store) treeLoop() {
 			r.done <- treeResp{written: n, err: err}
 		}
 	}
+}
+
+// catchUpTree brings the tree just opened up to date with the live leaves
+// and makes it the store's, for searches to name where answers sit. From
+// then on the writer queues every change for it (noteTree).
+func (s *Store) catchUpTree(t *tree.Tree) {
+	start := time.Now()
+	s.mu.Lock()
+	var live []*leaf.Leaf
+	for _, l := range s.docs {
+		if isLive(l) {
+			live = append(live, l)
+		}
+	}
+	s.treeOps = nil // live reflects them
+	s.treeTracking = true
+	s.mu.Unlock()
+
+	s.treeMu.Lock()
+	written, err := s.syncTree(t, live)
+	s.tree = t
+	s.treeMu.Unlock()
+	if err != nil {
+		s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
+	}
+	st := t.Stats()
+	s.log.Info("summary tree ready", "leaves", st.Leaves, "branches", st.Branches, "layers", st.Layers,
+		"root_items", st.Root, "branches_written", written, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// syncTree makes the tree hold exactly the live leaves: a deterministic
+// rebuild, in save order, of a new or deleted tree, else a reconcile and a
+// consolidation. It returns the branch files written. Callers hold
+// s.treeMu.
+func (s *Store) syncTree(t *tree.Tree, live []*leaf.Leaf) (written int, err error) {
+	// Texts are read only for the leaves the tree must describe: every
+	// one for a rebuild, else the few it lacks.
+	st := t.Stats()
+	rebuild := st.Leaves == 0 && st.Branches == 0
+	items := make([]tree.Item, len(live))
+	for i, l := range live {
+		if rebuild || !t.Holds(l.ID) {
+			items[i] = s.describedItem(l)
+		} else {
+			items[i] = treeItem(l)
+		}
+	}
+	switch {
+	case rebuild && len(items) == 0:
+		return 0, nil // nothing to build: write nothing until the first memory
+	case rebuild:
+		err = t.Rebuild(items)
+		return t.Stats().Branches, err
+	}
+	added, removed, err := t.Reconcile(items)
+	if err != nil {
+		return 0, err
+	}
+	if added+removed > 0 {
+		s.log.Info("summary tree caught up with the store", "added", added, "removed", removed)
+	}
+	return t.Consolidate(false)
 }
 
 // serveTreeRequests answers consolidation requests with err until Close.

@@ -769,27 +769,47 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 	s := &res.Shim
 	s.Spawns = b.cfg.shimSpawns
 	s.StoreLeaves = storeLeaves(ctx, p.Socket)
-	env := shimEnv(p.Socket, p.Data, projectName(0))
-	bin := filepath.Join(b.bin, "ihmt-mcp")
+	sh := shimSession{
+		bin:  filepath.Join(b.bin, "ihmt-mcp"),
+		env:  shimEnv(p.Socket, p.Data, projectName(0)),
+		seed: b.cfg.seed + 2, // texts of their own, so no save is a duplicate
+	}
 	progress("ihmt-mcp: %d spawns (initialize, first save_memory), then %d steady calls of each tool", b.cfg.shimSpawns, b.cfg.shimCalls)
 	// One untimed spawn first, so the binary is in the page cache.
-	if m, err := startShim(bin, env); err == nil {
+	if m, err := startShim(sh.bin, sh.env); err == nil {
 		m.initialize()
 		m.close()
 	}
-	seed := b.cfg.seed + 2 // texts of their own, so no save is a duplicate
-	next := 0
-	saveArgs := func() map[string]any {
-		next++
-		return map[string]any{"content": memoryText(seed, next)}
+	if !sh.spawns(ctx, s, b.cfg.shimSpawns) {
+		return
 	}
+	sh.steady(s, b.cfg, stored)
+}
+
+// shimSession is how the shim phase starts ihmt-mcp, and the texts its
+// saves send.
+type shimSession struct {
+	bin  string
+	env  []string
+	seed uint64
+	next int // the last memory saved
+}
+
+func (sh *shimSession) saveArgs() map[string]any {
+	sh.next++
+	return map[string]any{"content": memoryText(sh.seed, sh.next)}
+}
+
+// spawns times n fresh shims: spawn → initialize, the first save (the lazy
+// dial) and stdin closed → exit. It reports false when ctx ended first.
+func (sh *shimSession) spawns(ctx context.Context, s *ShimResults, n int) bool {
 	var inits, firsts, exits []time.Duration
-	for range b.cfg.shimSpawns {
+	for range n {
 		if ctx.Err() != nil {
-			return
+			return false
 		}
 		t := time.Now()
-		m, err := startShim(bin, env)
+		m, err := startShim(sh.bin, sh.env)
 		if err != nil {
 			s.fail(err)
 			continue
@@ -801,7 +821,7 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 		}
 		inits = append(inits, time.Since(t))
 		m.notify("notifications/initialized")
-		args := saveArgs()
+		args := sh.saveArgs()
 		t = time.Now()
 		if _, err := m.tool("save_memory", args); err != nil {
 			s.fail(err)
@@ -816,8 +836,13 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 		}
 	}
 	s.SpawnToInit, s.FirstCall, s.Exit = summarize(inits), summarize(firsts), summarize(exits)
+	return true
+}
 
-	m, err := startShim(bin, env)
+// steady times the round trips of one shim, once dialled: saves, then
+// searches (with the sizes of their answers), and its resident size.
+func (sh *shimSession) steady(s *ShimResults, cfg config, stored int) {
+	m, err := startShim(sh.bin, sh.env)
 	if err != nil {
 		s.fail(err)
 		return
@@ -828,14 +853,14 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 		return
 	}
 	m.notify("notifications/initialized")
-	if _, err := m.tool("save_memory", saveArgs()); err != nil { // the lazy dial
+	if _, err := m.tool("save_memory", sh.saveArgs()); err != nil { // the lazy dial
 		s.fail(err)
 		return
 	}
-	r := rand.New(rand.NewPCG(b.cfg.seed, 99))
+	r := rand.New(rand.NewPCG(cfg.seed, 99))
 	var saves, searches []time.Duration
-	for range b.cfg.shimCalls {
-		args := saveArgs()
+	for range cfg.shimCalls {
+		args := sh.saveArgs()
 		t := time.Now()
 		if _, err := m.tool("save_memory", args); err != nil {
 			s.fail(err)
@@ -844,8 +869,8 @@ func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stor
 		}
 	}
 	var textSizes, structSizes []time.Duration // sizes, kept as counts
-	for range b.cfg.shimCalls {
-		args := map[string]any{"query": query(r, b.cfg.seed, stored)}
+	for range cfg.shimCalls {
+		args := map[string]any{"query": query(r, cfg.seed, stored)}
 		t := time.Now()
 		if _, err := m.tool("search_memory", args); err != nil {
 			s.fail(err)

@@ -19,25 +19,55 @@ func mark(ok bool) string {
 	return "MISSED"
 }
 
-func (r *Results) print(w io.Writer, cfg config) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	section := func(title string) { p("\n%s\n%s\n", title, strings.Repeat("─", len([]rune(title)))) }
-	table := func(rows [][]string) {
-		tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-		for _, row := range rows {
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
-		tw.Flush()
-	}
-	e := r.Env
-	p("IHMT benchmark (%s) — %s/%s, %d CPUs, %s, temp dir %s\n", r.Mode, e.GOOS, e.GOARCH, e.CPUs, e.GoVersion, e.TempDir)
-	p("memories: generated, %d–%d bytes each, unique; e.g. %q\n", e.TextBytes[0], e.TextBytes[1], clipText(e.TextSample, 150))
-	p("disk floor: append+fsync of 600 B p50 %s, p99 %s (every durable save pays at least one, shared by group commit)\n", fmtMs(r.Fsync.P50), fmtMs(r.Fsync.P99))
-	p("file create floor: create temp + write 900 B + close + rename p50 %s, p99 %s (the leaf writer pays this per leaf, serially)\n", fmtMs(r.Create.P50), fmtMs(r.Create.P99))
-	p("load average at start %s, at end %s (on a shared machine other work shows in every figure)\n", e.LoadStart, e.LoadEnd)
-	p("build of ihmt-mcp + ihmtd: %.1f s\n", r.BuildSeconds)
+// printer writes the report: lines, section titles and aligned tables.
+type printer struct{ w io.Writer }
 
-	section("Durable saves through the daemon (gRPC over a Unix socket; each client its own connection, one save in flight)")
+func (p printer) f(format string, args ...any) { fmt.Fprintf(p.w, format, args...) }
+
+func (p printer) section(title string) {
+	p.f("\n%s\n%s\n", title, strings.Repeat("─", len([]rune(title))))
+}
+
+func (p printer) table(rows [][]string) {
+	tw := tabwriter.NewWriter(p.w, 0, 0, 3, ' ', 0)
+	for _, row := range rows {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+// print writes the report for people, a section a phase.
+func (r *Results) print(w io.Writer, cfg config) {
+	p := printer{w}
+	r.printEnv(p)
+	r.printThroughput(p)
+	r.printPreload(p)
+	r.printSaveLatency(p, cfg)
+	r.printSearch(p)
+	r.printShim(p, cfg)
+	r.printMemory(p)
+	r.printRestart(p)
+	if len(r.Notes) > 0 {
+		p.section("Notes")
+		for _, n := range r.Notes {
+			p.f("- %s\n", n)
+		}
+	}
+	p.f("\ntotal %.1f s\n", r.TotalSeconds)
+}
+
+func (r *Results) printEnv(p printer) {
+	e := r.Env
+	p.f("IHMT benchmark (%s) — %s/%s, %d CPUs, %s, temp dir %s\n", r.Mode, e.GOOS, e.GOARCH, e.CPUs, e.GoVersion, e.TempDir)
+	p.f("memories: generated, %d–%d bytes each, unique; e.g. %q\n", e.TextBytes[0], e.TextBytes[1], clipText(e.TextSample, 150))
+	p.f("disk floor: append+fsync of 600 B p50 %s, p99 %s (every durable save pays at least one, shared by group commit)\n", fmtMs(r.Fsync.P50), fmtMs(r.Fsync.P99))
+	p.f("file create floor: create temp + write 900 B + close + rename p50 %s, p99 %s (the leaf writer pays this per leaf, serially)\n", fmtMs(r.Create.P50), fmtMs(r.Create.P99))
+	p.f("load average at start %s, at end %s (on a shared machine other work shows in every figure)\n", e.LoadStart, e.LoadEnd)
+	p.f("build of ihmt-mcp + ihmtd: %.1f s\n", r.BuildSeconds)
+}
+
+func (r *Results) printThroughput(p printer) {
+	p.section("Durable saves through the daemon (gRPC over a Unix socket; each client its own connection, one save in flight)")
 	rows := [][]string{{"clients", "saves/s", "p50", "p99", "max", "saves", "store before", "errors", "target"}}
 	for _, t := range r.Throughput {
 		target := ""
@@ -47,26 +77,30 @@ func (r *Results) print(w io.Writer, cfg config) {
 		rows = append(rows, []string{fmt.Sprint(t.Clients), thousands(int64(t.PerSecond)), fmtMs(t.Latency.P50), fmtMs(t.Latency.P99), fmtMs(t.Latency.Max),
 			thousands(int64(t.Saves)), thousands(t.StoreBefore), fmt.Sprint(t.Errors), target})
 	}
-	table(rows)
+	p.table(rows)
 	if len(r.Throughput) > 1 {
-		p("scaling: %s\n", scaling(r.Throughput))
+		p.f("scaling: %s\n", scaling(r.Throughput))
 	}
 	if r.LeafCatchUp >= 0 {
-		p("leaf files all on disk %s after the last acknowledgement (the log is the durability point; files follow)\n", fmtMs(r.LeafCatchUp))
+		p.f("leaf files all on disk %s after the last acknowledgement (the log is the durability point; files follow)\n", fmtMs(r.LeafCatchUp))
 	} else {
-		p("leaf files did NOT catch up with the acknowledged saves within 60 s\n")
+		p.f("leaf files did NOT catch up with the acknowledged saves within 60 s\n")
 	}
+}
 
-	section("Bulk preload (the bulk saves/s figure)")
-	rows = [][]string{{"leaves", "time", "saves/s", "in flight", "leaf files lag", "errors"}}
+func (r *Results) printPreload(p printer) {
+	p.section("Bulk preload (the bulk saves/s figure)")
+	rows := [][]string{{"leaves", "time", "saves/s", "in flight", "leaf files lag", "errors"}}
 	for _, pl := range r.Preload {
 		rows = append(rows, []string{thousands(pl.From) + " → " + thousands(pl.To), fmt.Sprintf("%.2f s", pl.Seconds), thousands(int64(pl.PerSecond)),
 			fmt.Sprint(pl.InFlight), fmtMs(pl.LeafLagMs), fmt.Sprint(pl.Errors)})
 	}
-	table(rows)
+	p.table(rows)
+}
 
-	section(fmt.Sprintf("Save latency vs store size (1 client, sequential, %d saves each)", cfg.latencySaves))
-	rows = [][]string{{"leaves", "p50", "p90", "p99", "max", "p50 ratio"}}
+func (r *Results) printSaveLatency(p printer, cfg config) {
+	p.section(fmt.Sprintf("Save latency vs store size (1 client, sequential, %d saves each)", cfg.latencySaves))
+	rows := [][]string{{"leaves", "p50", "p90", "p99", "max", "p50 ratio"}}
 	for i, at := range r.SaveLatency {
 		ratio := "1.00 (base)"
 		if base := r.SaveLatency[0]; i > 0 && base.Latency.P50 > 0 {
@@ -74,11 +108,13 @@ func (r *Results) print(w io.Writer, cfg config) {
 		}
 		rows = append(rows, []string{thousands(at.Leaves), fmtMs(at.Latency.P50), fmtMs(at.Latency.P90), fmtMs(at.Latency.P99), fmtMs(at.Latency.Max), ratio})
 	}
-	table(rows)
-	p("goal: flat (ratio ≈ 1)\n")
+	p.table(rows)
+	p.f("goal: flat (ratio ≈ 1)\n")
+}
 
-	section(fmt.Sprintf("Search latency through the daemon (1 client, sequential; caller in project svc-0; queries: words of stored memories, 10%% nonsense)"))
-	rows = [][]string{{"leaves", "scope", "p50", "p90", "p99", "max", "mean scored / visible", "nodes read", "via tree", "resp", "verdicts", "target"}}
+func (r *Results) printSearch(p printer) {
+	p.section(fmt.Sprintf("Search latency through the daemon (1 client, sequential; caller in project svc-0; queries: words of stored memories, 10%% nonsense)"))
+	rows := [][]string{{"leaves", "scope", "p50", "p90", "p99", "max", "mean scored / visible", "nodes read", "via tree", "resp", "verdicts", "target"}}
 	searches := r.Search
 	if r.Restart.Search.Latency.N > 0 {
 		searches = append(searches, r.Restart.Search)
@@ -99,11 +135,13 @@ func (r *Results) print(w io.Writer, cfg config) {
 			rows = append(rows, []string{"", fmt.Sprintf("%d errors, first: %s", s.Errors, s.FirstMessage)})
 		}
 	}
-	table(rows)
+	p.table(rows)
+}
 
+func (r *Results) printShim(p printer, cfg config) {
 	sh := r.Shim
-	section(fmt.Sprintf("ihmt-mcp over stdio (raw JSON-RPC, protocol 2025-06-18; store of %s leaves)", thousands(sh.StoreLeaves)))
-	rows = [][]string{{"measure", "n", "p50", "p90", "p99", "max", "target"}}
+	p.section(fmt.Sprintf("ihmt-mcp over stdio (raw JSON-RPC, protocol 2025-06-18; store of %s leaves)", thousands(sh.StoreLeaves)))
+	rows := [][]string{{"measure", "n", "p50", "p90", "p99", "max", "target"}}
 	add := func(name string, l Lat, target string) {
 		rows = append(rows, []string{name, fmt.Sprint(l.N), fmtMs(l.P50), fmtMs(l.P90), fmtMs(l.P99), fmtMs(l.Max), target})
 	}
@@ -113,11 +151,11 @@ func (r *Results) print(w io.Writer, cfg config) {
 	add("steady save_memory round trip", sh.SteadySave, fmt.Sprintf("p50 ≤ 3 ms: %s", mark(sh.SteadySave.N > 0 && sh.SteadySave.P50 <= 3)))
 	add("steady search_memory round trip", sh.SteadySearch, fmt.Sprintf("p50 ≤ 3 ms: %s", mark(sh.SteadySearch.N > 0 && sh.SteadySearch.P50 <= 3)))
 	add("cold: first call auto-starts ihmtd", sh.ColdStart, "")
-	table(rows)
+	p.table(rows)
 	if sh.AnswerText.N > 0 {
 		// Sizes went through Lat as milliseconds per byte; about 4 bytes of
 		// English make a token.
-		fmt.Printf("compact search answer: text p50 %.0f B (≈%.0f tokens), p90 %.0f B, max %.0f B; structured content p50 %.0f B (≈%.0f tokens), max %.0f B\n",
+		p.f("compact search answer: text p50 %.0f B (≈%.0f tokens), p90 %.0f B, max %.0f B; structured content p50 %.0f B (≈%.0f tokens), max %.0f B\n",
 			sh.AnswerText.P50, sh.AnswerText.P50/4, sh.AnswerText.P90, sh.AnswerText.Max,
 			sh.AnswerStructured.P50, sh.AnswerStructured.P50/4, sh.AnswerStructured.Max)
 	}
@@ -129,19 +167,21 @@ func (r *Results) print(w io.Writer, cfg config) {
 				base = at
 			}
 		}
-		p("shim overhead on a save: %s (p50 via shim %s − direct gRPC p50 %s at %s leaves)\n",
+		p.f("shim overhead on a save: %s (p50 via shim %s − direct gRPC p50 %s at %s leaves)\n",
 			fmtMs(sh.SteadySave.P50-base.Latency.P50), fmtMs(sh.SteadySave.P50), fmtMs(base.Latency.P50), thousands(base.Leaves))
 	}
-	p("shim RSS after %d calls: %.1f MiB (peak %.1f MiB); auto-started ihmtd RSS (empty store): %.1f MiB\n", 2*cfg.shimCalls, sh.ShimRSSMiB, sh.ShimMaxRSSMiB, sh.ColdDaemonRSS)
+	p.f("shim RSS after %d calls: %.1f MiB (peak %.1f MiB); auto-started ihmtd RSS (empty store): %.1f MiB\n", 2*cfg.shimCalls, sh.ShimRSSMiB, sh.ShimMaxRSSMiB, sh.ColdDaemonRSS)
 	if sh.Errors > 0 {
-		p("shim errors: %d, first: %s\n", sh.Errors, sh.FirstError)
+		p.f("shim errors: %d, first: %s\n", sh.Errors, sh.FirstError)
 	}
 	if sh.ColdStartError != "" {
-		p("cold start error: %s\n", sh.ColdStartError)
+		p.f("cold start error: %s\n", sh.ColdStartError)
 	}
+}
 
-	section("Memory")
-	rows = [][]string{{"process", "leaves", "heap in use", "heap alloc", "Go sys", "RSS", "RSS peak"}}
+func (r *Results) printMemory(p printer) {
+	p.section("Memory")
+	rows := [][]string{{"process", "leaves", "heap in use", "heap alloc", "Go sys", "RSS", "RSS peak"}}
 	for _, m := range r.Memory {
 		rows = append(rows, []string{"bench (in-process daemon)", thousands(m.Leaves), fmt.Sprintf("%.1f MiB", m.HeapInuseMiB), fmt.Sprintf("%.1f MiB", m.HeapAllocMiB),
 			fmt.Sprintf("%.1f MiB", m.SysMiB), fmt.Sprintf("%.1f MiB", m.RSSMiB), ""})
@@ -152,29 +192,23 @@ func (r *Results) print(w io.Writer, cfg config) {
 	if r.Restart.IdleRSSMiB > 0 {
 		rows = append(rows, []string{fmt.Sprintf("ihmtd (real, then idle %v)", idleWait), thousands(r.Restart.Leaves), "", "", "", fmt.Sprintf("%.1f MiB", r.Restart.IdleRSSMiB), ""})
 	}
-	table(rows)
-	p("in-process figures are the whole bench process (daemon + clients), after runtime.GC; the store on disk: %.1f MiB\n", mib(uint64(r.StoreBytes)))
+	p.table(rows)
+	p.f("in-process figures are the whole bench process (daemon + clients), after runtime.GC; the store on disk: %.1f MiB\n", mib(uint64(r.StoreBytes)))
+}
 
-	section("Daemon restart on the loaded store (real ihmtd binary)")
+func (r *Results) printRestart(p printer) {
+	p.section("Daemon restart on the loaded store (real ihmtd binary)")
 	if r.Restart.Error != "" {
-		p("error: %s\n", r.Restart.Error)
+		p.f("error: %s\n", r.Restart.Error)
 	}
-	p("%s leaves: open → SERVING %.2f s; SIGTERM → exit %.2f s\n", thousands(r.Restart.Leaves), r.Restart.OpenSeconds, r.Restart.StopSeconds)
-	p("cold session on it (no daemon running): ihmt-mcp's first save_memory took %s", fmtMs(r.Restart.ColdCallMs))
+	p.f("%s leaves: open → SERVING %.2f s; SIGTERM → exit %.2f s\n", thousands(r.Restart.Leaves), r.Restart.OpenSeconds, r.Restart.StopSeconds)
+	p.f("cold session on it (no daemon running): ihmt-mcp's first save_memory took %s", fmtMs(r.Restart.ColdCallMs))
 	if r.Restart.ColdError != "" {
-		p(" and FAILED: %s\n", r.Restart.ColdError)
+		p.f(" and FAILED: %s\n", r.Restart.ColdError)
 	} else {
-		p(" and succeeded\n")
+		p.f(" and succeeded\n")
 	}
-	p("  (the auto-started ihmtd served %s after that call began)\n", fmtMs(r.Restart.ColdServingMs))
-
-	if len(r.Notes) > 0 {
-		section("Notes")
-		for _, n := range r.Notes {
-			p("- %s\n", n)
-		}
-	}
-	p("\ntotal %.1f s\n", r.TotalSeconds)
+	p.f("  (the auto-started ihmtd served %s after that call began)\n", fmtMs(r.Restart.ColdServingMs))
 }
 
 func scaling(ts []Throughput) string {

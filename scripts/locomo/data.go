@@ -89,6 +89,19 @@ func parseSessionDate(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("unrecognised session date %q", s)
 }
 
+// rawConversation is one conversation of the file as it is written.
+type rawConversation struct {
+	SampleID     string                     `json:"sample_id"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+	QA           []rawQuestion              `json:"qa"`
+}
+
+type rawQuestion struct {
+	Question string   `json:"question"`
+	Evidence []string `json:"evidence"`
+	Category int      `json:"category"`
+}
+
 // load reads the LoCoMo file at path. It never copies it anywhere: the
 // data set is CC BY-NC and stays in the shared data folder.
 func load(path string) ([]conversation, error) {
@@ -99,15 +112,7 @@ func load(path string) ([]conversation, error) {
 	if err != nil {
 		return nil, err
 	}
-	var raw []struct {
-		SampleID     string                     `json:"sample_id"`
-		Conversation map[string]json.RawMessage `json:"conversation"`
-		QA           []struct {
-			Question string   `json:"question"`
-			Evidence []string `json:"evidence"`
-			Category int      `json:"category"`
-		} `json:"qa"`
-	}
+	var raw []rawConversation
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
@@ -117,63 +122,80 @@ func load(path string) ([]conversation, error) {
 		if c.ID == "" {
 			c.ID = fmt.Sprintf("conv-%d", i+1)
 		}
-		var sessions []int
-		for k := range r.Conversation {
-			if m := sessionKey.FindStringSubmatch(k); m != nil {
-				n, _ := strconv.Atoi(m[1])
-				sessions = append(sessions, n)
-			}
+		if c.Turns, err = readTurns(c.ID, r.Conversation); err != nil {
+			return nil, err
 		}
-		sort.Ints(sessions)
-		for _, n := range sessions {
-			var turns []struct {
-				Speaker string `json:"speaker"`
-				DiaID   string `json:"dia_id"`
-				Text    string `json:"text"`
-			}
-			if err := json.Unmarshal(r.Conversation[fmt.Sprintf("session_%d", n)], &turns); err != nil {
-				return nil, fmt.Errorf("%s session %d: %w", c.ID, n, err)
-			}
-			var when string
-			if err := json.Unmarshal(r.Conversation[fmt.Sprintf("session_%d_date_time", n)], &when); err != nil {
-				return nil, fmt.Errorf("%s session %d has no date: %v", c.ID, n, err)
-			}
-			date, err := parseSessionDate(when)
-			if err != nil {
-				return nil, fmt.Errorf("%s session %d: %w", c.ID, n, err)
-			}
-			for _, t := range turns {
-				if strings.TrimSpace(t.Text) == "" {
-					continue
-				}
-				c.Turns = append(c.Turns, turn{DiaID: t.DiaID, Session: n, Date: date, Speaker: t.Speaker, Text: t.Text})
-			}
-		}
-		known := make(map[string]bool, len(c.Turns))
-		for _, t := range c.Turns {
-			known[t.DiaID] = true
-		}
-		for _, q := range r.QA {
-			if q.Category < 1 || q.Category > 4 {
-				continue
-			}
-			var ev []string
-			for _, e := range q.Evidence {
-				for _, id := range evidenceID.FindAllString(e, -1) {
-					if known[id] {
-						ev = append(ev, id)
-					}
-				}
-			}
-			if len(ev) == 0 {
-				c.NoEvidence++
-				continue
-			}
-			c.Questions = append(c.Questions, question{Text: q.Question, Category: q.Category, Evidence: ev})
-		}
+		c.Questions, c.NoEvidence = readQuestions(r.QA, c.Turns)
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// readTurns returns the non-empty turns of a conversation's sessions, in
+// session order, each dated by its session.
+func readTurns(id string, conv map[string]json.RawMessage) ([]turn, error) {
+	var sessions []int
+	for k := range conv {
+		if m := sessionKey.FindStringSubmatch(k); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			sessions = append(sessions, n)
+		}
+	}
+	sort.Ints(sessions)
+	var out []turn
+	for _, n := range sessions {
+		var turns []struct {
+			Speaker string `json:"speaker"`
+			DiaID   string `json:"dia_id"`
+			Text    string `json:"text"`
+		}
+		if err := json.Unmarshal(conv[fmt.Sprintf("session_%d", n)], &turns); err != nil {
+			return nil, fmt.Errorf("%s session %d: %w", id, n, err)
+		}
+		var when string
+		if err := json.Unmarshal(conv[fmt.Sprintf("session_%d_date_time", n)], &when); err != nil {
+			return nil, fmt.Errorf("%s session %d has no date: %v", id, n, err)
+		}
+		date, err := parseSessionDate(when)
+		if err != nil {
+			return nil, fmt.Errorf("%s session %d: %w", id, n, err)
+		}
+		for _, t := range turns {
+			if strings.TrimSpace(t.Text) == "" {
+				continue
+			}
+			out = append(out, turn{DiaID: t.DiaID, Session: n, Date: date, Speaker: t.Speaker, Text: t.Text})
+		}
+	}
+	return out, nil
+}
+
+// readQuestions returns the questions of categories 1–4 with the evidence
+// that names turns of the conversation, and counts those left with none.
+func readQuestions(qa []rawQuestion, turns []turn) (qs []question, noEvidence int) {
+	known := make(map[string]bool, len(turns))
+	for _, t := range turns {
+		known[t.DiaID] = true
+	}
+	for _, q := range qa {
+		if q.Category < 1 || q.Category > 4 {
+			continue
+		}
+		var ev []string
+		for _, e := range q.Evidence {
+			for _, id := range evidenceID.FindAllString(e, -1) {
+				if known[id] {
+					ev = append(ev, id)
+				}
+			}
+		}
+		if len(ev) == 0 {
+			noEvidence++
+			continue
+		}
+		qs = append(qs, question{Text: q.Question, Category: q.Category, Evidence: ev})
+	}
+	return qs, noEvidence
 }
 
 // defaultDataPath is ../shared/data/locomo10.json relative to the module
