@@ -113,6 +113,23 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 	}
 }
 
+// outlineLeaves returns the leaves of the whole outline a caller sees
+// under scope, id → title, and the tree's counts.
+func outlineLeaves(t testing.TB, s *Store, c Caller, scope SearchScope) (map[string]string, TreeStats) {
+	t.Helper()
+	lines, st, err := s.Outline(c, scope, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]string{}
+	for _, l := range lines {
+		if l.Layer == 0 {
+			titles[l.ID] = l.Title
+		}
+	}
+	return titles, st
+}
+
 // sameRanking compares two top-k lists: the same scores in order, and the
 // same documents wherever a score is not tied at the cut.
 func sameRanking(a, b []index.Hit) bool {
@@ -144,27 +161,19 @@ func sameRanking(a, b []index.Hit) bool {
 func TestTreeOutlineReachesEveryLiveMemory(t *testing.T) {
 	s := open(t, t.TempDir())
 	ids := treeCorpus(t, s, 300)
-	lines, st, err := s.Outline(nobody, ScopeAll, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shown := map[string]bool{}
-	for _, l := range lines {
-		if l.Layer == 0 {
-			shown[l.ID] = true
-		}
-	}
+	leaves, st := outlineLeaves(t, s, nobody, ScopeAll)
 	for i, id := range ids {
-		if forgotten := i%37 == 0; shown[id] == forgotten {
-			t.Fatalf("memory %d (%s): in outline = %v, forgotten = %v", i, id, shown[id], forgotten)
+		_, shown := leaves[id]
+		if forgotten := i%37 == 0; shown == forgotten {
+			t.Fatalf("memory %d (%s): in outline = %v, forgotten = %v", i, id, shown, forgotten)
 		}
 	}
-	if st.Leaves != len(shown) {
-		t.Errorf("stats count %d leaves, the outline shows %d", st.Leaves, len(shown))
+	if st.Leaves != len(leaves) {
+		t.Errorf("stats count %d leaves, the outline shows %d", st.Leaves, len(leaves))
 	}
 
 	// Alice's default outline: global and her project, never Bob's.
-	lines, _, err = s.Outline(alice, ScopeDefault, 1)
+	lines, _, err := s.Outline(alice, ScopeDefault, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

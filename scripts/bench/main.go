@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -443,6 +444,19 @@ func (s *saver) firstErr() string {
 	return s.errMsg
 }
 
+// notes are the report's notes on a phase's saves: its first error, and
+// how many saves were answered duplicate (hint says what that means).
+func (s *saver) notes(phase, hint string) []string {
+	var out []string
+	if e := s.firstErr(); e != "" {
+		out = append(out, phase+" phase error: "+e)
+	}
+	if n := s.dups.Load(); n > 0 {
+		out = append(out, fmt.Sprintf("%s phase: %d saves answered duplicate%s", phase, n, hint))
+	}
+	return out
+}
+
 func storeLeaves(ctx context.Context, socket string) int64 {
 	c, err := client.New(client.Options{Socket: socket})
 	if err != nil {
@@ -467,65 +481,68 @@ func (b *bench) throughputPhase(ctx context.Context, res *Results) error {
 	sv := &saver{seed: b.cfg.seed + 1}
 	for _, n := range b.cfg.levels {
 		progress("throughput: %d concurrent client(s) for %v", n, b.cfg.levelDur)
-		cs, err := newClients(d.p.Socket, n)
+		tp, err := b.throughputLevel(ctx, d.p.Socket, sv, n)
 		if err != nil {
 			return err
 		}
-		// Warm up: dial every connection.
-		for i, c := range cs {
-			sv.save(ctx, c, fmt.Sprintf("warm-%d", i))
-		}
-		before := storeLeaves(ctx, d.p.Socket)
-		errsBefore := sv.errs.Load()
-		var prof *os.File
-		if n == 16 && b.cfg.cpuprofile != "" {
-			if prof, err = os.Create(b.cfg.cpuprofile); err != nil {
-				return err
-			}
-			pprof.StartCPUProfile(prof)
-		}
-		lat := make([][]time.Duration, n)
-		var wg sync.WaitGroup
-		start := time.Now()
-		deadline := start.Add(b.cfg.levelDur)
-		for k := range n {
-			wg.Go(func() {
-				for time.Now().Before(deadline) && ctx.Err() == nil {
-					dur, err := sv.save(ctx, cs[k], fmt.Sprintf("tp-%d", k))
-					if err == nil {
-						lat[k] = append(lat[k], dur)
-					}
-				}
-			})
-		}
-		wg.Wait()
-		elapsed := time.Since(start)
-		if prof != nil {
-			pprof.StopCPUProfile()
-			prof.Close()
-			progress("CPU profile of the 16-client phase written to %s", b.cfg.cpuprofile)
-		}
-		closeAll(cs)
-		var all []time.Duration
-		for _, l := range lat {
-			all = append(all, l...)
-		}
-		res.Throughput = append(res.Throughput, Throughput{
-			Clients: n, Saves: len(all), Seconds: elapsed.Seconds(), PerSecond: float64(len(all)) / elapsed.Seconds(),
-			Latency: summarize(all), StoreBefore: before, Errors: int(sv.errs.Load() - errsBefore),
-		})
+		res.Throughput = append(res.Throughput, tp)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
-	if e := sv.firstErr(); e != "" {
-		res.Notes = append(res.Notes, "throughput phase error: "+e)
-	}
-	if n := sv.dups.Load(); n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("throughput phase: %d saves answered duplicate (the generator should make every text unique)", n))
-	}
+	res.Notes = append(res.Notes, sv.notes("throughput", " (the generator should make every text unique)")...)
 	res.LeafCatchUp = b.leafLag(ctx, d.p, 60*time.Second)
 	return nil
+}
+
+// throughputLevel saves for the level's time through n clients, each its
+// own connection with one save in flight; the 16-client level is the one
+// -cpuprofile profiles.
+func (b *bench) throughputLevel(ctx context.Context, socket string, sv *saver, n int) (Throughput, error) {
+	cs, err := newClients(socket, n)
+	if err != nil {
+		return Throughput{}, err
+	}
+	// Warm up: dial every connection.
+	for i, c := range cs {
+		sv.save(ctx, c, fmt.Sprintf("warm-%d", i))
+	}
+	before := storeLeaves(ctx, socket)
+	errsBefore := sv.errs.Load()
+	var prof *os.File
+	if n == 16 && b.cfg.cpuprofile != "" {
+		if prof, err = os.Create(b.cfg.cpuprofile); err != nil {
+			return Throughput{}, err
+		}
+		pprof.StartCPUProfile(prof)
+	}
+	lat := make([][]time.Duration, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	deadline := start.Add(b.cfg.levelDur)
+	for k := range n {
+		wg.Go(func() {
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				dur, err := sv.save(ctx, cs[k], fmt.Sprintf("tp-%d", k))
+				if err == nil {
+					lat[k] = append(lat[k], dur)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if prof != nil {
+		pprof.StopCPUProfile()
+		prof.Close()
+		progress("CPU profile of the 16-client phase written to %s", b.cfg.cpuprofile)
+	}
+	closeAll(cs)
+	all := slices.Concat(lat...)
+	return Throughput{
+		Clients: n, Saves: len(all), Seconds: elapsed.Seconds(), PerSecond: float64(len(all)) / elapsed.Seconds(),
+		Latency: summarize(all), StoreBefore: before, Errors: int(sv.errs.Load() - errsBefore),
+	}, nil
 }
 
 // leafLag waits until every memory has its leaf file and says how long that
@@ -717,16 +734,8 @@ func (b *bench) ladderPhase(ctx context.Context, res *Results) error {
 		res.SaveLatency = append(res.SaveLatency, at)
 		stored := int(sv.next.Load())
 		if size >= b.cfg.searchAt {
-			for _, scope := range []ihmtv1.SearchScope{ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, ihmtv1.SearchScope_SEARCH_SCOPE_ALL} {
-				progress("search latency at %s leaves, scope %s: %d sequential searches", thousands(int64(size)), map[bool]string{true: "all", false: "default"}[scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL], b.cfg.searches)
-				s, err := b.searchLatency(ctx, d.p.Socket, b.cfg.searches, scope, stored)
-				if err != nil {
-					return err
-				}
-				if size == b.cfg.searchAt {
-					s.TargetP99Ms = 5
-				}
-				res.Search = append(res.Search, s)
+			if err := b.searchesAt(ctx, d.p.Socket, size, stored, res); err != nil {
+				return err
 			}
 			res.Memory = append(res.Memory, memSample(storeLeaves(ctx, d.p.Socket)))
 		}
@@ -734,12 +743,7 @@ func (b *bench) ladderPhase(ctx context.Context, res *Results) error {
 			b.shimPhase(ctx, d.p, res, stored)
 		}
 	}
-	if e := sv.firstErr(); e != "" {
-		res.Notes = append(res.Notes, "ladder phase error: "+e)
-	}
-	if n := sv.dups.Load(); n > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("ladder phase: %d saves answered duplicate", n))
-	}
+	res.Notes = append(res.Notes, sv.notes("ladder", "")...)
 	base := res.SaveLatency[0]
 	for _, at := range res.SaveLatency[1:] {
 		res.SaveRatios = append(res.SaveRatios, Ratio{Leaves: at.Leaves, VsBase: base.Leaves, Ratio: at.Latency.P50 / base.Latency.P50})
@@ -759,6 +763,23 @@ func (b *bench) ladderPhase(ctx context.Context, res *Results) error {
 	res.Restart.ColdCallMs, res.Restart.ColdServingMs = ms(c.call), ms(c.serving)
 	if c.err != nil {
 		res.Restart.ColdError = c.err.Error()
+	}
+	return nil
+}
+
+// searchesAt times searches at one size of the ladder, in the default scope
+// and in scope all; the target is set at the size it names.
+func (b *bench) searchesAt(ctx context.Context, socket string, size, stored int, res *Results) error {
+	for _, scope := range []ihmtv1.SearchScope{ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, ihmtv1.SearchScope_SEARCH_SCOPE_ALL} {
+		progress("search latency at %s leaves, scope %s: %d sequential searches", thousands(int64(size)), map[bool]string{true: "all", false: "default"}[scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL], b.cfg.searches)
+		s, err := b.searchLatency(ctx, socket, b.cfg.searches, scope, stored)
+		if err != nil {
+			return err
+		}
+		if size == b.cfg.searchAt {
+			s.TargetP99Ms = 5
+		}
+		res.Search = append(res.Search, s)
 	}
 	return nil
 }

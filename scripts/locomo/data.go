@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -141,7 +141,7 @@ func readTurns(id string, conv map[string]json.RawMessage) ([]turn, error) {
 			sessions = append(sessions, n)
 		}
 	}
-	sort.Ints(sessions)
+	slices.Sort(sessions)
 	var out []turn
 	for _, n := range sessions {
 		var turns []struct {

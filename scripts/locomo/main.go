@@ -149,33 +149,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		skipped += c.NoEvidence
 		var reference []int // exhaustive result sizes, to tell capped lists
 		for si := len(systems) - 1; si >= 0; si-- {
-			sys, t := systems[si], tallies[si]
-			t0 := time.Now()
-			a, err := sys.build(ctx, c)
-			if err != nil {
-				return fmt.Errorf("%s, %s: %w", c.ID, sys.name, err)
-			}
-			t.build += time.Since(t0)
-			for qi, q := range c.Questions {
-				t1 := time.Now()
-				r, err := a.ask(q.Text)
-				t.search += time.Since(t1)
-				t.searches++
-				if err != nil {
-					t.errors++
-				}
-				if si == len(systems)-1 {
-					reference = append(reference, len(r))
-				}
-				if sa, ok := a.(*storeAsker); ok {
-					t.verdict[sa.lastVerdict]++
-					if len(r) < reference[qi] {
-						t.short++
-					}
-				}
-				t.add(q, r)
-			}
-			if err := a.close(); err != nil {
+			if err := askAll(ctx, systems[si], tallies[si], c, &reference, si == len(systems)-1); err != nil {
 				return err
 			}
 		}
@@ -191,6 +165,39 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	rep.print(stdout)
 	return nil
+}
+
+// askAll builds sys for one conversation and asks it every question,
+// tallying into t. The reference system (the plain index, asked first)
+// appends its result sizes to reference; a store list shorter than the
+// reference's was capped by a verdict.
+func askAll(ctx context.Context, sys system, t *tally, c conversation, reference *[]int, isReference bool) error {
+	t0 := time.Now()
+	a, err := sys.build(ctx, c)
+	if err != nil {
+		return fmt.Errorf("%s, %s: %w", c.ID, sys.name, err)
+	}
+	t.build += time.Since(t0)
+	for qi, q := range c.Questions {
+		t1 := time.Now()
+		r, err := a.ask(q.Text)
+		t.search += time.Since(t1)
+		t.searches++
+		if err != nil {
+			t.errors++
+		}
+		if isReference {
+			*reference = append(*reference, len(r))
+		}
+		if sa, ok := a.(*storeAsker); ok {
+			t.verdict[sa.lastVerdict]++
+			if len(r) < (*reference)[qi] {
+				t.short++
+			}
+		}
+		t.add(q, r)
+	}
+	return a.close()
 }
 
 // buildExhaustive indexes every turn in a bare pkg/index and searches it
