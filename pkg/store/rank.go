@@ -30,7 +30,8 @@ type ranked struct {
 // rank is the one ranking function: every search's scored pool goes through
 // it, whatever produced the pool. It applies, in order:
 //
-//  1. the clue: memories that match it too rise (×1.6), the rest sink (×0.7);
+//  1. the clue: memories that match it too rise (clueBoost), the rest sink
+//     (clueDemote);
 //  2. trust: verified memories get a small edge over asserted ones;
 //  3. time (unless withTimeline is false, for tests that compare): a memory
 //     superseded in the view (by a newer value of one of its facts, or by

@@ -28,7 +28,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -538,7 +537,10 @@ func (b *bench) throughputLevel(ctx context.Context, socket string, sv *saver, n
 		progress("CPU profile of the 16-client phase written to %s", b.cfg.cpuprofile)
 	}
 	closeAll(cs)
-	all := slices.Concat(lat...)
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
 	return Throughput{
 		Clients: n, Saves: len(all), Seconds: elapsed.Seconds(), PerSecond: float64(len(all)) / elapsed.Seconds(),
 		Latency: summarize(all), StoreBefore: before, Errors: int(sv.errs.Load() - errsBefore),
