@@ -38,7 +38,8 @@ func scopeName(s SearchScope) string {
 	return "global memories or this project"
 }
 
-// Search limits and bounds. The verdict's thresholds are in verdict.go.
+// Search bounds, and the clue's weights (see rank). The verdict's thresholds
+// are in verdict.go.
 const (
 	clueBoost       = 1.6
 	clueDemote      = 0.7
