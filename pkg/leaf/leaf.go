@@ -118,13 +118,18 @@ type Header struct {
 	// Title is a short title: a function's name, a heading, first words.
 	Title string `json:"title,omitempty"`
 	// Source is set on the leaves of an ingested document or a long save.
-	Source  *Source  `json:"source,omitempty"`
-	Agent   Agent    `json:"agent"`
-	Session string   `json:"session,omitempty"`
-	Trust   string   `json:"trust"`
-	Status  string   `json:"status"`
-	Domain  string   `json:"domain,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
+	Source *Source `json:"source,omitempty"`
+	// Agent and Session are who wrote the memory.
+	Agent   Agent  `json:"agent"`
+	Session string `json:"session,omitempty"`
+	// Trust is one of the Trust values, Status one of the lifecycle
+	// statuses.
+	Trust  string `json:"trust"`
+	Status string `json:"status"`
+	// Domain places the memory in the outline ("software.go", "personal");
+	// Tags are the caller's labels, lower-cased.
+	Domain string   `json:"domain,omitempty"`
+	Tags   []string `json:"tags,omitempty"`
 	// ReviewNote says why the memory waits for review, or what the
 	// reviewer noted.
 	ReviewNote string `json:"review_note,omitempty"`
@@ -148,33 +153,23 @@ type Leaf struct {
 // well-formed leaf.
 var ErrMalformed = errors.New("malformed leaf")
 
-// ID derives a memory's id from what makes it the same memory: its scope,
-// project and exact text. Saving the same text in the same scope therefore
-// finds the earlier leaf instead of writing a second one.
-func ID(scope, project, text string) string {
-	h := sha256.New()
-	h.Write([]byte(scope))
-	h.Write([]byte{0})
-	h.Write([]byte(project))
-	h.Write([]byte{0})
-	h.Write([]byte(text))
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-// PartID derives the id of one part of a document: the document's digest
-// and the part's position are part of its identity, so two equal blocks of
-// one document are two leaves, and the same document ingested again finds
-// its leaves instead of writing new ones.
-func PartID(scope, project, digest string, part int, text string) string {
-	return ID(scope, project, fmt.Sprintf("%s\x00%d\x00%s", digest, part, text))
-}
-
-// IDOf returns the id a header and text must have.
-func IDOf(h Header, text string) string {
+// ID derives the id a memory with header h and text must have, from what
+// makes it the same memory: its scope, project and exact text, so saving
+// the same text in the same scope finds the earlier leaf instead of writing
+// a second one. A part of a document (h.Source set) adds the document's
+// digest and the part's position, so two equal blocks of one document are
+// two leaves, and the same document ingested again finds its leaves.
+func ID(h Header, text string) string {
 	if h.Source != nil {
-		return PartID(h.Scope, h.Project, h.Source.Digest, h.Source.Part, text)
+		text = fmt.Sprintf("%s\x00%d\x00%s", h.Source.Digest, h.Source.Part, text)
 	}
-	return ID(h.Scope, h.Project, text)
+	sum := sha256.New()
+	sum.Write([]byte(h.Scope))
+	sum.Write([]byte{0})
+	sum.Write([]byte(h.Project))
+	sum.Write([]byte{0})
+	sum.Write([]byte(text))
+	return hex.EncodeToString(sum.Sum(nil)[:8])
 }
 
 // Checksum returns "sha256:<hex>" of text.

@@ -11,7 +11,7 @@ import (
 func sample(text string) Leaf {
 	return Leaf{
 		Header: Header{
-			ID:         ID(ScopeProject, "github.com/org/repo", text),
+			ID:         ID(Header{Scope: ScopeProject, Project: "github.com/org/repo"}, text),
 			ValidFrom:  time.Date(2024, 3, 11, 0, 0, 0, 0, time.UTC),
 			RecordedAt: time.Date(2026, 11, 29, 14, 2, 3, 123456000, time.UTC),
 			Scope:      ScopeProject,
@@ -78,40 +78,75 @@ func TestParseRejectsDamage(t *testing.T) {
 }
 
 func TestIDIsStableAndScoped(t *testing.T) {
-	a := ID(ScopeGlobal, "", "x")
-	if a != ID(ScopeGlobal, "", "x") || !IsID(a) {
+	global := Header{Scope: ScopeGlobal}
+	a := ID(global, "x")
+	if a != ID(global, "x") || !IsID(a) {
 		t.Fatalf("ID not stable or not an id: %q", a)
 	}
-	for _, other := range []string{ID(ScopeProject, "p", "x"), ID(ScopeProject, "q", "x"), ID(ScopeGlobal, "", "x ")} {
+	for _, other := range []string{ID(Header{Scope: ScopeProject, Project: "p"}, "x"), ID(Header{Scope: ScopeProject, Project: "q"}, "x"), ID(global, "x ")} {
 		if other == a {
 			t.Errorf("different memories share id %s", a)
 		}
 	}
 }
 
-func TestValidateText(t *testing.T) {
-	tests := []struct {
-		name, text, wantInErr string
+// TestIDIsTheStoredOne pins ids as stores hold them: an id is in every leaf
+// file's name and header and in every link, so the derivation never changes.
+func TestIDIsTheStoredOne(t *testing.T) {
+	part := Header{Scope: ScopeProject, Project: "github.com/org/repo", Source: &Source{Digest: "sha256:ab", Part: 3, Parts: 5}}
+	for _, tt := range []struct {
+		name string
+		h    Header
+		text string
+		want string
 	}{
-		{"ok", "I prefer tabs.\n\tIndented\r\n", ""},
-		{"empty", "", "empty"},
-		{"whitespace", " \n\t ", "empty"},
-		{"huge", strings.Repeat("a", MaxContent+1), "1 MiB"},
-		{"at limit", strings.Repeat("a", MaxContent), ""},
-		{"bad utf8", "ok \xff no", "offset 3"},
-		{"nul", "a\x00b", "U+0000"},
-		{"escape", "a\x1b[31mred", "U+001B"},
-		{"c1 control", "a\u0085b", "U+0085"},
-	}
-	for _, tt := range tests {
-		err := ValidateText(tt.text)
-		if tt.wantInErr == "" {
-			if err != nil {
-				t.Errorf("%s: unexpected error %v", tt.name, err)
-			}
-			continue
+		{"a saved memory", Header{Scope: ScopeGlobal}, "I live in Madrid.", "7ab7619bf368adea"},
+		{"a part of a document", part, "func main() {}", "7f20a94d00519ec8"},
+	} {
+		if got := ID(tt.h, tt.text); got != tt.want {
+			t.Errorf("%s: ID = %s, want %s", tt.name, got, tt.want)
 		}
-		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.wantInErr) {
+	}
+	moved := part
+	moved.Source = &Source{Digest: "sha256:ab", Part: 4, Parts: 5}
+	plain := part
+	plain.Source = nil
+	for _, other := range []Header{moved, plain} {
+		if ID(other, "func main() {}") == ID(part, "func main() {}") {
+			t.Errorf("the same text as another part or as a plain memory shares the part's id")
+		}
+	}
+}
+
+// TestValidateTextAndDocument: a memory's text and a document to ingest
+// are checked alike, each against its own size limit.
+func TestValidateTextAndDocument(t *testing.T) {
+	text, document := ValidateText, ValidateDocument
+	for _, tt := range []struct {
+		name      string
+		validate  func(string) error
+		in        string
+		wantInErr string // "": valid
+	}{
+		{"ok", text, "I prefer tabs.\n\tIndented\r\n", ""},
+		{"empty", text, "", "empty"},
+		{"whitespace", text, " \n\t ", "empty"},
+		{"huge", text, strings.Repeat("a", MaxContent+1), "1 MiB"},
+		{"at limit", text, strings.Repeat("a", MaxContent), ""},
+		{"bad utf8", text, "ok \xff no", "offset 3"},
+		{"nul", text, "a\x00b", "U+0000"},
+		{"escape", text, "a\x1b[31mred", "U+001B"},
+		{"c1 control", text, "a\u0085b", "U+0085"},
+		{"document over a memory's limit", document, strings.Repeat("a", MaxContent+1), ""},
+		{"huge document", document, strings.Repeat("a", MaxDocument+1), "16 MiB"},
+		{"empty document", document, "\n", "empty"},
+		{"document with a control character", document, "a\x1b", "U+001B"},
+	} {
+		err := tt.validate(tt.in)
+		switch {
+		case tt.wantInErr == "" && err != nil:
+			t.Errorf("%s: unexpected error %v", tt.name, err)
+		case tt.wantInErr != "" && (!errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.wantInErr)):
 			t.Errorf("%s: err = %v, want ErrInvalid mentioning %q", tt.name, err, tt.wantInErr)
 		}
 	}

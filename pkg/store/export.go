@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // record is the export format: a leaf's complete header and its text, one
@@ -101,107 +101,72 @@ func (s *Store) Import(ctx context.Context, c Caller, records []string) (ImportR
 	if len(records) > maxImportBatch {
 		return ImportResult{}, fmt.Errorf("%w: %d records in one import, at most %d: send them in batches", ErrInvalid, len(records), maxImportBatch)
 	}
-	ls := make([]*leaf.Leaf, 0, len(records))
+	admitted := make([]admission, 0, len(records))
 	for i, r := range records {
-		l, err := parseRecord(r)
+		a, err := s.admitRecord(r)
 		if err != nil {
 			return ImportResult{}, fmt.Errorf("record %d: %w", i+1, err)
 		}
-		ls = append(ls, l)
+		admitted = append(admitted, a)
 	}
-	v, err := s.do(ctx, func(now time.Time) (*change, error) {
-		var res ImportResult
-		ch := &change{}
-		seen := map[string]bool{}
-		for _, l := range ls {
-			if seen[l.ID] {
-				continue
-			}
-			seen[l.ID] = true
-			if d, ok := s.byID[l.ID]; ok {
-				// The id is derived from the text (parseRecord checks it),
-				// so a stored memory with the same id has the same text
-				// and checksum, unless it was purged — which its header
-				// says.
-				stored := *s.docs[d]
-				if onDisk(&stored) {
-					stored.Checksum = l.Checksum
-				}
-				if headerEqual(stored.Header, l.Header) {
-					res.Unchanged++
-					continue
-				}
-			}
-			e := s.newEntry(opImport, c, now)
-			e.ID, e.Leaf, e.Text = l.ID, &l.Header, l.Text
-			ch.entries = append(ch.entries, e)
-			ch.leaves = append(ch.leaves, l)
-			res.Imported++
-		}
-		ch.done = func(*journal.Journal) (any, error) { return res, nil }
-		return ch, nil
+	res, err := doOp(ctx, s, func(now time.Time) (*changeOf[ImportResult], error) {
+		return s.storeRecords(c, admitted, now), nil
 	})
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import: %w", err)
 	}
-	return v.(ImportResult), nil
+	return res, nil
 }
 
-// parseRecord reads and checks one exported record.
-func parseRecord(r string) (*leaf.Leaf, error) {
+// admitRecord reads one exported record and admits it.
+func (s *Store) admitRecord(r string) (admission, error) {
 	var rec record
 	dec := json.NewDecoder(strings.NewReader(r))
 	if err := dec.Decode(&rec); err != nil {
-		return nil, fmt.Errorf("%w: not a memory record: %v", ErrInvalid, err)
+		return admission{}, fmt.Errorf("%w: not a memory record: %v", ErrInvalid, err)
 	}
-	l := &leaf.Leaf{Header: rec.Header, Text: rec.Text}
-	switch {
-	case !leaf.IsID(l.ID):
-		return nil, fmt.Errorf("%w: id %q is not 16 hex digits", ErrInvalid, clip(l.ID, 40))
-	case l.Scope != leaf.ScopeGlobal && l.Scope != leaf.ScopeProject:
-		return nil, fmt.Errorf("%w: %s: unknown scope %q", ErrInvalid, l.ID, clip(l.Scope, 20))
-	case l.Scope == leaf.ScopeProject && l.Project == "":
-		return nil, fmt.Errorf("%w: %s: a project memory without a project", ErrInvalid, l.ID)
-	case !slices.Contains([]string{leaf.TrustAsserted, leaf.TrustVerified, leaf.TrustPending, leaf.TrustRejected}, l.Trust):
-		return nil, fmt.Errorf("%w: %s: unknown trust %q", ErrInvalid, l.ID, clip(l.Trust, 20))
-	case l.RecordedAt.IsZero() || l.ValidFrom.IsZero():
-		return nil, fmt.Errorf("%w: %s: valid_from and recorded_at are required", ErrInvalid, l.ID)
+	return s.admit(draft{header: rec.Header, text: rec.Text})
+}
+
+// storeRecords is an import's change, which the writer builds: every
+// record not already stored exactly as it is, the first of each id.
+func (s *Store) storeRecords(c Caller, admitted []admission, now time.Time) *changeOf[ImportResult] {
+	var res ImportResult
+	ch := &changeOf[ImportResult]{facts: map[string][]facts.Fact{}}
+	seen := map[string]bool{}
+	for _, a := range admitted {
+		l := a.leaf
+		if seen[l.ID] {
+			continue
+		}
+		seen[l.ID] = true
+		if s.storedAs(l) {
+			res.Unchanged++
+			continue
+		}
+		e := s.newEntry(opImport, c, now)
+		e.ID, e.Leaf, e.Text = l.ID, &l.Header, l.Text
+		ch.entries = append(ch.entries, e)
+		ch.leaves = append(ch.leaves, l)
+		ch.facts[l.ID] = a.facts
+		res.Imported++
 	}
-	switch l.Status {
-	case leaf.StatusActive, leaf.StatusForgotten:
-		if err := leaf.ValidateText(l.Text); err != nil {
-			return nil, fmt.Errorf("%s: %w", l.ID, err)
-		}
-		if found := screen.Secrets(l.Text); len(found) > 0 {
-			return nil, fmt.Errorf("%w: %s holds %s: secrets never go into the memory", ErrInvalid, l.ID, found[0])
-		}
-		if leaf.Checksum(l.Text) != l.Checksum {
-			return nil, fmt.Errorf("%w: %s: the text does not match its checksum", ErrInvalid, l.ID)
-		}
-		if leaf.IDOf(l.Header, l.Text) != l.ID {
-			return nil, fmt.Errorf("%w: %s: the id does not match the scope, project and text", ErrInvalid, l.ID)
-		}
-	case leaf.StatusPurged:
-		if l.Text != "" {
-			return nil, fmt.Errorf("%w: %s: purged but holds text", ErrInvalid, l.ID)
-		}
-	case leaf.StatusSuperseded:
-		if leaf.Checksum(l.Text) != l.Checksum || leaf.IDOf(l.Header, l.Text) != l.ID {
-			return nil, fmt.Errorf("%w: %s: the text does not match its checksum and id", ErrInvalid, l.ID)
-		}
-	default:
-		return nil, fmt.Errorf("%w: %s: unknown status %q", ErrInvalid, l.ID, clip(l.Status, 20))
+	ch.done = func(*journal.Journal) (ImportResult, error) { return res, nil }
+	return ch
+}
+
+// storedAs reports whether l is stored already, header and all.
+func (s *Store) storedAs(l *leaf.Leaf) bool {
+	d, ok := s.byID[l.ID]
+	if !ok {
+		return false
 	}
-	if (l.Status == leaf.StatusForgotten || l.Status == leaf.StatusPurged) && l.Tombstone == nil {
-		return nil, fmt.Errorf("%w: %s: %s without a tombstone", ErrInvalid, l.ID, l.Status)
+	// The id is derived from the text (checkRecord checks it), so a stored
+	// memory with the same id has the same text and checksum, unless it was
+	// purged — which its header says.
+	stored := *s.docs[d]
+	if onDisk(&stored) {
+		stored.Checksum = l.Checksum
 	}
-	if err := leaf.ValidateProject(l.Project); err != nil {
-		return nil, fmt.Errorf("%s: %w", l.ID, err)
-	}
-	for _, k := range append(slices.Clone(l.Corrects), l.CorrectedBy...) {
-		if !leaf.IsID(k.ID) {
-			return nil, fmt.Errorf("%w: %s: a link to %q, not an id", ErrInvalid, l.ID, clip(k.ID, 40))
-		}
-	}
-	return l, nil
+	return headerEqual(stored.Header, l.Header)
 }

@@ -117,7 +117,7 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 	if err := validateCaller(c); err != nil {
 		return LinkResult{}, err
 	}
-	v, err := s.do(ctx, func(now time.Time) (*change, error) {
+	res, err := doOp(ctx, s, func(now time.Time) (*changeOf[LinkResult], error) {
 		old, err := s.lookup(c, oldID, ScopeDefault)
 		if err != nil {
 			return nil, fmt.Errorf("old memory: %w", err)
@@ -140,10 +140,11 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 		if s.reaches(newID, oldID) {
 			return nil, fmt.Errorf("%w: memory %s already corrects %s (directly or through others); linking back would leave both outdated", ErrConflict, oldID, newID)
 		}
+		linked := func(*journal.Journal) (LinkResult, error) {
+			return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
+		}
 		if slices.ContainsFunc(old.CorrectedBy, func(k leaf.Link) bool { return k.ID == newID }) {
-			return &change{done: func(*journal.Journal) (any, error) {
-				return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
-			}}, nil
+			return &changeOf[LinkResult]{done: linked}, nil
 		}
 		if old.Trust == leaf.TrustVerified && !c.IsPerson() {
 			if nw.Trust == leaf.TrustVerified {
@@ -157,14 +158,12 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 		nw.Corrects = append(slices.Clone(nw.Corrects), leaf.Link{ID: oldID, At: now})
 		e := s.newEntry(opLink, c, now)
 		e.ID, e.Leaves = oldID, []leaf.Header{old.Header, nw.Header}
-		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{old, nw}, done: func(*journal.Journal) (any, error) {
-			return LinkResult{Old: *old, New: *nw, Notice: s.linkNotice(nw), PendingReview: nw.Trust == leaf.TrustPending}, nil
-		}}, nil
+		return &changeOf[LinkResult]{entries: []entry{e}, leaves: []*leaf.Leaf{old, nw}, done: linked}, nil
 	})
 	if err != nil {
 		return LinkResult{}, err
 	}
-	return v.(LinkResult), nil
+	return res, nil
 }
 
 // Forget tombstones a memory the caller may see: it leaves every search and
@@ -180,22 +179,18 @@ func (s *Store) Forget(ctx context.Context, c Caller, id, reason string) (leaf.L
 	if reason == "" {
 		reason = "no reason given"
 	}
-	return s.change(ctx, func(now time.Time) (*leaf.Leaf, entry, error) {
-		l, err := s.lookup(c, id, ScopeDefault)
-		if err != nil {
-			return nil, entry{}, err
-		}
+	return s.changeLeaf(ctx, c, id, ScopeDefault, func(l *leaf.Leaf, now time.Time) (entry, error) {
 		if l.Status != leaf.StatusActive {
-			return nil, entry{}, fmt.Errorf("%w: memory %s is already %s", ErrConflict, id, stateName(l))
+			return entry{}, fmt.Errorf("%w: memory %s is already %s", ErrConflict, id, stateName(l))
 		}
 		if l.Trust == leaf.TrustVerified && !c.IsPerson() {
-			return nil, entry{}, fmt.Errorf("%w: the user verified memory %s, so only they can forget it: ask them to run `ihmt forget %s`", ErrPermission, id, id)
+			return entry{}, fmt.Errorf("%w: the user verified memory %s, so only they can forget it: ask them to run `ihmt forget %s`", ErrPermission, id, id)
 		}
 		l.Status = leaf.StatusForgotten
 		l.Tombstone = &leaf.Tombstone{At: now, By: c.Agent, Session: c.Session, Reason: reason}
 		e := s.newEntry(opForget, c, now)
 		e.Detail = reason
-		return l, e, nil
+		return e, nil
 	})
 }
 
@@ -208,20 +203,16 @@ func (s *Store) Restore(ctx context.Context, c Caller, id string) (leaf.Leaf, er
 	if err := requirePerson(c, "restore"); err != nil {
 		return leaf.Leaf{}, err
 	}
-	return s.change(ctx, func(now time.Time) (*leaf.Leaf, entry, error) {
-		l, err := s.lookup(c, id, ScopeAll)
-		if err != nil {
-			return nil, entry{}, err
-		}
+	return s.changeLeaf(ctx, c, id, ScopeAll, func(l *leaf.Leaf, now time.Time) (entry, error) {
 		switch l.Status {
 		case leaf.StatusForgotten:
 		case leaf.StatusPurged:
-			return nil, entry{}, fmt.Errorf("%w: memory %s was purged; its text is gone, so save it again instead", ErrConflict, id)
+			return entry{}, fmt.Errorf("%w: memory %s was purged; its text is gone, so save it again instead", ErrConflict, id)
 		default:
-			return nil, entry{}, fmt.Errorf("%w: memory %s is not forgotten", ErrConflict, id)
+			return entry{}, fmt.Errorf("%w: memory %s is not forgotten", ErrConflict, id)
 		}
 		l.Status, l.Tombstone = leaf.StatusActive, nil
-		return l, s.newEntry(opRestore, c, now), nil
+		return s.newEntry(opRestore, c, now), nil
 	})
 }
 
@@ -241,7 +232,7 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 	if err := requirePerson(c, "purge"); err != nil {
 		return PurgeResult{}, err
 	}
-	v, err := s.do(ctx, func(now time.Time) (*change, error) {
+	res, err := doOp(ctx, s, func(now time.Time) (*changeOf[PurgeResult], error) {
 		l, err := s.lookup(c, id, ScopeAll)
 		if err != nil {
 			return nil, err
@@ -259,12 +250,12 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 		l.Tombstone = &tomb
 		e := s.newEntry(opPurge, c, now)
 		e.ID, e.Leaves = id, []leaf.Header{l.Header}
-		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(j *journal.Journal) (any, error) {
+		return &changeOf[PurgeResult]{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(j *journal.Journal) (PurgeResult, error) {
 			// The purge entry is durable; now remove the text from the log.
 			// If this is cut short, the next start finishes it.
 			changed, err := j.Rewrite(stripText(map[string]bool{id: true}))
 			if err != nil {
-				return nil, fmt.Errorf("the memory is purged, but removing its text from the log failed (the next start retries): %w", err)
+				return PurgeResult{}, fmt.Errorf("the memory is purged, but removing its text from the log failed (the next start retries): %w", err)
 			}
 			// Answer once the leaf file no longer holds the text either.
 			s.flushFiles()
@@ -274,7 +265,7 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 	if err != nil {
 		return PurgeResult{}, err
 	}
-	return v.(PurgeResult), nil
+	return res, nil
 }
 
 // stripText returns a log edit that drops the text of entries about ids.
@@ -323,13 +314,9 @@ func (s *Store) Review(ctx context.Context, c Caller, id string, d Decision, not
 	if err := requirePerson(c, "review"); err != nil {
 		return leaf.Leaf{}, err
 	}
-	return s.change(ctx, func(now time.Time) (*leaf.Leaf, entry, error) {
-		l, err := s.lookup(c, id, ScopeAll)
-		if err != nil {
-			return nil, entry{}, err
-		}
+	return s.changeLeaf(ctx, c, id, ScopeAll, func(l *leaf.Leaf, now time.Time) (entry, error) {
 		if l.Status != leaf.StatusActive {
-			return nil, entry{}, fmt.Errorf("%w: memory %s is %s", ErrConflict, id, stateName(l))
+			return entry{}, fmt.Errorf("%w: memory %s is %s", ErrConflict, id, stateName(l))
 		}
 		e := s.newEntry(opReview, c, now)
 		if d == Approve {
@@ -343,25 +330,31 @@ func (s *Store) Review(ctx context.Context, c Caller, id string, d Decision, not
 		if note != "" {
 			e.Detail += ": " + note
 		}
-		return l, e, nil
+		return e, nil
 	})
 }
 
-// change runs a one-leaf header change through the writer. Its errors are
-// returned as they are: the caller's RPC already names the operation.
-func (s *Store) change(ctx context.Context, run func(now time.Time) (*leaf.Leaf, entry, error)) (leaf.Leaf, error) {
-	v, err := s.do(ctx, func(now time.Time) (*change, error) {
-		l, e, err := run(now)
+// changeLeaf runs a one-leaf header change through the writer: edit gets a
+// copy of memory id as the caller may see it under scope, changes it and
+// returns the log entry that records the change. Its errors are returned as
+// they are: the caller's RPC already names the operation.
+func (s *Store) changeLeaf(ctx context.Context, c Caller, id string, scope SearchScope, edit func(l *leaf.Leaf, now time.Time) (entry, error)) (leaf.Leaf, error) {
+	changed, err := doOp(ctx, s, func(now time.Time) (*changeOf[leaf.Leaf], error) {
+		l, err := s.lookup(c, id, scope)
+		if err != nil {
+			return nil, err
+		}
+		e, err := edit(l, now)
 		if err != nil {
 			return nil, err
 		}
 		e.ID, e.Leaves = l.ID, []leaf.Header{l.Header}
-		return &change{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(*journal.Journal) (any, error) { return *l, nil }}, nil
+		return &changeOf[leaf.Leaf]{entries: []entry{e}, leaves: []*leaf.Leaf{l}, done: func(*journal.Journal) (leaf.Leaf, error) { return *l, nil }}, nil
 	})
 	if err != nil {
 		return leaf.Leaf{}, err
 	}
-	return v.(leaf.Leaf), nil
+	return changed, nil
 }
 
 // PendingReview lists the memories waiting for a person, newest first, in

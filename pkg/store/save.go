@@ -7,11 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ihmt-dev/ihmt/pkg/dates"
-	"github.com/ihmt-dev/ihmt/pkg/facts"
-	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/screen"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
@@ -78,52 +74,14 @@ type SaveResult struct {
 	IDs []string
 }
 
-// The log's entry kinds.
-const (
-	opSave    = "save"
-	opImport  = "import"
-	opLink    = "link"
-	opForget  = "forget"
-	opRestore = "restore"
-	opPurge   = "purge"
-	opReview  = "review"
-	opReadAll = "read_all"
-)
-
-// entry is one line of the log. A save or import entry carries the whole
-// leaf, which is what makes the log sufficient to restore any leaf file;
-// every other mutation carries the complete new header of each leaf it
-// changed. The journal adds "prev" and "hash" to chain the entries.
-type entry struct {
-	Seq     int64         `json:"seq"`
-	Time    time.Time     `json:"time"`
-	Op      string        `json:"op"`
-	ID      string        `json:"id,omitempty"`
-	Agent   leaf.Agent    `json:"agent"`
-	Session string        `json:"session,omitempty"`
-	Project string        `json:"project,omitempty"`
-	Leaf    *leaf.Header  `json:"leaf,omitempty"`
-	Leaves  []leaf.Header `json:"leaves,omitempty"`
-	// Detail is the operation's own words: a forget's reason, a review's
-	// note, a scope=all query.
-	Detail string `json:"detail,omitempty"`
-	Text   string `json:"text,omitempty"`
-}
-
-func (s *Store) newEntry(op string, c Caller, now time.Time) entry {
-	return entry{Time: now, Op: op, Agent: c.Agent, Session: c.Session, Project: c.Project}
-}
-
+// saveReq is one save on its way to the writer: its admission (the leaf,
+// its facts, whether it is dated) and what prepare already knows.
 type saveReq struct {
-	leaf *leaf.Leaf
-	// dateGiven is false when valid_from still has to default to the
-	// record time, which only the writer assigns.
-	dateGiven bool
-	facts     []facts.Fact
-	corrects  []string // ids resolved from replaces
-	caller    Caller
-	res       SaveResult // what prepare already knows (candidates, message)
-	done      chan saveResp
+	admission
+	corrects []string // ids resolved from replaces
+	caller   Caller
+	res      SaveResult // what prepare already knows (candidates, message)
+	done     chan saveResp
 }
 
 type saveResp struct {
@@ -137,9 +95,6 @@ type saveResp struct {
 // reaches the writer and costs the other writers nothing.
 func (s *Store) Save(ctx context.Context, in SaveInput) (SaveResult, error) {
 	if len(in.Content) > longSave {
-		if err := leaf.ValidateText(in.Content); err != nil {
-			return SaveResult{}, err
-		}
 		return s.saveLong(ctx, in)
 	}
 	req, err := s.prepare(in)
@@ -162,62 +117,22 @@ func (s *Store) Save(ctx context.Context, in SaveInput) (SaveResult, error) {
 	}
 }
 
-// prepare validates a save and builds its leaf, everything but the clocks.
+// prepare admits a save: its checks, screening, leaf and facts, and the
+// memory its replaces names; everything but the clocks, which only the
+// writer sets.
 func (s *Store) prepare(in SaveInput) (*saveReq, error) {
-	if err := validateCaller(in.Caller); err != nil {
-		return nil, err
-	}
-	if err := leaf.ValidateText(in.Content); err != nil {
-		return nil, err
-	}
-	validFrom, dateGiven, err := parseDate(in.Date)
+	t, err := s.checkIntake(in.intake())
 	if err != nil {
 		return nil, err
 	}
-	if !dateGiven {
-		validFrom, dateGiven = dates.Leading(in.Content)
-	}
-	scope, project, origin, err := resolveScope(in.Caller, in.Scope)
-	if err != nil {
-		return nil, err
-	}
-	if in.Domain != "" {
-		if err := leaf.ValidateLabel("domain", in.Domain); err != nil {
-			return nil, err
-		}
-	}
-	tags, err := validTags(in.Tags)
-	if err != nil {
-		return nil, err
-	}
-	req := &saveReq{caller: in.Caller, dateGiven: dateGiven, done: make(chan saveResp, 1)}
-
-	// A secret is refused before anything else happens to the text: it is
-	// neither stored nor logged, and the answer never repeats it.
-	if found := screen.Secrets(in.Content); len(found) > 0 {
-		req.res = SaveResult{Status: Refused, Message: s.refuseSecret(in.Caller, found)}
+	req := &saveReq{caller: in.Caller, done: make(chan saveResp, 1)}
+	if t.refused != "" {
+		req.res = SaveResult{Status: Refused, Message: t.refused}
 		return req, nil
 	}
-	trust, note := s.screenTrust(in.Caller, in.Content)
-	req.leaf = &leaf.Leaf{
-		Header: leaf.Header{
-			ID:            leaf.ID(scope, project, in.Content),
-			ValidFrom:     validFrom,
-			Scope:         scope,
-			Project:       project,
-			OriginProject: origin,
-			Agent:         in.Caller.Agent,
-			Session:       in.Caller.Session,
-			Trust:         trust,
-			ReviewNote:    note,
-			Status:        leaf.StatusActive,
-			Domain:        in.Domain,
-			Tags:          tags,
-			Checksum:      leaf.Checksum(in.Content),
-		},
-		Text: in.Content,
+	if req.admission, err = s.admit(t.draft(in.Content)); err != nil {
+		return nil, err
 	}
-	req.facts = s.extractFacts(in.Content)
 	if strings.TrimSpace(in.Replaces) != "" {
 		if err := s.resolveReplaces(in, req); err != nil {
 			return nil, err
@@ -226,68 +141,9 @@ func (s *Store) prepare(in SaveInput) (*saveReq, error) {
 	return req, nil
 }
 
-// resolveScope decides where a new memory belongs: the caller's project by
-// default, else global; for a global memory saved from inside a project it
-// also returns that project as provenance.
-func resolveScope(c Caller, sc Scope) (scope, project, origin string, err error) {
-	switch sc {
-	case ScopeUnspecified:
-		if c.Project != "" {
-			return leaf.ScopeProject, c.Project, "", nil
-		}
-		return leaf.ScopeGlobal, "", "", nil
-	case ScopeGlobal:
-		return leaf.ScopeGlobal, "", c.Project, nil
-	case ScopeProject:
-		if c.Project == "" {
-			return "", "", "", fmt.Errorf("%w: scope project needs a project: run inside a git repository or set IHMT_PROJECT", ErrInvalid)
-		}
-		return leaf.ScopeProject, c.Project, "", nil
-	}
-	return "", "", "", fmt.Errorf("%w: unknown scope %d: use global or project", ErrInvalid, sc)
-}
-
-func validTags(in []string) ([]string, error) {
-	if len(in) > 32 {
-		return nil, fmt.Errorf("%w: %d tags, at most 32 allowed", ErrInvalid, len(in))
-	}
-	var tags []string
-	for _, t := range in {
-		if err := leaf.ValidateLabel("tag", t); err != nil {
-			return nil, err
-		}
-		tags = append(tags, strings.ToLower(t))
-	}
-	return tags, nil
-}
-
-// refuseSecret logs a refused secret by kind and position only, and
-// returns the answer for the caller.
-func (s *Store) refuseSecret(c Caller, found []screen.Finding) string {
-	what := make([]string, len(found))
-	for i, f := range found {
-		what[i] = f.String()
-	}
-	s.log.Warn("refused a save holding a likely secret", "agent", c.Agent.Name, "session", c.Session, "found", strings.Join(what, "; "))
-	return fmt.Sprintf("Not saved: the text holds %s. Secrets never go into the memory: remove it (say where the secret is kept instead, e.g. \"the token is in 1Password\") and save again.",
-		strings.Join(what, ", and "))
-}
-
-// screenTrust decides whether an agent's new text waits for review: when
-// it reads like instructions aimed at agents (how a prompt injection
-// persists), or when the person reviews everything. A person's own saves
-// are theirs to make.
-func (s *Store) screenTrust(c Caller, text string) (trust, note string) {
-	if c.IsPerson() {
-		return leaf.TrustAsserted, ""
-	}
-	if reason, ok := screen.Instructions(text); ok {
-		return leaf.TrustPending, "held for review: it " + reason + ", which is how a prompt injection persists; a person must approve it"
-	}
-	if s.reviewAll {
-		return leaf.TrustPending, "held for review: the memory's config says review = all"
-	}
-	return leaf.TrustAsserted, ""
+// intake is what a save hands in to admission.
+func (in SaveInput) intake() intake {
+	return intake{caller: in.Caller, text: in.Content, check: leaf.ValidateText, date: in.Date, scope: in.Scope, domain: in.Domain, tags: in.Tags}
 }
 
 // resolveReplaces turns `replaces` into the id of the memory to link, or
@@ -332,99 +188,98 @@ func followScope(in SaveInput, l *leaf.Leaf, old leaf.Leaf) {
 		return
 	}
 	l.Scope, l.Project, l.OriginProject = old.Scope, old.Project, in.Caller.Project
-	l.ID = leaf.ID(l.Scope, l.Project, l.Text)
+	l.ID = leaf.ID(l.Header, l.Text)
 }
 
-// commitSaves makes a batch of saves durable with a single log append and
-// sync, then publishes it and answers every caller.
-func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
-	now := s.now().UTC()
-	var (
-		entries []entry
-		fresh   []*saveReq
-		inBatch = map[string]*saveReq{}
-		linked  = map[string]*leaf.Leaf{} // corrected leaves, new versions
-	)
+// saveBatch is a batch of saves staged for the log.
+type saveBatch struct {
+	now     time.Time
+	entries []entry
+	fresh   []*saveReq            // the saves to answer once durable
+	first   map[string]*saveReq   // by leaf id, the save that writes it
+	linked  map[string]*leaf.Leaf // corrected leaves, new versions
+}
+
+// stageSaves answers the saves of texts already stored and stages the
+// others: their log entries, their links to what they correct, and their
+// settling at record time. Only the writer mutates byID and docs, so
+// reading them here needs no lock.
+func (s *Store) stageSaves(batch []*saveReq, now time.Time) *saveBatch {
+	b := &saveBatch{now: now, first: map[string]*saveReq{}, linked: map[string]*leaf.Leaf{}}
 	for _, r := range batch {
 		l := r.leaf
-		// Only the writer mutates byID and docs, so reading them here needs
-		// no lock.
 		if d, ok := s.byID[l.ID]; ok {
 			r.done <- saveResp{res: s.existing(s.docs[d])}
 			continue
 		}
-		if _, ok := inBatch[l.ID]; ok {
+		b.fresh = append(b.fresh, r)
+		if _, ok := b.first[l.ID]; ok {
 			// The same text twice in one batch: answered as a duplicate of
-			// the first once the batch is durable, below.
-			fresh = append(fresh, r)
+			// the first once the batch is durable.
 			continue
 		}
-		l.RecordedAt = now
-		if !r.dateGiven {
-			l.ValidFrom = now
-		}
+		b.first[l.ID] = r
 		e := s.newEntry(opSave, r.caller, now)
 		e.ID, e.Leaf, e.Text = l.ID, &l.Header, l.Text
-		entries = append(entries, e)
-		for _, id := range r.corrects {
-			d, ok := s.byID[id]
-			if !ok || id == l.ID {
+		b.entries = append(b.entries, e)
+		s.linkCorrections(b, r)
+		s.settle(&r.admission, r.caller, now)
+	}
+	return b
+}
+
+// linkCorrections links a save to the memories its replaces resolved to,
+// staging their new versions and log entries. An agent's correction of a
+// verified memory waits for review.
+func (s *Store) linkCorrections(b *saveBatch, r *saveReq) {
+	l := r.leaf
+	for _, id := range r.corrects {
+		d, ok := s.byID[id]
+		if !ok || id == l.ID {
+			continue
+		}
+		old := b.linked[id]
+		if old == nil {
+			cp, err := s.withText(s.docs[d])
+			if err != nil {
+				r.res.Message = "Saved, but not linked: " + err.Error()
 				continue
 			}
-			old := linked[id]
-			if old == nil {
-				cp, err := s.withText(s.docs[d])
-				if err != nil {
-					r.res.Message = "Saved, but not linked: " + err.Error()
-					continue
-				}
-				old = &cp
-			}
-			if err := sameTimeline(old, l); err != nil {
-				r.res.Message = "Saved, but not linked: " + strings.TrimPrefix(err.Error(), ErrConflict.Error()+": ")
-				continue
-			}
-			if old.Trust == leaf.TrustVerified && !r.caller.IsPerson() && l.Trust == leaf.TrustAsserted {
-				l.Trust, l.ReviewNote = leaf.TrustPending, heldNote(id)
-			}
-			l.Corrects = append(l.Corrects, leaf.Link{ID: id, At: now})
-			old.CorrectedBy = append(slices.Clone(old.CorrectedBy), leaf.Link{ID: l.ID, At: now})
-			linked[id] = old
-			le := s.newEntry(opLink, r.caller, now)
-			le.ID, le.Leaves = id, []leaf.Header{old.Header}
-			entries = append(entries, le)
+			old = &cp
 		}
-		if l.Trust == leaf.TrustAsserted && !r.caller.IsPerson() {
-			if note := s.correctsVerified(l, r.facts); note != "" {
-				l.Trust, l.ReviewNote = leaf.TrustPending, note
-			}
+		if err := sameTimeline(old, l); err != nil {
+			r.res.Message = "Saved, but not linked: " + strings.TrimPrefix(err.Error(), ErrConflict.Error()+": ")
+			continue
 		}
-		inBatch[l.ID] = r
-		fresh = append(fresh, r)
-	}
-	if len(entries) == 0 {
-		return
-	}
-	if err := s.append(j, entries); err != nil {
-		for _, r := range fresh {
-			r.done <- saveResp{err: err}
+		if old.Trust == leaf.TrustVerified && !r.caller.IsPerson() && l.Trust == leaf.TrustAsserted {
+			l.Trust, l.ReviewNote = leaf.TrustPending, heldNote(id)
 		}
-		return
+		l.Corrects = append(l.Corrects, leaf.Link{ID: id, At: b.now})
+		old.CorrectedBy = append(slices.Clone(old.CorrectedBy), leaf.Link{ID: l.ID, At: b.now})
+		b.linked[id] = old
+		le := s.newEntry(opLink, r.caller, b.now)
+		le.ID, le.Leaves = id, []leaf.Header{old.Header}
+		b.entries = append(b.entries, le)
 	}
-	var written []*leaf.Leaf
+}
+
+// publishSaves publishes a durable batch and returns the leaves whose files
+// to write and each new leaf's answer.
+func (s *Store) publishSaves(b *saveBatch) (written []*leaf.Leaf, results map[string]SaveResult) {
 	s.mu.Lock()
-	for _, r := range fresh {
-		if inBatch[r.leaf.ID] == r {
+	defer s.mu.Unlock()
+	for _, r := range b.fresh {
+		if b.first[r.leaf.ID] == r {
 			s.publishWith(r.leaf, r.facts)
 			written = append(written, r.leaf)
 		}
 	}
-	for _, old := range linked {
+	for _, old := range b.linked {
 		s.replace(old)
 		written = append(written, old)
 	}
-	results := make(map[string]SaveResult, len(inBatch))
-	for id, r := range inBatch {
+	results = make(map[string]SaveResult, len(b.first))
+	for id, r := range b.first {
 		res := r.res
 		res.Leaf = *r.leaf
 		res.Status = Saved
@@ -435,17 +290,7 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 		}
 		results[id] = res
 	}
-	s.mu.Unlock()
-	// Queue the leaf files before acknowledging, so a Flush after an
-	// acknowledgement covers them.
-	s.leaves.push(written)
-	for _, r := range fresh {
-		if first := inBatch[r.leaf.ID]; first == r {
-			r.done <- saveResp{res: results[r.leaf.ID]}
-		} else {
-			r.done <- saveResp{res: SaveResult{Status: Duplicate, Leaf: *first.leaf}}
-		}
-	}
+	return written, results
 }
 
 // existing answers a save whose text is already stored: a duplicate, or a
@@ -468,26 +313,6 @@ func (s *Store) existing(stored *leaf.Leaf) SaveResult {
 			l.ID, l.Tombstone.At.Format(time.DateOnly), l.Tombstone.Reason)
 	}
 	return SaveResult{Status: Refused, Leaf: *l, Message: msg}
-}
-
-// correctsVerified returns why a new memory must wait for review when one
-// of its facts contradicts a value a person verified; "" when none does.
-// The writer calls it, so the timeline is stable without the lock.
-func (s *Store) correctsVerified(l *leaf.Leaf, fs []facts.Fact) string {
-	for _, f := range fs {
-		if f.Subject == "" {
-			continue
-		}
-		cur, ok := s.tl.Current(timeline.Key{Scope: partition(l), Subject: f.Subject, Attribute: f.Attribute}, timeline.View{})
-		if !ok || sameValue(cur.Value, f.Value) {
-			continue
-		}
-		if d, ok := s.byID[cur.Leaf]; ok && s.docs[d].Trust == leaf.TrustVerified {
-			return fmt.Sprintf("held for review: it changes %s %s from %q, which a person verified (memory %s), to %q; the verified value stays current until a person approves",
-				f.Subject, strings.ReplaceAll(f.Attribute, "_", " "), cur.Value, cur.Leaf, f.Value)
-		}
-	}
-	return ""
 }
 
 // correctionsBy lists the memories l now supersedes, with the notice their
@@ -529,8 +354,4 @@ func (s *Store) correctionsBy(l *leaf.Leaf) []Correction {
 func (s *Store) linkNotice(l *leaf.Leaf) string {
 	full := s.shown(l)
 	return fmt.Sprintf("OUTDATED: corrected on %s by memory %s: %s", l.ValidFrom.Format(time.DateOnly), l.ID, Excerpt(full.Text))
-}
-
-func sameValue(a, b string) bool {
-	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
 }
