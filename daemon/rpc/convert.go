@@ -24,43 +24,46 @@ func caller(c *ihmtv1.Caller) store.Caller {
 	}
 }
 
-// saveScope maps the API's scope onto the engine's.
+// The API's enums a request carries, as the engine's values. A value not
+// listed (a newer client's, or garbage) is refused by known.
+var (
+	saveScopes = map[ihmtv1.Scope]store.Scope{
+		ihmtv1.Scope_SCOPE_UNSPECIFIED: store.ScopeUnspecified,
+		ihmtv1.Scope_SCOPE_GLOBAL:      store.ScopeGlobal,
+		ihmtv1.Scope_SCOPE_PROJECT:     store.ScopeProject,
+	}
+	searchScopes = map[ihmtv1.SearchScope]store.SearchScope{
+		ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED: store.ScopeDefault,
+		ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT:             store.ScopeOnlyProject,
+		ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL:              store.ScopeOnlyGlobal,
+		ihmtv1.SearchScope_SEARCH_SCOPE_ALL:                 store.ScopeAll,
+	}
+	decisions = map[ihmtv1.ReviewDecision]store.Decision{
+		ihmtv1.ReviewDecision_REVIEW_DECISION_APPROVE: store.Approve,
+		ihmtv1.ReviewDecision_REVIEW_DECISION_REJECT:  store.Reject,
+	}
+)
+
+// known looks up an enum value of a request in its table; what names the
+// field and hint says which values there are.
+func known[K ~int32, V any](table map[K]V, k K, what, hint string) (V, error) {
+	v, ok := table[k]
+	if !ok {
+		return v, fmt.Errorf("%w: unknown %s %d: %s", store.ErrInvalid, what, k, hint)
+	}
+	return v, nil
+}
+
 func saveScope(s ihmtv1.Scope) (store.Scope, error) {
-	switch s {
-	case ihmtv1.Scope_SCOPE_UNSPECIFIED:
-		return store.ScopeUnspecified, nil
-	case ihmtv1.Scope_SCOPE_GLOBAL:
-		return store.ScopeGlobal, nil
-	case ihmtv1.Scope_SCOPE_PROJECT:
-		return store.ScopeProject, nil
-	}
-	return 0, fmt.Errorf("%w: unknown scope %d: use global or project", store.ErrInvalid, s)
+	return known(saveScopes, s, "scope", "use global or project")
 }
 
-// searchScope maps the API's search scope onto the engine's.
 func searchScope(s ihmtv1.SearchScope) (store.SearchScope, error) {
-	switch s {
-	case ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED:
-		return store.ScopeDefault, nil
-	case ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT:
-		return store.ScopeOnlyProject, nil
-	case ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL:
-		return store.ScopeOnlyGlobal, nil
-	case ihmtv1.SearchScope_SEARCH_SCOPE_ALL:
-		return store.ScopeAll, nil
-	}
-	return 0, fmt.Errorf("%w: unknown search scope %d: use default, project, global or all", store.ErrInvalid, s)
+	return known(searchScopes, s, "search scope", "use default, project, global or all")
 }
 
-// decision maps a review decision onto the engine's.
 func decision(d ihmtv1.ReviewDecision) (store.Decision, error) {
-	switch d {
-	case ihmtv1.ReviewDecision_REVIEW_DECISION_APPROVE:
-		return store.Approve, nil
-	case ihmtv1.ReviewDecision_REVIEW_DECISION_REJECT:
-		return store.Reject, nil
-	}
-	return 0, fmt.Errorf("%w: unknown review decision %d: approve or reject", store.ErrInvalid, d)
+	return known(decisions, d, "review decision", "approve or reject")
 }
 
 func saveInput(req *ihmtv1.SaveRequest, scope store.Scope) store.SaveInput {
@@ -96,6 +99,50 @@ func ingestInput(req *ihmtv1.IngestRequest, scope store.Scope) store.IngestInput
 
 func logFilter(req *ihmtv1.LogRequest) store.LogFilter {
 	return store.LogFilter{Agent: req.GetAgent(), Session: req.GetSessionId(), Since: req.GetSince(), Limit: int(req.GetLimit())}
+}
+
+// The store's words as the API's enums. A reply with a value not listed
+// here (a newer store's trust, say) leaves the field unspecified; an
+// outcome not listed is the daemon's own mistake (outcome).
+var (
+	scopes = map[store.Scope]ihmtv1.Scope{store.ScopeGlobal: ihmtv1.Scope_SCOPE_GLOBAL, store.ScopeProject: ihmtv1.Scope_SCOPE_PROJECT}
+	trusts = map[string]ihmtv1.Trust{
+		store.TrustAsserted: ihmtv1.Trust_TRUST_ASSERTED,
+		store.TrustVerified: ihmtv1.Trust_TRUST_VERIFIED,
+		store.TrustPending:  ihmtv1.Trust_TRUST_PENDING,
+		store.TrustRejected: ihmtv1.Trust_TRUST_REJECTED,
+	}
+	saveStatuses = map[store.SaveStatus]ihmtv1.SaveStatus{
+		store.Saved:         ihmtv1.SaveStatus_SAVE_STATUS_SAVED,
+		store.Duplicate:     ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE,
+		store.PendingReview: ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW,
+		store.Refused:       ihmtv1.SaveStatus_SAVE_STATUS_REFUSED,
+	}
+	ingestStatuses = map[store.IngestStatus]ihmtv1.IngestStatus{
+		store.Ingested:      ihmtv1.IngestStatus_INGEST_STATUS_SAVED,
+		store.Unchanged:     ihmtv1.IngestStatus_INGEST_STATUS_UNCHANGED,
+		store.IngestPending: ihmtv1.IngestStatus_INGEST_STATUS_PENDING_REVIEW,
+		store.IngestRefused: ihmtv1.IngestStatus_INGEST_STATUS_REFUSED,
+	}
+)
+
+// outcome names how a call on the store ended; what names the call.
+func outcome[K ~int, V any](table map[K]V, k K, what string) (V, error) {
+	v, ok := table[k]
+	if !ok {
+		return v, fmt.Errorf("%s ended in an unknown state %d", what, k)
+	}
+	return v, nil
+}
+
+// each converts every element of a list; none gives nil, as the API's
+// empty repeated field.
+func each[T, U any](xs []T, conv func(T) U) []U {
+	var out []U
+	for _, x := range xs {
+		out = append(out, conv(x))
+	}
+	return out
 }
 
 // memory converts a stored memory to the API's Memory.
@@ -135,60 +182,29 @@ func memory(l store.Memory) *ihmtv1.Memory {
 	return m
 }
 
-// scopes and trusts name a memory's scope and trust on the wire; one they
-// do not list (a newer store's) is left unspecified.
-var (
-	scopes = map[store.Scope]ihmtv1.Scope{store.ScopeGlobal: ihmtv1.Scope_SCOPE_GLOBAL, store.ScopeProject: ihmtv1.Scope_SCOPE_PROJECT}
-	trusts = map[string]ihmtv1.Trust{
-		store.TrustAsserted: ihmtv1.Trust_TRUST_ASSERTED,
-		store.TrustVerified: ihmtv1.Trust_TRUST_VERIFIED,
-		store.TrustPending:  ihmtv1.Trust_TRUST_PENDING,
-		store.TrustRejected: ihmtv1.Trust_TRUST_REJECTED,
-	}
-)
-
-func memories(ls []store.Memory) []*ihmtv1.Memory {
-	var out []*ihmtv1.Memory
-	for _, l := range ls {
-		out = append(out, memory(l))
-	}
-	return out
-}
-
 func agent(a store.Agent) *ihmtv1.Agent {
 	return &ihmtv1.Agent{Name: a.Name, Version: a.Version}
 }
 
-func candidates(hits []store.Hit) []*ihmtv1.Candidate {
-	var out []*ihmtv1.Candidate
-	for _, h := range hits {
-		out = append(out, &ihmtv1.Candidate{Id: h.Leaf.ID, Excerpt: store.Excerpt(h.Leaf.Text), ValidFrom: timestamppb.New(h.Leaf.ValidFrom), Score: h.Score})
-	}
-	return out
-}
-
-// saveStatuses name the outcomes of a save on the wire.
-var saveStatuses = map[store.SaveStatus]ihmtv1.SaveStatus{
-	store.Saved:         ihmtv1.SaveStatus_SAVE_STATUS_SAVED,
-	store.Duplicate:     ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE,
-	store.PendingReview: ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW,
-	store.Refused:       ihmtv1.SaveStatus_SAVE_STATUS_REFUSED,
+func candidate(h store.Hit) *ihmtv1.Candidate {
+	return &ihmtv1.Candidate{Id: h.Leaf.ID, Excerpt: store.Excerpt(h.Leaf.Text), ValidFrom: timestamppb.New(h.Leaf.ValidFrom), Score: h.Score}
 }
 
 func saveReply(res store.SaveResult) (*ihmtv1.SaveResponse, error) {
-	out := &ihmtv1.SaveResponse{Message: res.Message, Ids: res.IDs, Status: saveStatuses[res.Status], Candidates: candidates(res.Candidates)}
-	if out.Status == ihmtv1.SaveStatus_SAVE_STATUS_UNSPECIFIED {
-		return nil, fmt.Errorf("save ended in an unknown state %d", res.Status)
+	status, err := outcome(saveStatuses, res.Status, "save")
+	if err != nil {
+		return nil, err
 	}
+	out := &ihmtv1.SaveResponse{Status: status, Message: res.Message, Ids: res.IDs, Candidates: each(res.Candidates, candidate)}
 	if res.Leaf.ID != "" {
 		out.Id, out.Memory = res.Leaf.ID, memory(res.Leaf)
 	}
 	if res.Status == store.Duplicate {
 		out.Message = "already stored on " + res.Leaf.RecordedAt.Format("2006-01-02") + "; nothing written"
 	}
-	for _, c := range res.Corrections {
-		out.Corrections = append(out.Corrections, &ihmtv1.Correction{OldId: c.OldID, Notice: c.Notice})
-	}
+	out.Corrections = each(res.Corrections, func(c store.Correction) *ihmtv1.Correction {
+		return &ihmtv1.Correction{OldId: c.OldID, Notice: c.Notice}
+	})
 	return out, nil
 }
 
@@ -212,16 +228,16 @@ func searchReply(res store.SearchResult) *ihmtv1.SearchResponse {
 	switch res.Verdict {
 	case store.Found:
 		out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_FOUND
-		for _, h := range res.Hits {
-			out.Results = append(out.Results, &ihmtv1.SearchResult{Memory: memory(h.Leaf), Score: h.Score, Current: h.Current, Notices: h.Notices, TreePath: h.TreePath})
-		}
+		out.Results = each(res.Hits, func(h store.Hit) *ihmtv1.SearchResult {
+			return &ihmtv1.SearchResult{Memory: memory(h.Leaf), Score: h.Score, Current: h.Current, Notices: h.Notices, TreePath: h.TreePath}
+		})
 	case store.Ambiguous, store.NotFound:
 		out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS
 		if res.Verdict == store.NotFound {
 			out.Status = ihmtv1.SearchStatus_SEARCH_STATUS_NOT_FOUND
 		}
 		// For not_found these are near misses, named as such in Message.
-		out.Candidates = candidates(res.Hits)
+		out.Candidates = each(res.Hits, candidate)
 	}
 	return out
 }
@@ -247,31 +263,20 @@ func purgeReply(r store.PurgeResult) *ihmtv1.PurgeResponse {
 	}
 }
 
-func logReply(entries []store.LogEntry, matched int) *ihmtv1.LogResponse {
-	out := &ihmtv1.LogResponse{Matched: int64(matched)}
-	for _, e := range entries {
-		out.Entries = append(out.Entries, &ihmtv1.LogEntry{
-			Seq: e.Seq, Time: timestamppb.New(e.Time), Op: e.Op, Ids: e.IDs,
-			Agent: agent(e.Agent), SessionId: e.Session, Project: e.Project, Summary: e.Summary,
-		})
+func logEntry(e store.LogEntry) *ihmtv1.LogEntry {
+	return &ihmtv1.LogEntry{
+		Seq: e.Seq, Time: timestamppb.New(e.Time), Op: e.Op, Ids: e.IDs,
+		Agent: agent(e.Agent), SessionId: e.Session, Project: e.Project, Summary: e.Summary,
 	}
-	return out
 }
 
 func auditReply(rep store.AuditReport) *ihmtv1.VerifyAuditResponse {
-	out := &ihmtv1.VerifyAuditResponse{Ok: len(rep.Problems) == 0, Entries: rep.Entries, Unchained: rep.Unchained, Path: rep.Path, DamagedLines: rep.Damaged}
-	for _, p := range rep.Problems {
-		out.Problems = append(out.Problems, &ihmtv1.AuditProblem{Line: p.Line, Seq: p.Seq, Kind: p.Kind, Detail: p.Detail})
+	return &ihmtv1.VerifyAuditResponse{
+		Ok: len(rep.Problems) == 0, Entries: rep.Entries, Unchained: rep.Unchained, Path: rep.Path, DamagedLines: rep.Damaged,
+		Problems: each(rep.Problems, func(p store.AuditProblem) *ihmtv1.AuditProblem {
+			return &ihmtv1.AuditProblem{Line: p.Line, Seq: p.Seq, Kind: p.Kind, Detail: p.Detail}
+		}),
 	}
-	return out
-}
-
-func facts(rows []store.FactRow) []*ihmtv1.Fact {
-	var out []*ihmtv1.Fact
-	for _, r := range rows {
-		out = append(out, fact(r))
-	}
-	return out
 }
 
 func fact(r store.FactRow) *ihmtv1.Fact {
@@ -283,42 +288,26 @@ func fact(r store.FactRow) *ihmtv1.Fact {
 	}
 }
 
-func supersessions(sups []store.Supersession) []*ihmtv1.Supersession {
-	var out []*ihmtv1.Supersession
-	for _, x := range sups {
-		out = append(out, &ihmtv1.Supersession{Old: fact(x.Old), New: fact(x.New)})
-	}
-	return out
-}
-
-// ingestStatuses name the outcomes of an ingest on the wire.
-var ingestStatuses = map[store.IngestStatus]ihmtv1.IngestStatus{
-	store.Ingested:      ihmtv1.IngestStatus_INGEST_STATUS_SAVED,
-	store.Unchanged:     ihmtv1.IngestStatus_INGEST_STATUS_UNCHANGED,
-	store.IngestPending: ihmtv1.IngestStatus_INGEST_STATUS_PENDING_REVIEW,
-	store.IngestRefused: ihmtv1.IngestStatus_INGEST_STATUS_REFUSED,
+func supersession(x store.Supersession) *ihmtv1.Supersession {
+	return &ihmtv1.Supersession{Old: fact(x.Old), New: fact(x.New)}
 }
 
 func ingestReply(r store.IngestResult) (*ihmtv1.IngestResponse, error) {
-	out := &ihmtv1.IngestResponse{Superseded: r.Superseded, Type: r.Type, Domain: r.Domain, Oversized: int32(r.Oversized), Message: r.Message, Status: ingestStatuses[r.Status]}
-	if out.Status == ihmtv1.IngestStatus_INGEST_STATUS_UNSPECIFIED {
-		return nil, fmt.Errorf("ingest ended in an unknown state %d", r.Status)
+	status, err := outcome(ingestStatuses, r.Status, "ingest")
+	if err != nil {
+		return nil, err
 	}
-	for _, l := range r.Leaves {
-		out.Ids = append(out.Ids, l.ID)
-	}
-	return out, nil
+	return &ihmtv1.IngestResponse{
+		Status: status, Superseded: r.Superseded, Type: r.Type, Domain: r.Domain, Oversized: int32(r.Oversized), Message: r.Message,
+		Ids: each(r.Leaves, func(l store.Memory) string { return l.ID }),
+	}, nil
 }
 
-func outlineReply(lines []store.OutlineLine, stats store.TreeStats) *ihmtv1.TreeResponse {
-	out := &ihmtv1.TreeResponse{Stats: treeStats(stats)}
-	for _, l := range lines {
-		out.Nodes = append(out.Nodes, &ihmtv1.TreeNode{
-			Depth: int32(l.Depth), Id: l.ID, Layer: int32(l.Layer), Group: l.Group,
-			Title: l.Title, Children: int32(l.Children), Gone: int32(l.Gone),
-		})
+func treeNode(l store.OutlineLine) *ihmtv1.TreeNode {
+	return &ihmtv1.TreeNode{
+		Depth: int32(l.Depth), Id: l.ID, Layer: int32(l.Layer), Group: l.Group,
+		Title: l.Title, Children: int32(l.Children), Gone: int32(l.Gone),
 	}
-	return out
 }
 
 func treeStats(t store.TreeStats) *ihmtv1.TreeStats {

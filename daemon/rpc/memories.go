@@ -11,11 +11,7 @@ import (
 // of a memory's life — a correction, forgetting, restoring and purging.
 
 func (s *Server) Save(ctx context.Context, req *ihmtv1.SaveRequest) (*ihmtv1.SaveResponse, error) {
-	return withStore(s, func(st *store.Store) (*ihmtv1.SaveResponse, error) {
-		scope, err := saveScope(req.GetScope())
-		if err != nil {
-			return nil, err
-		}
+	return withStoreIn(s, saveScope, req.GetScope(), func(st *store.Store, scope store.Scope) (*ihmtv1.SaveResponse, error) {
 		res, err := st.Save(ctx, saveInput(req, scope))
 		if err != nil {
 			return nil, err
@@ -25,61 +21,43 @@ func (s *Server) Save(ctx context.Context, req *ihmtv1.SaveRequest) (*ihmtv1.Sav
 }
 
 func (s *Server) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv1.SearchResponse, error) {
-	return withStoreIn(s, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.SearchResponse, error) {
+	return withStoreIn(s, searchScope, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.SearchResponse, error) {
 		res, err := st.Search(searchInput(req, scope))
-		if err != nil {
-			return nil, err
-		}
-		return searchReply(res), nil
+		return searchReply(res), err
 	})
 }
 
 func (s *Server) Get(ctx context.Context, req *ihmtv1.GetRequest) (*ihmtv1.GetResponse, error) {
-	return withStoreIn(s, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.GetResponse, error) {
+	return withStoreIn(s, searchScope, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.GetResponse, error) {
 		m, err := st.Get(caller(req.GetCaller()), req.GetId(), scope)
-		if err != nil {
-			return nil, err
-		}
-		return &ihmtv1.GetResponse{Memory: memory(m)}, nil
+		return &ihmtv1.GetResponse{Memory: memory(m)}, err
 	})
 }
 
 func (s *Server) MarkOutdated(ctx context.Context, req *ihmtv1.MarkOutdatedRequest) (*ihmtv1.MarkOutdatedResponse, error) {
 	return withStore(s, func(st *store.Store) (*ihmtv1.MarkOutdatedResponse, error) {
 		r, err := st.MarkOutdated(ctx, caller(req.GetCaller()), req.GetOldId(), req.GetNewId())
-		if err != nil {
-			return nil, err
-		}
-		return &ihmtv1.MarkOutdatedResponse{Old: memory(r.Old), New: memory(r.New), Notice: r.Notice, PendingReview: r.PendingReview}, nil
+		return &ihmtv1.MarkOutdatedResponse{Old: memory(r.Old), New: memory(r.New), Notice: r.Notice, PendingReview: r.PendingReview}, err
 	})
 }
 
 func (s *Server) Forget(ctx context.Context, req *ihmtv1.ForgetRequest) (*ihmtv1.ForgetResponse, error) {
 	return withStore(s, func(st *store.Store) (*ihmtv1.ForgetResponse, error) {
 		m, err := st.Forget(ctx, caller(req.GetCaller()), req.GetId(), req.GetReason())
-		if err != nil {
-			return nil, err
-		}
-		return &ihmtv1.ForgetResponse{Memory: memory(m)}, nil
+		return &ihmtv1.ForgetResponse{Memory: memory(m)}, err
 	})
 }
 
 func (s *Server) Restore(ctx context.Context, req *ihmtv1.RestoreRequest) (*ihmtv1.RestoreResponse, error) {
 	return withStore(s, func(st *store.Store) (*ihmtv1.RestoreResponse, error) {
 		m, err := st.Restore(ctx, caller(req.GetCaller()), req.GetId())
-		if err != nil {
-			return nil, err
-		}
-		return &ihmtv1.RestoreResponse{Memory: memory(m)}, nil
+		return &ihmtv1.RestoreResponse{Memory: memory(m)}, err
 	})
 }
 
 func (s *Server) Purge(ctx context.Context, req *ihmtv1.PurgeRequest) (*ihmtv1.PurgeResponse, error) {
 	return withStore(s, func(st *store.Store) (*ihmtv1.PurgeResponse, error) {
 		r, err := st.Purge(ctx, caller(req.GetCaller()), req.GetId())
-		if err != nil {
-			return nil, err
-		}
-		return purgeReply(r), nil
+		return purgeReply(r), err
 	})
 }

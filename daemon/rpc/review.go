@@ -13,10 +13,7 @@ import (
 func (s *Server) ListReview(ctx context.Context, req *ihmtv1.ListReviewRequest) (*ihmtv1.ListReviewResponse, error) {
 	return withStore(s, func(st *store.Store) (*ihmtv1.ListReviewResponse, error) {
 		pending, err := st.PendingReview(caller(req.GetCaller()), int(req.GetLimit()))
-		if err != nil {
-			return nil, err
-		}
-		return &ihmtv1.ListReviewResponse{Memories: memories(pending)}, nil
+		return &ihmtv1.ListReviewResponse{Memories: each(pending, memory)}, err
 	})
 }
 
@@ -27,9 +24,6 @@ func (s *Server) Review(ctx context.Context, req *ihmtv1.ReviewRequest) (*ihmtv1
 			return nil, err
 		}
 		m, err := st.Review(ctx, caller(req.GetCaller()), req.GetId(), d, req.GetNote())
-		if err != nil {
-			return nil, err
-		}
-		return &ihmtv1.ReviewResponse{Memory: memory(m)}, nil
+		return &ihmtv1.ReviewResponse{Memory: memory(m)}, err
 	})
 }

@@ -99,11 +99,12 @@ func withStore[T any](s *Server, do func(*store.Store) (T, error)) (T, error) {
 	return out, nil
 }
 
-// withStoreIn is withStore for a call within a search scope: the scope is read
-// once the store is open, and refused if this daemon does not know it.
-func withStoreIn[T any](s *Server, scope ihmtv1.SearchScope, do func(*store.Store, store.SearchScope) (T, error)) (T, error) {
+// withStoreIn is withStore for a call within a scope the request names: the
+// scope is read with parse once the store is open, and refused if this
+// daemon does not know it.
+func withStoreIn[K, S, T any](s *Server, parse func(K) (S, error), scope K, do func(*store.Store, S) (T, error)) (T, error) {
 	return withStore(s, func(st *store.Store) (T, error) {
-		sc, err := searchScope(scope)
+		sc, err := parse(scope)
 		if err != nil {
 			var zero T
 			return zero, err

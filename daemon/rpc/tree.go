@@ -11,12 +11,9 @@ import (
 
 // Tree lists the summary tree's outline within the caller's scope.
 func (s *Server) Tree(ctx context.Context, req *ihmtv1.TreeRequest) (*ihmtv1.TreeResponse, error) {
-	return withStoreIn(s, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.TreeResponse, error) {
+	return withStoreIn(s, searchScope, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.TreeResponse, error) {
 		lines, stats, err := st.Outline(caller(req.GetCaller()), scope, int(req.GetDepth()))
-		if err != nil {
-			return nil, err
-		}
-		return outlineReply(lines, stats), nil
+		return &ihmtv1.TreeResponse{Stats: treeStats(stats), Nodes: each(lines, treeNode)}, err
 	})
 }
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
@@ -20,6 +21,9 @@ type Agent = leaf.Agent
 
 // OutlineLine is one node of the summary tree's outline (Outline).
 type OutlineLine = tree.Line
+
+// AuditProblem is one edit VerifyAudit found in the log (AuditReport).
+type AuditProblem = journal.Problem
 
 // The trust a memory carries (Memory.Trust).
 const (
