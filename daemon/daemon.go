@@ -74,7 +74,7 @@ type daemon struct {
 	log    *slog.Logger
 	store  atomic.Pointer[store.Store] // nil while the store opens
 	api    *rpc.Server
-	grpc   *grpc.Server
+	server *grpc.Server
 	health *health.Server
 	// rebuilding admits one rebuild at a time, and none during the stop.
 	rebuilding sync.Mutex
@@ -115,7 +115,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	served := d.serve(lis)
 	if err := d.openStore(); err != nil {
-		d.grpc.Stop()
+		d.server.Stop()
 		return err
 	}
 	serveErr := d.wait(ctx, served)
@@ -128,6 +128,8 @@ func Run(ctx context.Context, cfg Config) error {
 	return nil
 }
 
+// newDaemon resolves cfg's defaults and builds the adapter the daemon will
+// serve, over a store not yet open.
 func newDaemon(cfg Config) *daemon {
 	d := &daemon{cfg: cfg, log: cfg.Logger, stopRequested: make(chan struct{}, 1)}
 	if d.log == nil {
@@ -182,15 +184,15 @@ func (d *daemon) listen() (net.Listener, error) {
 // is open) and reflection, and serves lis until the stop. The returned
 // channel receives why serving ended.
 func (d *daemon) serve(lis net.Listener) <-chan error {
-	d.grpc = grpc.NewServer(grpc.UnaryInterceptor(d.api.Intercept), grpc.MaxRecvMsgSize(maxRequest))
-	ihmtv1.RegisterMemoryServiceServer(d.grpc, d.api)
+	d.server = grpc.NewServer(grpc.UnaryInterceptor(d.api.Intercept), grpc.MaxRecvMsgSize(maxRequest))
+	ihmtv1.RegisterMemoryServiceServer(d.server, d.api)
 	d.health = health.NewServer()
 	d.setServing(false)
-	healthpb.RegisterHealthServer(d.grpc, d.health)
-	reflection.Register(d.grpc)
+	healthpb.RegisterHealthServer(d.server, d.health)
+	reflection.Register(d.server)
 
 	served := make(chan error, 1)
-	go func() { served <- d.grpc.Serve(lis) }()
+	go func() { served <- d.server.Serve(lis) }()
 	p := d.cfg.Paths
 	d.log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", d.cfg.IdleExit)
 	return served
@@ -286,12 +288,12 @@ func (d *daemon) stop() error {
 	sdNotify("STOPPING=1") // best effort: systemd learns of the stop from our exit anyway
 	d.health.Shutdown()
 	done := make(chan struct{})
-	go func() { d.grpc.GracefulStop(); close(done) }()
+	go func() { d.server.GracefulStop(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(stopTimeout):
 		d.log.Warn("in-flight calls did not finish in time; stopping anyway", "timeout", stopTimeout)
-		d.grpc.Stop()
+		d.server.Stop()
 	}
 	// A rebuild in progress finishes first: the store it opens is the one
 	// to close.

@@ -6,14 +6,12 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
 
-// The names a caller of the store works with. The daemon builds its replies
-// from these and needs no other package of the engine: the store's parts
-// (the leaf format, the tree, the timeline) can change their insides
-// without the daemon noticing.
+// The names a caller of the store works with, so that the daemon builds
+// its replies without importing the store's parts (the leaf format, the
+// journal, the tree, the timeline). Most are the parts' own types under
+// the store's name: a copy would only repeat their fields.
 
 // Memory is one memory as the store keeps it: its header and its text.
-// It is the leaf format's own record under the store's name: a copy would
-// only repeat its fields.
 type Memory = leaf.Leaf
 
 // Agent names the writer of a memory: the MCP client's name and version.
