@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,65 +8,76 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ihmt-dev/ihmt/pkg/facts"
+	"github.com/BurntSushi/toml"
+
 	"github.com/ihmt-dev/ihmt/pkg/store"
 )
 
 // ConfigName is the person's settings file in the store directory.
 const ConfigName = "config.toml"
 
-// PatternsName is the file of extra fact patterns in the store directory.
-const PatternsName = "patterns.json"
-
-// storeOptions reads the store's settings from <data>/config.toml — a few
-// `key = value` lines; '#' starts a comment — and the person's extra fact
-// patterns from <data>/patterns.json. Both files are optional. Known keys:
+// settings are the keys config.toml may set; any other key is refused, so
+// that a misspelt setting does not silently do nothing. Known keys:
 //
 //	review = "all"      # hold every agent save for review (default "flagged":
 //	                    # only suspicious saves and corrections of verified facts)
+type settings struct {
+	Review reviewMode `toml:"review"`
+}
+
+// reviewMode is the review setting: true holds every agent save.
+type reviewMode bool
+
+func (r *reviewMode) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case "all":
+		*r = true
+	case "flagged":
+		*r = false
+	default:
+		return fmt.Errorf("review = %q: use \"all\" or \"flagged\"", text)
+	}
+	return nil
+}
+
+// storeOptions reads the store's settings from <data>/config.toml and the
+// person's extra fact patterns from <data>/patterns.json (store.LoadPatterns).
+// Both files are optional.
 func storeOptions(data string) (store.Options, error) {
 	var opts store.Options
-	path := filepath.Join(data, ConfigName)
-	f, err := os.Open(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return opts, fmt.Errorf("read config: %w", err)
-	default:
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for n := 1; sc.Scan(); n++ {
-			line, _, _ := strings.Cut(sc.Text(), "#")
-			line = strings.TrimSpace(line)
-			if line == "" {
-				continue
-			}
-			key, value, ok := strings.Cut(line, "=")
-			key, value = strings.TrimSpace(key), strings.Trim(strings.TrimSpace(value), `"'`)
-			if !ok {
-				return opts, fmt.Errorf("%s line %d: expected key = value", path, n)
-			}
-			switch key {
-			case "review":
-				switch value {
-				case "all":
-					opts.ReviewAll = true
-				case "flagged":
-				default:
-					return opts, fmt.Errorf("%s line %d: review = %q: use \"all\" or \"flagged\"", path, n, value)
-				}
-			default:
-				return opts, fmt.Errorf("%s line %d: unknown setting %q (known: review)", path, n, key)
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return opts, fmt.Errorf("read config: %w", err)
-		}
-	}
-	x, err := facts.Load(filepath.Join(data, PatternsName))
+	s, err := readSettings(filepath.Join(data, ConfigName))
 	if err != nil {
 		return opts, err
 	}
-	opts.Facts = x
+	opts.ReviewAll = bool(s.Review)
+	if opts.Facts, err = store.LoadPatterns(data); err != nil {
+		return opts, err
+	}
 	return opts, nil
+}
+
+// readSettings parses the config file at path; a missing file is all
+// defaults. Its errors name the file and, where the TOML library knows it,
+// the line.
+func readSettings(path string) (settings, error) {
+	var s settings
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return s, nil
+	case err != nil:
+		return s, fmt.Errorf("read config: %w", err)
+	}
+	md, err := toml.Decode(string(data), &s)
+	var perr toml.ParseError
+	switch {
+	case errors.As(err, &perr):
+		return s, fmt.Errorf("%s line %d: %s", path, perr.Position.Line, perr.Message)
+	case err != nil:
+		return s, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	if keys := md.Undecoded(); len(keys) > 0 {
+		return s, fmt.Errorf("%s: unknown setting %q (known: review)", path, keys[0].String())
+	}
+	return s, nil
 }

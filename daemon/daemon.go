@@ -2,8 +2,11 @@
 //
 // It serves the MemoryService over gRPC on a Unix socket. Every write goes
 // through the store's single ordered writer; any number of agents' shims and
-// CLIs may call at once. Run reads top to bottom as the daemon's life:
-// resolve paths, lock the store, listen, serve, open the store, wait, stop.
+// CLIs may call at once. This file is the daemon's life, top to bottom:
+// Run resolves its paths, locks the store, listens, serves, opens the
+// store, waits, and stops; a rebuild closes the store and opens it again
+// in between. The calls themselves are answered by package rpc, the
+// adapter between the store and the API.
 package daemon
 
 import (
@@ -15,6 +18,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,8 +28,8 @@ import (
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/ihmt-dev/ihmt/daemon/rpc"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/store"
@@ -44,6 +49,10 @@ const ExitLockHeld = 3
 // stopTimeout bounds how long in-flight calls may take to finish on stop.
 const stopTimeout = 5 * time.Second
 
+// maxRequest bounds one request: an ingested document and the rest of
+// its message. gRPC's default limit is smaller than a document may be.
+const maxRequest = store.MaxDocument + 4<<20
+
 // Config is what Run needs.
 type Config struct {
 	// Paths locate the store and the socket.
@@ -59,180 +68,286 @@ type Config struct {
 	Listener net.Listener
 }
 
+// daemon is one run of ihmtd.
+type daemon struct {
+	cfg    Config
+	log    *slog.Logger
+	store  atomic.Pointer[store.Store] // nil while the store opens
+	api    *rpc.Server
+	server *grpc.Server
+	health *health.Server
+	// rebuilding admits one rebuild at a time, and none during the stop.
+	rebuilding sync.Mutex
+	// stopRequested is signalled by a client's Shutdown call.
+	stopRequested chan struct{}
+}
+
+// RebuildReport is what a rebuild derived.
+type RebuildReport = rpc.RebuildReport
+
 // Run runs the daemon until ctx is cancelled, SIGINT or SIGTERM arrives, a
 // client asks it to shut down, or it has been idle for cfg.IdleExit. A stop
 // for any of those reasons returns nil.
 func Run(ctx context.Context, cfg Config) error {
-	log := cfg.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	d := newDaemon(cfg)
 	p := cfg.Paths
-
 	// The store directory is private to the user.
 	if err := os.MkdirAll(p.Data, 0o700); err != nil {
 		return fmt.Errorf("create store directory: %w", err)
 	}
-
-	// Only one daemon may own the store. The lock sits next to the data it
-	// protects and is held for the whole life of the process.
-	lock := flock.New(p.LockFile(), flock.SetPermissions(0o600))
-	locked, err := lock.TryLock()
+	unlock, err := lockStore(p, "use it, or stop it with `ihmt daemon stop`")
 	if err != nil {
-		return fmt.Errorf("lock %s: %w", p.LockFile(), err)
+		return err
 	}
-	if !locked {
-		return fmt.Errorf("%w (lock %s): use it, or stop it with `ihmt daemon stop`", ErrLockHeld, p.LockFile())
-	}
-	defer lock.Unlock()
+	defer unlock()
 
 	ctx, stopSignals := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stopSignals()
 
-	// Listen first, so clients can connect while the store loads. Holding
-	// the lock makes removing a stale socket safe: no live daemon owns it.
-	lis := cfg.Listener
-	if lis == nil {
-		lis, err = safesocket.Listen(p.Socket, func(uid int, err error) {
-			log.Warn("refused a connection from another user", "uid", uid, "err", err)
-		})
-		if err != nil {
-			return fmt.Errorf("listen on %s: %w", p.Socket, err)
-		}
-		// The socket goes last, after the store is closed: its absence is how
-		// `ihmt daemon stop` knows the daemon is really gone. (Deferred after
-		// the unlock above, so it runs before it.)
-		defer os.Remove(p.Socket)
-	}
-
-	stopRequested := make(chan struct{}, 1)
-	svc := &service{
-		log: log,
-		shutdown: func() {
-			select {
-			case stopRequested <- struct{}{}:
-			default:
-			}
-		},
-		info: &ihmtv1.StatsResponse{
-			Version:    version.Version,
-			StorePath:  p.Data,
-			SocketPath: p.Socket,
-			Pid:        int64(os.Getpid()),
-			StartedAt:  timestamppb.Now(),
-			IdleExit:   cfg.IdleExit > 0,
-		},
-	}
-	svc.lastCall.Store(time.Now().UnixNano())
-
-	// Ingest carries documents of up to 16 MiB; the default limit is 4 MiB.
-	gs := grpc.NewServer(grpc.UnaryInterceptor(svc.intercept), grpc.MaxRecvMsgSize(20<<20))
-	ihmtv1.RegisterMemoryServiceServer(gs, svc)
-	hs := health.NewServer()
-	hs.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
-	hs.SetServingStatus(ihmtv1.MemoryService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_NOT_SERVING)
-	healthpb.RegisterHealthServer(gs, hs)
-	reflection.Register(gs)
-
-	served := make(chan error, 1)
-	go func() { served <- gs.Serve(lis) }()
-	log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", cfg.IdleExit)
-
-	svc.openStore = func() (*store.Store, error) { return openStoreIn(p.Data, log) }
-	svc.setServing = func(serving bool) {
-		status := healthpb.HealthCheckResponse_NOT_SERVING
-		if serving {
-			status = healthpb.HealthCheckResponse_SERVING
-		}
-		hs.SetServingStatus("", status)
-		hs.SetServingStatus(ihmtv1.MemoryService_ServiceDesc.ServiceName, status)
-	}
-	st, err := svc.openStore()
+	lis, err := d.listen()
 	if err != nil {
-		gs.Stop()
 		return err
 	}
-	svc.store.Store(st)
-	svc.setServing(true)
-	if err := sdNotify("READY=1"); err != nil {
-		log.Warn("could not tell systemd the daemon is ready", "err", err)
+	if cfg.Listener == nil {
+		// The socket goes last, after the store is closed: its absence is
+		// how `ihmt daemon stop` knows the daemon is really gone.
+		defer os.Remove(p.Socket)
 	}
-	// Opening reads, decodes and indexes every leaf once: it leaves about
-	// as much garbage as the store keeps, which the runtime would otherwise
-	// hold on to until the heap grew that far again. It goes back now, off
-	// the serving path (a full collection of a large store takes a few
-	// hundred ms of CPU).
-	go func() {
-		debug.FreeOSMemory()
-		switch limit, ok := setMemoryLimit(); {
-		case ok && limit > 0:
-			log.Info("soft memory limit set", "limit_mib", limit>>20)
-		case ok:
-			log.Info("no soft memory limit: the store needs more room than the target leaves; Go's defaults apply", "target_mib", memoryTarget>>20)
-		}
-	}()
-	memory := time.NewTicker(memoryCheck)
-	defer memory.Stop()
-
-	var idle <-chan time.Time
-	if cfg.IdleExit > 0 {
-		t := time.NewTicker(min(max(cfg.IdleExit/10, 10*time.Millisecond), time.Minute))
-		defer t.Stop()
-		idle = t.C
+	served := d.serve(lis)
+	if err := d.openStore(); err != nil {
+		d.server.Stop()
+		return err
 	}
-	var serveErr error
-wait:
-	for {
-		select {
-		case <-ctx.Done():
-			log.Info("stopping", "reason", context.Cause(ctx))
-			break wait
-		case <-stopRequested:
-			log.Info("stopping", "reason", "shutdown requested")
-			break wait
-		case now := <-idle:
-			if d := svc.idleFor(now); d >= cfg.IdleExit {
-				log.Info("stopping", "reason", "idle", "idle_for", d.Round(time.Second))
-				break wait
-			}
-		case serveErr = <-served:
-			log.Error("gRPC server stopped", "err", serveErr)
-			break wait
-		case now := <-memory.C:
-			setMemoryLimit() // the store may have grown
-			if svc.idleFor(now) >= memoryIdle {
-				releaseIdleMemory()
-			}
-		}
+	serveErr := d.wait(ctx, served)
+	if err := d.stop(); err != nil {
+		return err
 	}
-
-	sdNotify("STOPPING=1") // best effort: systemd learns of the stop from our exit anyway
-	// Stop: refuse new calls, let in-flight ones finish (bounded), then
-	// close the store, which drains accepted writes, writes out pending leaf
-	// files and syncs the log; the socket is removed after that.
-	hs.Shutdown()
-	done := make(chan struct{})
-	go func() { gs.GracefulStop(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(stopTimeout):
-		log.Warn("in-flight calls did not finish in time; stopping anyway", "timeout", stopTimeout)
-		gs.Stop()
-	}
-	// A rebuild in progress finishes first: the store it opens is the one
-	// to close.
-	svc.rebuilding.Lock()
-	defer svc.rebuilding.Unlock()
-	if st := svc.store.Load(); st != nil {
-		if err := st.Close(); err != nil {
-			return fmt.Errorf("close store: %w", err)
-		}
-	}
-	log.Info("stopped")
 	if serveErr != nil && !errors.Is(serveErr, grpc.ErrServerStopped) {
 		return fmt.Errorf("serve: %w", serveErr)
 	}
 	return nil
+}
+
+// newDaemon resolves cfg's defaults and builds the adapter the daemon will
+// serve, over a store not yet open.
+func newDaemon(cfg Config) *daemon {
+	d := &daemon{cfg: cfg, log: cfg.Logger, stopRequested: make(chan struct{}, 1)}
+	if d.log == nil {
+		d.log = slog.Default()
+	}
+	d.api = rpc.New(rpc.Config{
+		Log:        d.log,
+		Store:      d.store.Load,
+		StorePath:  cfg.Paths.Data,
+		SocketPath: cfg.Paths.Socket,
+		IdleExit:   cfg.IdleExit > 0,
+		Shutdown:   d.requestStop,
+		Rebuild:    d.rebuild,
+	})
+	return d
+}
+
+// lockStore takes the store's lock, held for the whole life of the process:
+// only one daemon may own the store. The lock sits next to the data it
+// protects. held says what to do when another process holds it.
+func lockStore(p paths.Paths, held string) (unlock func(), err error) {
+	lock := flock.New(p.LockFile(), flock.SetPermissions(0o600))
+	locked, err := lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", p.LockFile(), err)
+	}
+	if !locked {
+		return nil, fmt.Errorf("%w (lock %s): %s", ErrLockHeld, p.LockFile(), held)
+	}
+	return func() { lock.Unlock() }, nil
+}
+
+// listen listens on the socket — first, so that clients can connect while
+// the store loads. safesocket makes the runtime directory 0700, removes a
+// stale socket (safe: we hold the lock, so no live daemon of this store
+// owns it), listens, and chmods the socket 0600.
+func (d *daemon) listen() (net.Listener, error) {
+	if d.cfg.Listener != nil {
+		return d.cfg.Listener, nil
+	}
+	sock := d.cfg.Paths.Socket
+	lis, err := safesocket.Listen(sock, func(uid int, err error) {
+		d.log.Warn("refused a connection from another user", "uid", uid, "err", err)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", sock, err)
+	}
+	return lis, nil
+}
+
+// serve registers the API, the health service (NOT_SERVING until the store
+// is open) and reflection, and serves lis until the stop. The returned
+// channel receives why serving ended.
+func (d *daemon) serve(lis net.Listener) <-chan error {
+	d.server = grpc.NewServer(grpc.UnaryInterceptor(d.api.Intercept), grpc.MaxRecvMsgSize(maxRequest))
+	ihmtv1.RegisterMemoryServiceServer(d.server, d.api)
+	d.health = health.NewServer()
+	d.setServing(false)
+	healthpb.RegisterHealthServer(d.server, d.health)
+	reflection.Register(d.server)
+
+	served := make(chan error, 1)
+	go func() { served <- d.server.Serve(lis) }()
+	p := d.cfg.Paths
+	d.log.Info("ihmtd listening", "version", version.Version, "socket", p.Socket, "store", p.Data, "pid", os.Getpid(), "idle_exit", d.cfg.IdleExit)
+	return served
+}
+
+// setServing sets the health status of the server and of the API.
+func (d *daemon) setServing(serving bool) {
+	status := healthpb.HealthCheckResponse_NOT_SERVING
+	if serving {
+		status = healthpb.HealthCheckResponse_SERVING
+	}
+	d.health.SetServingStatus("", status)
+	d.health.SetServingStatus(ihmtv1.MemoryService_ServiceDesc.ServiceName, status)
+}
+
+// openStore opens the store, serves it, and tells systemd the daemon is
+// ready.
+func (d *daemon) openStore() error {
+	st, err := openStoreIn(d.cfg.Paths.Data, d.log)
+	if err != nil {
+		return err
+	}
+	d.store.Store(st)
+	d.setServing(true)
+	if err := sdNotify("READY=1"); err != nil {
+		d.log.Warn("could not tell systemd the daemon is ready", "err", err)
+	}
+	// Opening reads, decodes and indexes every leaf once: it leaves about
+	// as much garbage as the store keeps, which the runtime would otherwise
+	// hold on to until the heap grew that far again. It goes back now, off
+	// the serving path: a full collection of a large store is not free.
+	go func() {
+		debug.FreeOSMemory()
+		switch limit, ok := setMemoryLimit(); {
+		case ok && limit > 0:
+			d.log.Info("soft memory limit set", "limit_mib", limit>>20)
+		case ok:
+			d.log.Info("no soft memory limit: the store needs more room than the target leaves; Go's defaults apply", "target_mib", memoryTarget>>20)
+		}
+	}()
+	return nil
+}
+
+// requestStop asks the wait to end; asking twice is asking once.
+func (d *daemon) requestStop() {
+	select {
+	case d.stopRequested <- struct{}{}:
+	default:
+	}
+}
+
+// wait serves until a reason to stop: ctx (a signal), a client's Shutdown,
+// idleness, or the server failing, which it returns. Meanwhile it keeps
+// the memory in check.
+func (d *daemon) wait(ctx context.Context, served <-chan error) error {
+	memory := time.NewTicker(memoryCheck)
+	defer memory.Stop()
+	var idle <-chan time.Time
+	if exit := d.cfg.IdleExit; exit > 0 {
+		t := time.NewTicker(min(max(exit/10, 10*time.Millisecond), time.Minute))
+		defer t.Stop()
+		idle = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			d.log.Info("stopping", "reason", context.Cause(ctx))
+			return nil
+		case <-d.stopRequested:
+			d.log.Info("stopping", "reason", "shutdown requested")
+			return nil
+		case now := <-idle:
+			if quiet := d.api.IdleFor(now); quiet >= d.cfg.IdleExit {
+				d.log.Info("stopping", "reason", "idle", "idle_for", quiet.Round(time.Second))
+				return nil
+			}
+		case err := <-served:
+			d.log.Error("gRPC server stopped", "err", err)
+			return err
+		case now := <-memory.C:
+			setMemoryLimit() // the store may have grown
+			if d.api.IdleFor(now) >= memoryIdle {
+				releaseIdleMemory()
+			}
+		}
+	}
+}
+
+// stop refuses new calls, lets in-flight ones finish (bounded), then
+// closes the store, which drains accepted writes, writes out pending leaf
+// files and syncs the log. Run removes the socket and unlocks after that.
+func (d *daemon) stop() error {
+	sdNotify("STOPPING=1") // best effort: systemd learns of the stop from our exit anyway
+	d.health.Shutdown()
+	done := make(chan struct{})
+	go func() { d.server.GracefulStop(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(stopTimeout):
+		d.log.Warn("in-flight calls did not finish in time; stopping anyway", "timeout", stopTimeout)
+		d.server.Stop()
+	}
+	// A rebuild in progress finishes first: the store it opens is the one
+	// to close.
+	d.rebuilding.Lock()
+	defer d.rebuilding.Unlock()
+	if st := d.store.Load(); st != nil {
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("close store: %w", err)
+		}
+	}
+	d.log.Info("stopped")
+	return nil
+}
+
+// rebuild closes the store and opens it again without its derived files
+// (the facts snapshot and the summary tree), which re-derives the index,
+// the fact timelines and the tree from the leaf files. Meanwhile the
+// health service says NOT_SERVING and calls answer "still opening", so
+// clients wait instead of failing.
+func (d *daemon) rebuild(ctx context.Context, c store.Caller) (RebuildReport, error) {
+	d.rebuilding.Lock()
+	defer d.rebuilding.Unlock()
+	old := d.store.Swap(nil)
+	if old == nil {
+		return RebuildReport{}, rpc.ErrOpening
+	}
+	start := time.Now()
+	d.setServing(false)
+	d.log.Info("rebuild: closing the store", "agent", c.Agent.Name)
+	if err := old.Close(); err != nil {
+		d.log.Error("rebuild: closing the store failed", "err", err)
+	}
+	if err := store.DropSnapshots(d.cfg.Paths.Data); err != nil {
+		d.log.Warn("rebuild: could not remove the derived snapshot", "err", err)
+	}
+	st, err := openStoreIn(d.cfg.Paths.Data, d.log)
+	if err != nil {
+		// It would not open at a start either: stop, so that the next start
+		// reports why, rather than serve nothing.
+		d.log.Error("rebuild: the store does not open; stopping", "err", err)
+		d.requestStop()
+		return RebuildReport{}, fmt.Errorf("rebuild: %w", err)
+	}
+	d.store.Store(st)
+	d.setServing(true)
+	// Searches are served again (through the index); the tree is rebuilt
+	// in the background, and this waits for it.
+	r, err := derived(ctx, st)
+	if err != nil {
+		return RebuildReport{}, fmt.Errorf("rebuild: the summary tree: %w", err)
+	}
+	r.Took = time.Since(start)
+	d.log.Info("rebuild: done", "memories", r.Memories, "facts", r.Facts, "branches", r.Tree.Branches, "took", r.Took.Round(time.Millisecond))
+	return r, nil
 }
 
 // openStoreIn opens the store in dir with its settings. The settings live in

@@ -19,35 +19,32 @@ import (
 // collecting all the time. The limit is revisited as the store grows
 // (setMemoryLimit); a person who sets GOMEMLIMIT decides instead.
 //
-// Measured on a 100,000-memory store, which keeps ~130 MB (2,000 searches
-// by one client through a real ihmtd, two runs each):
-//
-//   - resident after the searches: 252–258 MiB with the limit, 299–313
-//     without; search p50 3.3–4.2 ms and p99 9.0–10.1 ms with it, 3.5–4.5
-//     and 8.7–10.7 without: the same, within this machine's noise;
-//   - idle afterwards: 191–197 MiB either way.
+// With the limit, a large store's daemon stays smaller after a burst of
+// searches and its searches are no slower; idle, it is the same size
+// either way (README's "Honest numbers" has the measurements).
 //
 // Opening is the other peak: it holds every text at once and leaves about
 // as much garbage as the store keeps. It runs with GOGC=openGCPercent,
 // which costs in proportion whatever the store's size (a limit would not):
-// peak 278–279 MiB and open 3.8–4.1 s, where 50 gave 297–306 MiB and
-// 3.4–3.5 s, and the default 334–340 MiB and 2.9–3.9 s.
+// a lower peak for a slightly longer open, where a higher setting, or the
+// default, peaks higher.
 //
-// What a limit costs depends on the room it leaves: with a store keeping
-// ~200 MB, a limit of that plus 32 MiB made 15 collections instead of 1 in
-// a burst of 1,200 searches and raised their p99 from 8.5 to 13–21 ms; and
-// GOGC=50 cost sixteen saving clients 11% of their saves.
+// What a limit costs depends on the room it leaves: a limit just above
+// what the store keeps makes the collector run many times in a burst of
+// searches and slows them, and a lower GOGC throughout slows saves. Hence
+// memoryRoom, and the defaults for a store that does not leave it.
 //
 // A daemon is mostly idle between an agent's bursts of calls, and the
 // memory a burst left behind is handed back once the calls stop, at no
 // cost to the calls themselves (releaseIdleMemory).
 const (
 	// memoryTarget is the soft limit. It counts the Go runtime's memory;
-	// the program's own pages add ~20 MiB to what the system reports, so
-	// the daemon stays under 300 MB resident.
+	// the program's own pages come on top of it in what the system
+	// reports, and the target leaves room for them under the daemon's
+	// resident budget.
 	memoryTarget = 260 << 20
 	// memoryRoom is the least room a limit must leave the collector
-	// beyond what the store keeps: some 500 searches' garbage.
+	// beyond what the store keeps: the garbage of a burst of searches.
 	memoryRoom = 64 << 20
 	// memoryCheck is how often the daemon revisits the limit and, when
 	// idle, looks for memory to return.
@@ -55,8 +52,8 @@ const (
 	// memoryIdle is how long without a call counts as idle.
 	memoryIdle = 5 * time.Second
 	// memoryWorthReturning is the least reclaimable memory worth a forced
-	// collection (a few hundred ms of CPU on a large store); a quarter of
-	// the live heap when that is more.
+	// collection, which costs a large store real CPU; a quarter of the
+	// live heap when that is more.
 	memoryWorthReturning = 32 << 20
 )
 

@@ -6,18 +6,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 )
-
-// RebuildReport is what an offline rebuild derived.
-type RebuildReport struct {
-	Memories, Facts int
-	Tree            store.TreeStats
-	Took            time.Duration
-}
 
 // RebuildOffline re-derives everything derived — the facts snapshot, the
 // index and timelines, the summary tree — from the leaf files of a store no
@@ -26,15 +17,11 @@ type RebuildReport struct {
 // without its derived files, waits for the tree and closes it again.
 func RebuildOffline(ctx context.Context, p paths.Paths, log *slog.Logger) (RebuildReport, error) {
 	start := time.Now()
-	lock := flock.New(p.LockFile(), flock.SetPermissions(0o600))
-	locked, err := lock.TryLock()
+	unlock, err := lockStore(p, "rebuild through it with `ihmt rebuild`")
 	if err != nil {
-		return RebuildReport{}, fmt.Errorf("lock %s: %w", p.LockFile(), err)
+		return RebuildReport{}, err
 	}
-	if !locked {
-		return RebuildReport{}, fmt.Errorf("%w (lock %s): rebuild through it with `ihmt rebuild`", ErrLockHeld, p.LockFile())
-	}
-	defer lock.Unlock()
+	defer unlock()
 	if err := store.CheckDir(p.Data, log); err != nil {
 		return RebuildReport{}, err // before removing anything in it
 	}
@@ -45,13 +32,25 @@ func RebuildOffline(ctx context.Context, p paths.Paths, log *slog.Logger) (Rebui
 	if err != nil {
 		return RebuildReport{}, err
 	}
-	_, tree, err := st.Consolidate(ctx, false)
-	stats := st.Stats(store.Caller{})
+	r, err := derived(ctx, st)
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return RebuildReport{}, fmt.Errorf("rebuild: %w", err)
 	}
-	return RebuildReport{Memories: stats.Memories, Facts: stats.Facts, Tree: tree, Took: time.Since(start)}, nil
+	r.Took = time.Since(start)
+	return r, nil
+}
+
+// derived waits for a store opened without its derived files to have
+// derived them again — the index and the timelines are built as it opens,
+// the summary tree in the background — and counts what it holds.
+func derived(ctx context.Context, st *store.Store) (RebuildReport, error) {
+	_, tree, err := st.Consolidate(ctx, false)
+	if err != nil {
+		return RebuildReport{}, err
+	}
+	stats := st.Stats(store.Caller{})
+	return RebuildReport{Memories: stats.Memories, Facts: stats.Facts, Tree: tree}, nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 )
@@ -21,14 +21,14 @@ import (
 func TestRebuildOffline(t *testing.T) {
 	dir := t.TempDir()
 	p := paths.Paths{Data: filepath.Join(dir, "data"), Socket: filepath.Join(dir, "s.sock")}
-	st := openStore(t, p.Data)
-	c := store.Caller{Agent: leaf.Agent{Name: "claude-code"}, Session: "s1"}
+	st := daemontest.OpenStore(t, p.Data)
+	c := store.Caller{Agent: store.Agent{Name: "claude-code"}, Session: "s1"}
 	for i := range 20 {
 		text := fmt.Sprintf("Service %d logs to journald.", i)
 		if i == 0 {
 			text = "I live in Valencia now."
 		}
-		if _, err := st.Save(ctxT(t), store.SaveInput{Caller: c, Content: text, Scope: store.ScopeGlobal}); err != nil {
+		if _, err := st.Save(daemontest.Context(t), store.SaveInput{Caller: c, Content: text, Scope: store.ScopeGlobal}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,7 +37,7 @@ func TestRebuildOffline(t *testing.T) {
 	os.WriteFile(filepath.Join(p.Data, "tree", "root.json"), []byte("{garbage"), 0o600)
 
 	log := slog.New(slog.DiscardHandler)
-	r, err := RebuildOffline(ctxT(t), p, log)
+	r, err := RebuildOffline(daemontest.Context(t), p, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestRebuildOffline(t *testing.T) {
 		t.Fatalf("take the lock: %v %v", ok, err)
 	}
 	defer held.Unlock()
-	if _, err := RebuildOffline(ctxT(t), p, log); !errors.Is(err, ErrLockHeld) {
+	if _, err := RebuildOffline(daemontest.Context(t), p, log); !errors.Is(err, ErrLockHeld) {
 		t.Fatalf("rebuild under a held lock: %v, want ErrLockHeld", err)
 	}
 }

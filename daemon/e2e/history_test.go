@@ -192,9 +192,7 @@ func TestCorrectionsForgettingReviewAudit(t *testing.T) {
 // TestMigrateFromPythonIHMT builds a small store in the original Python
 // tool's layout and migrates it: every leaf becomes findable with its date.
 func TestMigrateFromPythonIHMT(t *testing.T) {
-	e := newEnv(t)
-	d := e.startDaemon(t)
-	e.waitReady(t, d)
+	e := servedEnv(t)
 	root := t.TempDir()
 	leaves := []struct {
 		domain, id, ts, text string
@@ -252,9 +250,7 @@ func TestMigrateFromPythonIHMT(t *testing.T) {
 // TestAskRunsTheClueLoop: "Luis" ties between the cousin and the reviewer;
 // `ihmt ask` shows both and asks, and the clue "reviewer" picks Marín.
 func TestAskRunsTheClueLoop(t *testing.T) {
-	e := newEnv(t)
-	d := e.startDaemon(t)
-	e.waitReady(t, d)
+	e := servedEnv(t)
 	env := e.environ("")
 	e.ihmt(env, "save", "--scope", "global", "Luis is my cousin; he lives in Sevilla and loves football.")
 	e.ihmt(env, "save", "--scope", "global", "Luis Marín is the reviewer on my pull requests and insists on small commits.")
@@ -278,9 +274,7 @@ func TestAskRunsTheClueLoop(t *testing.T) {
 // boundaries; a function is found whole; an unchanged file writes nothing;
 // an unreadable-as-text file is skipped and named.
 func TestIngestThroughCLI(t *testing.T) {
-	e := newEnv(t)
-	d := e.startDaemon(t)
-	e.waitReady(t, d)
+	e := servedEnv(t)
 	env := e.environ("github.com/x/ingest")
 	dir := t.TempDir()
 	src := "package pay\n\n// Refund returns the money of a failed order to the card it came from.\nfunc Refund(orderID string) error {\n\treturn gateway.Reverse(orderID, \"{refund}\")\n}\n"

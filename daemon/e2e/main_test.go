@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 
 	// The binaries under test are built by TestMain, which go test's cache
@@ -116,6 +117,14 @@ func newEnv(t *testing.T) *testEnv {
 		e.killDaemons()
 		os.RemoveAll(sockDir)
 	})
+	return e
+}
+
+// servedEnv is a test environment whose daemon is started and serving.
+func servedEnv(t *testing.T) *testEnv {
+	t.Helper()
+	e := newEnv(t)
+	e.waitReady(t, e.startDaemon(t))
 	return e
 }
 
@@ -281,7 +290,7 @@ func (e *testEnv) waitReady(t *testing.T, d *daemonProc) statusJSON {
 
 type daemonProc struct {
 	cmd     *exec.Cmd
-	out     *syncBuffer
+	out     *daemontest.Logs
 	done    chan struct{}
 	waitErr error
 }
@@ -292,7 +301,7 @@ func (e *testEnv) startDaemon(t *testing.T, args ...string) *daemonProc {
 	t.Helper()
 	cmd := exec.Command(bins.ihmtd, append([]string{"-data", e.home, "-socket", e.sock}, args...)...)
 	cmd.Dir, cmd.Env = e.workDir, e.environ("")
-	d := &daemonProc{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{})}
+	d := &daemonProc{cmd: cmd, out: &daemontest.Logs{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = d.out, d.out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -347,7 +356,7 @@ type shimOpts struct {
 
 // connectShim launches ihmt-mcp as an MCP client named o.name would, and
 // closes it at cleanup. The returned buffer collects the shim's stderr.
-func (e *testEnv) connectShim(t *testing.T, ctx context.Context, o shimOpts) (*mcp.ClientSession, *syncBuffer) {
+func (e *testEnv) connectShim(t *testing.T, ctx context.Context, o shimOpts) (*mcp.ClientSession, *daemontest.Logs) {
 	t.Helper()
 	cs, stderr, err := e.dialShim(ctx, o)
 	if err != nil {
@@ -357,14 +366,14 @@ func (e *testEnv) connectShim(t *testing.T, ctx context.Context, o shimOpts) (*m
 	return cs, stderr
 }
 
-func (e *testEnv) dialShim(ctx context.Context, o shimOpts) (*mcp.ClientSession, *syncBuffer, error) {
+func (e *testEnv) dialShim(ctx context.Context, o shimOpts) (*mcp.ClientSession, *daemontest.Logs, error) {
 	path := o.path
 	if path == "" {
 		path = bins.shim
 	}
 	cmd := exec.Command(path)
 	cmd.Dir, cmd.Env = e.workDir, e.environ(o.project, o.env...)
-	stderr := &syncBuffer{}
+	stderr := &daemontest.Logs{}
 	cmd.Stderr = stderr
 	var opts *mcp.ClientSessionOptions
 	if o.protocol != "" {
@@ -636,24 +645,6 @@ func checkConsistent(t *testing.T, sf storeFiles) {
 }
 
 // --- small things ------------------------------------------------------------
-
-// syncBuffer is a bytes.Buffer that a process and the test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // waitFor polls cond every 10 ms until it reports true or timeout passes;
 // the string cond returns describes the state for the failure message.

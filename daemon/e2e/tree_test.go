@@ -41,9 +41,7 @@ func (tj treeJSON) leaves() []string {
 // tree; `ihmt rebuild`
 // rebuilds it from the leaves.
 func TestTreeThroughCLI(t *testing.T) {
-	e := newEnv(t)
-	d := e.startDaemon(t)
-	e.waitReady(t, d)
+	e := servedEnv(t)
 	alpha, beta := e.environ("github.com/x/alpha"), e.environ("github.com/x/beta")
 
 	var saved []string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
@@ -16,9 +17,16 @@ import (
 type LogFilter struct {
 	Agent   string
 	Session string
-	Since   time.Time
-	Limit   int // default 100
+	// Since, optional, is the caller's date ("YYYY-MM-DD" or RFC 3339):
+	// entries before it are left out.
+	Since string
+	// Limit keeps the newest entries: 100 when not positive, at most
+	// maxLogLimit.
+	Limit int
 }
+
+// maxLogLimit bounds one listing of the log, which a reply carries whole.
+const maxLogLimit = 10000
 
 // LogEntry is one mutation as people read it.
 type LogEntry struct {
@@ -26,7 +34,7 @@ type LogEntry struct {
 	Time    time.Time
 	Op      string
 	IDs     []string
-	Agent   leaf.Agent
+	Agent   Agent
 	Session string
 	Project string
 	Summary string
@@ -36,18 +44,25 @@ type LogEntry struct {
 // entry that matched before the limit kept the newest ones. The log spans
 // every project, so it is the person's to read.
 func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err error) {
+	var since time.Time
+	if f.Since != "" {
+		if since, err = dates.Parse(f.Since); err != nil {
+			return nil, 0, fmt.Errorf("%w: since: %v", ErrInvalid, err)
+		}
+	}
 	if err := requirePerson(c, "log"); err != nil {
 		return nil, 0, err
 	}
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
+	f.Limit = min(f.Limit, maxLogLimit)
 	err = journal.Read(filepath.Join(s.dir, logName), func(line []byte) error {
 		var e entry
 		if json.Unmarshal(line, &e) != nil {
 			return nil // Verify reports damage; a listing skips it
 		}
-		if (f.Agent != "" && e.Agent.Name != f.Agent) || (f.Session != "" && e.Session != f.Session) || e.Time.Before(f.Since) {
+		if (f.Agent != "" && e.Agent.Name != f.Agent) || (f.Session != "" && e.Session != f.Session) || e.Time.Before(since) {
 			return nil
 		}
 		matched++

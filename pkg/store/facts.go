@@ -3,11 +3,26 @@ package store
 import (
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/facts"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
+
+// PatternsName is the file of a person's extra fact patterns in the store
+// directory; pkg/facts documents its format.
+const PatternsName = "patterns.json"
+
+// LoadPatterns reads the fact patterns of the store in dir, for
+// Options.Facts: the built-in ones, with the person's from PatternsName
+// when the file is there.
+func LoadPatterns(dir string) (*facts.Extractor, error) {
+	return facts.Load(filepath.Join(dir, PatternsName))
+}
 
 // FactRow is one value of a subject's attribute in a view.
 type FactRow struct {
@@ -15,6 +30,23 @@ type FactRow struct {
 	Entry timeline.Entry
 	// Current: the value in force in the view asked for.
 	Current bool
+}
+
+// Scope names the partition the fact is in as people read it: "global",
+// or the key of the project it belongs to.
+func (r FactRow) Scope() string {
+	if r.Key.Scope == "" {
+		return leaf.ScopeGlobal
+	}
+	return r.Key.Scope
+}
+
+// Supersession is a value of a fact that another replaced, each given by
+// its first statement.
+type Supersession struct {
+	Old, New FactRow
+	// RecordedAt is when the memory learned of the change.
+	RecordedAt time.Time
 }
 
 // partitions returns which timeline partitions a caller may see under
@@ -34,6 +66,23 @@ func (s *Store) partitions(c Caller, scope SearchScope) (func(string) bool, erro
 	}, nil
 }
 
+// readFacts records a read of every project when scope asks for one (what
+// names it), then runs read under the read lock with the timeline
+// partitions c may see.
+func (s *Store) readFacts(c Caller, scope SearchScope, what string, read func(part func(string) bool)) error {
+	if err := s.recordReadAll(c, scope, what); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	part, err := s.partitions(c, scope)
+	if err != nil {
+		return err
+	}
+	read(part)
+	return nil
+}
+
 // Facts lists the current value, in the view, of every attribute of every
 // visible subject containing subject (all when empty).
 func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope) ([]FactRow, error) {
@@ -44,20 +93,16 @@ func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope
 	if err != nil {
 		return nil, err
 	}
-	if err := s.recordReadAll(c, scope, "facts "+subject); err != nil {
-		return nil, err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	part, err := s.partitions(c, scope)
+	var out []FactRow
+	err = s.readFacts(c, scope, "facts "+subject, func(part func(string) bool) {
+		for _, k := range s.tl.Keys(part, strings.ToLower(strings.TrimSpace(subject))) {
+			if e, ok := s.tl.Current(k, v.tl); ok {
+				out = append(out, FactRow{Key: k, Entry: e, Current: true})
+			}
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	var out []FactRow
-	for _, k := range s.tl.Keys(part, strings.ToLower(strings.TrimSpace(subject))) {
-		if e, ok := s.tl.Current(k, v.tl); ok {
-			out = append(out, FactRow{Key: k, Entry: e, Current: true})
-		}
 	}
 	slices.SortFunc(out, func(a, b FactRow) int {
 		return cmp.Or(cmp.Compare(a.Key.Subject, b.Key.Subject), cmp.Compare(a.Key.Attribute, b.Key.Attribute), cmp.Compare(a.Key.Scope, b.Key.Scope))
@@ -79,24 +124,20 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 	if err != nil {
 		return nil, err
 	}
-	if err := s.recordReadAll(c, scope, "timeline "+subject+"::"+attribute); err != nil {
-		return nil, err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	part, err := s.partitions(c, scope)
+	var out []FactRow
+	err = s.readFacts(c, scope, "timeline "+subject+"::"+attribute, func(part func(string) bool) {
+		for _, k := range s.tl.Keys(part, subject) {
+			if k.Subject != subject || k.Attribute != attribute {
+				continue
+			}
+			cur, _ := s.tl.Current(k, v.tl)
+			for _, e := range s.tl.History(k, v.tl) {
+				out = append(out, FactRow{Key: k, Entry: e, Current: e.Leaf == cur.Leaf && e.ValidFrom.Equal(cur.ValidFrom)})
+			}
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	var out []FactRow
-	for _, k := range s.tl.Keys(part, subject) {
-		if k.Subject != subject || k.Attribute != attribute {
-			continue
-		}
-		cur, _ := s.tl.Current(k, v.tl)
-		for _, e := range s.tl.History(k, v.tl) {
-			out = append(out, FactRow{Key: k, Entry: e, Current: e.Leaf == cur.Leaf && e.ValidFrom.Equal(cur.ValidFrom)})
-		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: no fact %s::%s in %s: `ihmt facts` lists what there is", ErrNotFound, subject, attribute, scopeName(scope))
@@ -105,18 +146,18 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 }
 
 // Conflicts lists every supersession among the visible facts.
-func (s *Store) Conflicts(c Caller, scope SearchScope) ([]timeline.Supersession, error) {
+func (s *Store) Conflicts(c Caller, scope SearchScope) ([]Supersession, error) {
 	if err := validateCaller(c); err != nil {
 		return nil, err
 	}
-	if err := s.recordReadAll(c, scope, "conflicts"); err != nil {
-		return nil, err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	part, err := s.partitions(c, scope)
+	var out []Supersession
+	err := s.readFacts(c, scope, "conflicts", func(part func(string) bool) {
+		for _, x := range s.tl.Conflicts(part) {
+			out = append(out, Supersession{Old: FactRow{Key: x.Key, Entry: x.Old}, New: FactRow{Key: x.Key, Entry: x.New}, RecordedAt: x.RecordedAt})
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	return s.tl.Conflicts(part), nil
+	return out, nil
 }

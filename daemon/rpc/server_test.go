@@ -1,34 +1,27 @@
-package daemon
+package rpc
 
 import (
-	"bytes"
-	"context"
+	"cmp"
 	"crypto/sha256"
-	"errors"
 	"io/fs"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -39,91 +32,46 @@ var (
 	bob   = &ihmtv1.Caller{AgentName: "codex", AgentVersion: "0.169", SessionId: "s2", Project: "github.com/org/beta"}
 )
 
-// testDaemon is the real service behind a real gRPC server, reached over an
-// in-memory connection. It mirrors what Run builds, minus the lock, the
-// socket, health and reflection.
+// testDaemon is the real server behind a real gRPC server, reached over an
+// in-memory connection. It mirrors what the daemon builds, minus the lock,
+// the socket, health and reflection.
 type testDaemon struct {
-	svc  *service
-	conn *grpc.ClientConn
-	api  ihmtv1.MemoryServiceClient
-	logs *syncBuffer
+	srv   *Server
+	store *atomic.Pointer[store.Store]
+	conn  *grpc.ClientConn
+	api   ihmtv1.MemoryServiceClient
+	logs  *daemontest.Logs
 }
 
-// serve starts the service; st may be nil to stand for a store still
+// serve starts the server; st may be nil to stand for a store still
 // opening.
 func serve(t *testing.T, st *store.Store) *testDaemon {
 	t.Helper()
-	logs := &syncBuffer{}
-	svc := &service{
-		log:      slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		shutdown: func() {},
-		info: &ihmtv1.StatsResponse{
-			Version:    version.Version,
-			StorePath:  "/test/store",
-			SocketPath: "/test/ihmtd.sock",
-			Pid:        int64(os.Getpid()),
-			StartedAt:  timestamppb.Now(),
-		},
-	}
-	svc.lastCall.Store(time.Now().UnixNano())
+	logs := &daemontest.Logs{}
+	open := &atomic.Pointer[store.Store]{}
+	srv := New(Config{
+		Log:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Store:      open.Load,
+		StorePath:  "/test/store",
+		SocketPath: "/test/ihmtd.sock",
+		Shutdown:   func() {},
+	})
 	if st != nil {
-		svc.store.Store(st)
+		open.Store(st)
 	}
 	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer(grpc.UnaryInterceptor(svc.intercept))
-	ihmtv1.RegisterMemoryServiceServer(gs, svc)
+	gs := grpc.NewServer(grpc.UnaryInterceptor(srv.Intercept))
+	ihmtv1.RegisterMemoryServiceServer(gs, srv)
 	go gs.Serve(lis)
-	conn, err := grpc.NewClient("passthrough:///bufnet",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		gs.Stop()
-	})
-	return &testDaemon{svc: svc, conn: conn, api: ihmtv1.NewMemoryServiceClient(conn), logs: logs}
-}
-
-func openStore(t *testing.T, dir string) *store.Store {
-	t.Helper()
-	st, err := store.Open(dir, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	t.Cleanup(gs.Stop)
+	conn := daemontest.Dial(t, lis)
+	return &testDaemon{srv: srv, store: open, conn: conn, api: ihmtv1.NewMemoryServiceClient(conn), logs: logs}
 }
 
 func TestServiceRoundTrip(t *testing.T) {
-	st := openStore(t, t.TempDir())
+	st := daemontest.OpenStore(t, t.TempDir())
 	d := serve(t, st)
-	ctx := ctxT(t)
+	ctx := daemontest.Context(t)
 
 	saved, err := d.api.Save(ctx, &ihmtv1.SaveRequest{
 		Caller:  alice,
@@ -226,7 +174,7 @@ func TestServiceRoundTrip(t *testing.T) {
 // is open; until then every call answers Unavailable and says to retry.
 func TestServiceUnavailableUntilOpen(t *testing.T) {
 	d := serve(t, nil)
-	ctx := ctxT(t)
+	ctx := daemontest.Context(t)
 	calls := map[string]func() error{
 		"Save": func() error {
 			_, err := d.api.Save(ctx, &ihmtv1.SaveRequest{Caller: alice, Content: "something to keep"})
@@ -249,7 +197,7 @@ func TestServiceUnavailableUntilOpen(t *testing.T) {
 		}
 	}
 
-	d.svc.store.Store(openStore(t, t.TempDir()))
+	d.store.Store(daemontest.OpenStore(t, t.TempDir()))
 	for name, call := range calls {
 		if err := call(); status.Code(err) == codes.Unavailable {
 			t.Errorf("%s after the store opened: %v", name, err)
@@ -263,10 +211,10 @@ func TestServiceVersionHeader(t *testing.T) {
 	for _, open := range []bool{false, true} {
 		var st *store.Store
 		if open {
-			st = openStore(t, t.TempDir())
+			st = daemontest.OpenStore(t, t.TempDir())
 		}
 		d := serve(t, st)
-		ctx := ctxT(t)
+		ctx := daemontest.Context(t)
 
 		var hdr metadata.MD
 		_, err := d.api.Stats(ctx, &ihmtv1.StatsRequest{Caller: alice}, grpc.Header(&hdr))
@@ -286,8 +234,8 @@ func TestServiceVersionHeader(t *testing.T) {
 		}
 	}
 
-	d := serve(t, openStore(t, t.TempDir()))
-	ctx := metadata.AppendToOutgoingContext(ctxT(t), version.Header, "0.0.1-old")
+	d := serve(t, daemontest.OpenStore(t, t.TempDir()))
+	ctx := metadata.AppendToOutgoingContext(daemontest.Context(t), version.Header, "0.0.1-old")
 	for range 3 {
 		if _, err := d.api.Stats(ctx, &ihmtv1.StatsRequest{Caller: alice}); err != nil {
 			t.Fatal(err)
@@ -380,9 +328,9 @@ func withRawString(t *testing.T, m proto.Message, field protowire.Number, raw st
 // leaves the store's files exactly as they were.
 func TestServiceRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
-	st := openStore(t, dir)
+	st := daemontest.OpenStore(t, dir)
 	d := serve(t, st)
-	ctx := ctxT(t)
+	ctx := daemontest.Context(t)
 
 	// Something in the store, so "unchanged" covers existing files too.
 	first, err := d.api.Save(ctx, &ihmtv1.SaveRequest{Caller: alice, Content: "The staging database is PostgreSQL 17."})
@@ -392,23 +340,14 @@ func TestServiceRefusesBadInput(t *testing.T) {
 	st.Flush()
 	before := hashTree(t, dir)
 
+	// A request names no caller unless the problem is its caller's.
 	save := func(req *ihmtv1.SaveRequest) func() error {
-		return func() error {
-			if req.Caller == nil {
-				req.Caller = alice
-			}
-			_, err := d.api.Save(ctx, req)
-			return err
-		}
+		req.Caller = cmp.Or(req.Caller, alice)
+		return func() error { _, err := d.api.Save(ctx, req); return err }
 	}
 	search := func(req *ihmtv1.SearchRequest) func() error {
-		return func() error {
-			if req.Caller == nil {
-				req.Caller = alice
-			}
-			_, err := d.api.Search(ctx, req)
-			return err
-		}
+		req.Caller = cmp.Or(req.Caller, alice)
+		return func() error { _, err := d.api.Search(ctx, req); return err }
 	}
 	get := func(id string) func() error {
 		return func() error {
@@ -422,7 +361,7 @@ func TestServiceRefusesBadInput(t *testing.T) {
 			return d.conn.Invoke(ctx, "/ihmt.v1.MemoryService/"+method, msg, &out, grpc.ForceCodecV2(rawCodec{}))
 		}
 	}
-	huge := strings.Repeat("a", leaf.MaxContent) + "b"
+	huge := strings.Repeat("a", store.MaxContent) + "b"
 	badProject := &ihmtv1.Caller{AgentName: "claude-code", SessionId: "s1", Project: "../../etc"}
 
 	tests := []struct {
@@ -508,77 +447,9 @@ func TestServiceRefusesBadInput(t *testing.T) {
 // invalid UTF-8 story: a Go client built from the generated code cannot
 // even send it, and says why before anything reaches the daemon.
 func TestServiceInvalidUTF8FromGeneratedClient(t *testing.T) {
-	d := serve(t, openStore(t, t.TempDir()))
-	_, err := d.api.Save(ctxT(t), &ihmtv1.SaveRequest{Caller: alice, Content: "bad byte \xff here"})
+	d := serve(t, daemontest.OpenStore(t, t.TempDir()))
+	_, err := d.api.Save(daemontest.Context(t), &ihmtv1.SaveRequest{Caller: alice, Content: "bad byte \xff here"})
 	if err == nil || !strings.Contains(err.Error(), "UTF-8") {
 		t.Errorf("save of invalid UTF-8 through the generated client: %v, want an error naming UTF-8", err)
-	}
-}
-
-// TestRunOverListener runs the daemon's whole life on an in-memory listener:
-// it serves, reports where its store is, refuses a second daemon on the same
-// store, and stops cleanly when asked.
-func TestRunOverListener(t *testing.T) {
-	p := paths.Paths{Data: filepath.Join(t.TempDir(), "store"), Socket: filepath.Join(t.TempDir(), "unused", "ihmtd.sock")}
-	lis := bufconn.Listen(1 << 20)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	logs := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Config{Paths: p, Listener: lis, Logger: slog.New(slog.NewTextHandler(logs, nil))})
-	}()
-
-	conn, err := grpc.NewClient("passthrough:///bufnet",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	health := healthpb.NewHealthClient(conn)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r, err := health.Check(ctx, &healthpb.HealthCheckRequest{Service: ihmtv1.MemoryService_ServiceDesc.ServiceName})
-		if err == nil && r.GetStatus() == healthpb.HealthCheckResponse_SERVING {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("daemon not serving after 10 s: %v %v\n%s", r, err, logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-
-	api := ihmtv1.NewMemoryServiceClient(conn)
-	stats, err := api.Stats(ctx, &ihmtv1.StatsRequest{Caller: alice})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stats.GetStorePath() != p.Data || stats.GetVersion() != version.Version {
-		t.Errorf("stats = %v", stats)
-	}
-	if _, err := os.Stat(p.LockFile()); err != nil {
-		t.Errorf("no lock file: %v", err)
-	}
-
-	err = Run(ctx, Config{Paths: p, Listener: bufconn.Listen(1024), Logger: slog.New(slog.DiscardHandler)})
-	if !errors.Is(err, ErrLockHeld) {
-		t.Errorf("second daemon on the same store: %v, want ErrLockHeld", err)
-	}
-
-	if _, err := api.Shutdown(ctx, &ihmtv1.ShutdownRequest{Caller: alice}); err != nil {
-		t.Fatalf("shutdown: %v", err)
-	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run after shutdown = %v, want nil", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatalf("Run did not return after shutdown\n%s", logs)
-	}
-	if _, err := os.Stat(filepath.Dir(p.Socket)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Run with a listener touched the socket path: %v", err)
 	}
 }

@@ -1,0 +1,62 @@
+package daemon
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStoreOptions: config.toml sets what it knows, and refuses an unknown
+// key, a bad value or a line that is not TOML with a message that names
+// the file and, where it can, the line.
+func TestStoreOptions(t *testing.T) {
+	tests := []struct {
+		name, config string // config "": no file
+		reviewAll    bool
+		want         []string // substrings of the error; none: no error
+	}{
+		{name: "no file"},
+		{name: "empty", config: "\n# nothing set\n"},
+		{name: "review all", config: "review = \"all\"\n", reviewAll: true},
+		{name: "review all, literal string and a comment", config: "# review every save\nreview = 'all' # for now\n", reviewAll: true},
+		{name: "review flagged", config: "review = \"flagged\"\n"},
+		{name: "bad review value", config: "\n\nreview = \"some\"\n", want: []string{"line 3", `review = "some"`, `use "all" or "flagged"`}},
+		{name: "review as a number", config: "review = 1\n", want: []string{"line 1", `review = "1"`}},
+		{name: "unknown key", config: "review = \"all\"\nreveiw = \"all\"\n", want: []string{`unknown setting "reveiw"`, "known: review"}},
+		{name: "unknown table", config: "[server]\nport = 1\n", want: []string{`unknown setting "server"`}},
+		{name: "not key = value", config: "review\n", want: []string{"line 1"}},
+		{name: "unquoted value", config: "review = all\n", want: []string{"line 1"}},
+		{name: "key set twice", config: "review = \"all\"\nreview = \"flagged\"\n", want: []string{"line 2", "review"}},
+		{name: "review as a table", config: "[review]\nx = 1\n", want: []string{"review"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, ConfigName)
+			if tt.config != "" {
+				if err := os.WriteFile(path, []byte(tt.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			opts, err := storeOptions(dir)
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("storeOptions: %v", err)
+				}
+				if opts.ReviewAll != tt.reviewAll || opts.Facts == nil {
+					t.Errorf("ReviewAll = %v, Facts %v; want %v and the built-in patterns", opts.ReviewAll, opts.Facts, tt.reviewAll)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("storeOptions accepted %q", tt.config)
+			}
+			for _, w := range append([]string{path}, tt.want...) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}

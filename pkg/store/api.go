@@ -1,0 +1,57 @@
+package store
+
+import (
+	"github.com/ihmt-dev/ihmt/pkg/journal"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tree"
+)
+
+// The names a caller of the store works with, so that the daemon builds
+// its replies without importing the store's parts (the leaf format, the
+// journal, the tree, the timeline). Most are the parts' own types under
+// the store's name: a copy would only repeat their fields.
+
+// Memory is one memory as the store keeps it: its header and its text.
+type Memory = leaf.Leaf
+
+// Agent names the writer of a memory: the MCP client's name and version.
+type Agent = leaf.Agent
+
+// OutlineLine is one node of the summary tree's outline (Outline).
+type OutlineLine = tree.Line
+
+// AuditProblem is one edit VerifyAudit found in the log (AuditReport).
+type AuditProblem = journal.Problem
+
+// The trust a memory carries (Memory.Trust).
+const (
+	// TrustAsserted: an agent saved it.
+	TrustAsserted = leaf.TrustAsserted
+	// TrustVerified: a person confirmed it.
+	TrustVerified = leaf.TrustVerified
+	// TrustPending: held for a person's review.
+	TrustPending = leaf.TrustPending
+	// TrustRejected: a person rejected it; it is never returned.
+	TrustRejected = leaf.TrustRejected
+)
+
+// Limits on what a caller may give the store.
+const (
+	// MaxContent bounds one memory's text.
+	MaxContent = leaf.MaxContent
+	// MaxDocument bounds a document given to Ingest.
+	MaxDocument = leaf.MaxDocument
+)
+
+// ScopeOf says which scope a memory is in: ScopeGlobal or ScopeProject, or
+// ScopeUnspecified for a header that names neither (one written by a newer
+// version).
+func ScopeOf(m Memory) Scope {
+	switch m.Scope {
+	case leaf.ScopeGlobal:
+		return ScopeGlobal
+	case leaf.ScopeProject:
+		return ScopeProject
+	}
+	return ScopeUnspecified
+}
