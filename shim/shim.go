@@ -27,9 +27,9 @@ import (
 
 	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/client/project"
+	"github.com/ihmt-dev/ihmt/pkg/instructions"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
-	"github.com/ihmt-dev/ihmt/shim/instructions"
 )
 
 // Instructions is the guidance the server gives the model at initialize:

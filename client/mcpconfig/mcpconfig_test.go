@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ihmt-dev/ihmt/shim/instructions"
+	"github.com/ihmt-dev/ihmt/pkg/instructions"
 )
 
 const mcpPath = "/opt/ihmt/bin/ihmt-mcp"
