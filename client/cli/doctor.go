@@ -18,7 +18,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/client/mcpconfig"
-	"github.com/ihmt-dev/ihmt/client/service"
+	"github.com/ihmt-dev/ihmt/client/unitfile"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -106,7 +106,7 @@ type doctor struct {
 	paths   paths.Paths
 	mcpBin  string                // the ihmt-mcp found, if any
 	stats   *ihmtv1.StatsResponse // the daemon's answer, if it serves
-	service *service.Status       // nil when there is no service manager
+	service *unitfile.Status      // nil when there is no service manager
 }
 
 func (d *doctor) add(name, status, finding, fix string) {
@@ -229,7 +229,7 @@ func (d *doctor) serviceStatus() {
 	if err != nil {
 		return
 	}
-	cfg := service.Config{GOOS: d.h.goos, Home: home, UID: d.h.uid, Paths: d.paths, Run: d.h.run, LookPath: d.h.lookPath}
+	cfg := unitfile.Config{GOOS: d.h.goos, Home: home, UID: d.h.uid, Paths: d.paths, Run: d.h.run, LookPath: d.h.lookPath}
 	cfg.Daemon, _ = d.h.binary("ihmtd")
 	if _, err := cfg.Manager(); err != nil {
 		return
@@ -304,14 +304,14 @@ func (d *doctor) daemon() {
 }
 
 func restartFix(manager string) string {
-	if manager == service.Launchd {
+	if manager == unitfile.Launchd {
 		return "launchctl kickstart -k gui/$(id -u)/dev.ihmt.ihmtd"
 	}
 	return "systemctl --user restart ihmtd"
 }
 
-func serviceFix(st *service.Status) string {
-	if st.Manager == service.Launchd {
+func serviceFix(st *unitfile.Status) string {
+	if st.Manager == unitfile.Launchd {
 		return "launchctl kickstart gui/$(id -u)/dev.ihmt.ihmtd; its log: ~/Library/Logs/ihmt/ihmtd.log"
 	}
 	return "systemctl --user enable --now ihmtd; its log: journalctl --user -u ihmtd"

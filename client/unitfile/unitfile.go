@@ -1,13 +1,14 @@
-// Package service installs ihmtd as the user's service — a systemd user
+// Package unitfile installs ihmtd as the user's service — a systemd user
 // unit on Linux, a launchd LaunchAgent on macOS — from the templates in
-// package deploy, and asks the service manager about it.
+// package deploy, and asks the service manager about it. (It is named for
+// the file it writes, not "service", which is the daemon's gRPC service.)
 //
 // Everything is planned before anything is done: a [Plan] lists every file
 // with its full content and every command, so `ihmt service install
 // --dry-run` can print exactly what [Config.Apply] would do. Commands run
 // through a [Runner], so tests record them instead of touching the real
 // service manager.
-package service
+package unitfile
 
 import (
 	"bytes"
