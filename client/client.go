@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +34,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -259,7 +259,7 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	if status.Code(err) != codes.Unavailable {
 		return resp, c.translate(err)
 	}
-	if uid, ok := socketOwner(c.socket); ok && uid != os.Getuid() {
+	if uid, ok := safesocket.Owner(c.socket); ok && uid != os.Getuid() {
 		// Another user's daemon: it refuses us by peer credentials, so
 		// waiting would only delay the same answer.
 		return resp, fmt.Errorf("%w: the socket %s belongs to uid %d, not to you (uid %d), and a daemon serves only its own user: set IHMT_SOCKET to a path of your own", ErrUnavailable, c.socket, uid, os.Getuid())
@@ -334,29 +334,9 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	}
 }
 
-// socketOwner returns the uid owning the socket file, if it exists.
-func socketOwner(path string) (int, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0, false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return int(st.Uid), true
-}
-
 // listening reports whether something accepts connections on the socket —
 // a daemon that may still be opening its store, as opposed to none at all.
-func (c *Client) listening() bool {
-	conn, err := net.DialTimeout("unix", c.socket, 200*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	conn.Close()
-	return true
-}
+func (c *Client) listening() bool { return safesocket.Listening(c.socket) }
 
 // daemonProc is a daemon this client started.
 type daemonProc struct {

@@ -14,6 +14,8 @@ const module = "github.com/ihmt-dev/ihmt"
 var allowedInternal = map[string]bool{
 	module + "/pkg/paths":   true, // where the socket is, as the daemon resolves it
 	module + "/pkg/version": true, // the version both ends report
+	// The client's side of the socket: whose it is, whether anyone listens.
+	module + "/pkg/safesocket": true,
 	// The model's guidance, sent at initialize; it sits below the shim
 	// because `ihmt mcp install` writes the same text.
 	module + "/pkg/instructions": true,

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -20,6 +18,7 @@ import (
 	"github.com/ihmt-dev/ihmt/client/mcpconfig"
 	"github.com/ihmt-dev/ihmt/client/unitfile"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -264,11 +263,9 @@ func (d *doctor) daemon() {
 		d.add(name, checkFail, fmt.Sprintf("the socket %s belongs to uid %d, not to you (uid %d)", sock, owner, d.h.uid), "set IHMT_SOCKET to a path of your own, then `ihmt mcp install` again")
 		return
 	}
-	if conn, err := net.DialTimeout("unix", sock, time.Second); err != nil {
+	if !safesocket.Listening(sock) {
 		d.add(name, checkWarn, fmt.Sprintf("stale socket %s: it exists but nobody listens (a daemon that stopped uncleanly); the next start replaces it", sock), "ihmt daemon start")
 		return
-	} else {
-		conn.Close()
 	}
 	c, err := client.New(client.Options{Socket: sock})
 	if err != nil {
@@ -531,11 +528,10 @@ func (d *doctor) missingOverrides(env map[string]string) string {
 	return strings.Join(missing, " and ")
 }
 
+// fileUID is the uid owning fi, or -1 where the system does not say.
 func fileUID(fi fs.FileInfo) int {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid)
-	}
-	return -1
+	uid, _ := safesocket.FileOwner(fi)
+	return uid
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
