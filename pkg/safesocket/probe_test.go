@@ -4,12 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // TestProbe: what a client learns before it dials, through a socket's life —
 // none, listening, and left behind by a listener that closed.
 func TestProbe(t *testing.T) {
-	path := filepath.Join(socketBase(t), "ihmtd.sock")
+	path := filepath.Join(testenv.SocketDir(t), "ihmtd.sock")
 	check := func(stage string, wantListening, wantOwned bool) {
 		t.Helper()
 		if got := Listening(path); got != wantListening {
