@@ -9,6 +9,10 @@ import (
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
+// maxClues bounds the clue loop: past it, the memory cannot tell the
+// candidates apart, and more questions would only annoy.
+const maxClues = 5
+
 // cmdAsk is search with the clue loop at the terminal: while the answer is
 // ambiguous it shows the candidates and asks for a detail that tells them
 // apart, the way an agent is told to.
@@ -16,13 +20,9 @@ func cmdAsk(e *env, args []string) error {
 	fs, asJSON := e.flags("ask", "QUESTION...")
 	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
 	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
-	pos, err := parse(fs, args)
+	q, err := query(fs, args, "ask a question: ihmt ask who reviews my pull requests")
 	if err != nil {
 		return err
-	}
-	query := strings.Join(pos, " ")
-	if strings.TrimSpace(query) == "" {
-		return usageError{"ask a question: ihmt ask who reviews my pull requests"}
 	}
 	if *asJSON {
 		return usageError{"ask is interactive; use `ihmt search --json --clue …` in scripts"}
@@ -39,7 +39,7 @@ func cmdAsk(e *env, args []string) error {
 	in := bufio.NewScanner(os.Stdin)
 	clue := ""
 	for round := 1; ; round++ {
-		resp, err := c.Search(e.ctx, &ihmtv1.SearchRequest{Query: query, Clue: clue, Scope: sc, AsOf: *asOf})
+		resp, err := c.Search(e.ctx, &ihmtv1.SearchRequest{Query: q, Clue: clue, Scope: sc, AsOf: *asOf})
 		if err != nil {
 			return err
 		}
@@ -47,20 +47,30 @@ func cmdAsk(e *env, args []string) error {
 			printSearch(e.stdout, resp)
 			return nil
 		}
-		if round > 5 {
-			fmt.Fprintln(e.stdout, "still ambiguous after 5 clues; look at each with `ihmt get ID`")
+		if round > maxClues {
+			fmt.Fprintf(e.stdout, "still ambiguous after %d clues; look at each with `ihmt get ID`\n", maxClues)
 			printSearch(e.stdout, resp)
 			return nil
 		}
-		fmt.Fprintf(e.stdout, "%s Which one do you mean?\n", resp.GetMessage())
-		for _, cand := range resp.GetCandidates() {
-			fmt.Fprintf(e.stdout, "  - %s\n", cand.GetExcerpt())
-		}
-		fmt.Fprint(e.stdout, "a detail that tells them apart (empty to stop): ")
-		if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
-			fmt.Fprintln(e.stdout, "\nno clue given; the candidates above are all the memory has")
+		more, ok := e.askClue(in, resp)
+		if !ok {
 			return nil
 		}
-		clue = strings.TrimSpace(clue + " " + in.Text())
+		clue = strings.TrimSpace(clue + " " + more)
 	}
+}
+
+// askClue shows an ambiguous answer's candidates and reads a detail that
+// tells them apart; false when the person gives none.
+func (e *env) askClue(in *bufio.Scanner, resp *ihmtv1.SearchResponse) (string, bool) {
+	fmt.Fprintf(e.stdout, "%s Which one do you mean?\n", resp.GetMessage())
+	for _, cand := range resp.GetCandidates() {
+		fmt.Fprintf(e.stdout, "  - %s\n", cand.GetExcerpt())
+	}
+	fmt.Fprint(e.stdout, "a detail that tells them apart (empty to stop): ")
+	if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
+		fmt.Fprintln(e.stdout, "\nno clue given; the candidates above are all the memory has")
+		return "", false
+	}
+	return in.Text(), true
 }

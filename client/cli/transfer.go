@@ -100,25 +100,36 @@ func cmdImport(e *env, args []string) error {
 		return err
 	}
 	defer c.Close()
-	var total, imported, unchanged int64
-	var batch []string
-	size := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		resp, err := c.Import(e.ctx, &ihmtv1.ImportRequest{Records: batch})
-		if err != nil {
-			return fmt.Errorf("records %d-%d: %w", total-int64(len(batch))+1, total, err)
-		}
-		imported += resp.GetImported()
-		unchanged += resp.GetUnchanged()
-		batch, size = batch[:0], 0
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, "\rimported %d records…", total)
-		}
-		return nil
+	imp := &importer{e: e, c: c, quiet: *asJSON}
+	if err := imp.records(r, pos[0]); err != nil {
+		return err
 	}
+	if err := imp.flush(); err != nil {
+		return err
+	}
+	if *asJSON {
+		return e.printJSON(map[string]int64{"records": imp.total, "imported": imp.imported, "unchanged": imp.unchanged})
+	}
+	fmt.Fprintf(e.stderr, "\r")
+	fmt.Fprintf(e.stdout, "%d records: %d imported, %d already stored exactly\n", imp.total, imp.imported, imp.unchanged)
+	return nil
+}
+
+// importer sends an export's records in batches and counts what became of
+// them.
+type importer struct {
+	e     *env
+	c     *client.Client
+	quiet bool // no progress on stderr (--json)
+
+	batch                      []string
+	size                       int
+	total, imported, unchanged int64
+}
+
+// records reads one record a line from r (the file name), sending a batch
+// whenever one is full.
+func (imp *importer) records(r io.Reader, name string) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 4<<20) // a record holds at most 1 MiB of text
 	for sc.Scan() {
@@ -126,32 +137,41 @@ func cmdImport(e *env, args []string) error {
 		if line == "" {
 			continue
 		}
-		if size+len(line) > importBytes {
-			if err := flush(); err != nil {
+		if imp.size+len(line) > importBytes {
+			if err := imp.flush(); err != nil {
 				return err
 			}
 		}
-		total++
-		batch = append(batch, line)
-		size += len(line)
-		if len(batch) == importBatch {
-			if err := flush(); err != nil {
+		imp.total++
+		imp.batch = append(imp.batch, line)
+		imp.size += len(line)
+		if len(imp.batch) == importBatch {
+			if err := imp.flush(); err != nil {
 				return err
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read %s: %w", pos[0], err)
+		return fmt.Errorf("read %s: %w", name, err)
 	}
-	if err := flush(); err != nil {
-		return err
+	return nil
+}
+
+// flush sends the records gathered so far.
+func (imp *importer) flush() error {
+	if len(imp.batch) == 0 {
+		return nil
 	}
-	out := map[string]int64{"records": total, "imported": imported, "unchanged": unchanged}
-	if *asJSON {
-		return e.printJSON(out)
+	resp, err := imp.c.Import(imp.e.ctx, &ihmtv1.ImportRequest{Records: imp.batch})
+	if err != nil {
+		return fmt.Errorf("records %d-%d: %w", imp.total-int64(len(imp.batch))+1, imp.total, err)
 	}
-	fmt.Fprintf(e.stderr, "\r")
-	fmt.Fprintf(e.stdout, "%d records: %d imported, %d already stored exactly\n", total, imported, unchanged)
+	imp.imported += resp.GetImported()
+	imp.unchanged += resp.GetUnchanged()
+	imp.batch, imp.size = imp.batch[:0], 0
+	if !imp.quiet {
+		fmt.Fprintf(imp.e.stderr, "\rimported %d records…", imp.total)
+	}
 	return nil
 }
 
@@ -219,7 +239,7 @@ func importPython(e *env, dir string, asJSON bool) error {
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", path, err)
 		}
-		counts[lower(resp.GetStatus(), "SAVE_STATUS_")]++
+		counts[ihmtv1.SaveStatusName(resp.GetStatus())]++
 		if !asJSON && (i+1)%100 == 0 {
 			fmt.Fprintf(e.stderr, "\rmigrated %d of %d leaves…", i+1, len(files))
 		}
