@@ -13,10 +13,8 @@ import (
 
 func cmdStatus(e *env, args []string) error {
 	fs, asJSON := e.flags("status", "")
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	c, err := e.client(false)
 	if err != nil {
@@ -59,10 +57,8 @@ func cmdDaemon(e *env, args []string) error {
 	}
 	sub, args := args[0], args[1:]
 	fs, asJSON := e.flags("daemon "+sub, "")
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	// A daemon a person starts explicitly stays until stopped; only one an
 	// agent starts on demand exits when idle.

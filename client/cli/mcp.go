@@ -26,10 +26,8 @@ func cmdMCP(e *env, args []string) error {
 		dryRun = fs.Bool("dry-run", false, "show what would change instead of changing it")
 		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration and the instructions instead")
 	}
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	switch *clientName {
 	case mcpconfig.Claude, mcpconfig.Codex, mcpconfig.OpenCode:

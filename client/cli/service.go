@@ -124,10 +124,8 @@ func cmdService(e *env, args []string) error {
 	if sub == "install" || sub == "uninstall" {
 		dryRun = fs.Bool("dry-run", false, "print every file and command instead of writing and running them")
 	}
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	h := newHost()
 	cfg, err := e.serviceConfig(h)
