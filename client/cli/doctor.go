@@ -256,7 +256,7 @@ func (d *doctor) daemon() {
 		return
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
-		d.add(name, checkFail, fmt.Sprintf("%s is not a socket (mode %v), so no daemon can listen there", sock, fi.Mode()), "move it away: mv "+shellQuote(sock)+" "+shellQuote(sock+".old"))
+		d.add(name, checkFail, fmt.Sprintf("%s is not a socket (mode %v), so no daemon can listen there", sock, fi.Mode()), "move it away: mv "+unitfile.ShellQuote(sock)+" "+unitfile.ShellQuote(sock+".old"))
 		return
 	}
 	if owner := fileUID(fi); owner != d.h.uid {
@@ -318,13 +318,8 @@ func serviceFix(st *unitfile.Status) string {
 func (d *doctor) socketDir() {
 	const name = "socket directory"
 	dir := d.paths.RuntimeDir()
-	fi, err := os.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		d.add(name, checkOK, dir+" does not exist yet; the daemon creates it with mode 0700", "")
-		return
-	}
-	if err != nil {
-		d.add(name, checkFail, err.Error(), "")
+	fi, ok := d.existing(name, dir, os.Lstat, dir+" does not exist yet; the daemon creates it with mode 0700")
+	if !ok {
 		return
 	}
 	switch {
@@ -336,7 +331,7 @@ func (d *doctor) socketDir() {
 		d.add(name, checkFail, fmt.Sprintf("%s belongs to uid %d, not to you", dir, fileUID(fi)), "set IHMT_SOCKET to a path in a directory of your own")
 	case fi.Mode().Perm()&0o077 != 0:
 		d.add(name, checkFail, fmt.Sprintf("%s has mode %#o: other users could reach the socket, and the daemon refuses to start there", dir, fi.Mode().Perm()),
-			"chmod 700 "+shellQuote(dir))
+			"chmod 700 "+unitfile.ShellQuote(dir))
 	default:
 		if si, err := os.Lstat(d.paths.Socket); err == nil && si.Mode().Type() == fs.ModeSocket && si.Mode().Perm()&0o077 != 0 {
 			d.add(name, checkFail, fmt.Sprintf("the socket %s has mode %#o, not 0600", d.paths.Socket, si.Mode().Perm()), "ihmt daemon stop; ihmt daemon start")
@@ -344,6 +339,22 @@ func (d *doctor) socketDir() {
 		}
 		d.add(name, checkOK, dir+" is yours, mode 0700", "")
 	}
+}
+
+// existing looks path up for the check name: one not there yet is fine
+// (absent says so: the daemon creates it), one that cannot be read fails
+// the check. ok says whether there is a file to look at further.
+func (d *doctor) existing(name, path string, stat func(string) (fs.FileInfo, error), absent string) (fi fs.FileInfo, ok bool) {
+	fi, err := stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.add(name, checkOK, absent, "")
+		return nil, false
+	case err != nil:
+		d.add(name, checkFail, err.Error(), "")
+		return nil, false
+	}
+	return fi, true
 }
 
 // storeDir is the store the daemon reports, else the one paths resolves.
@@ -358,13 +369,7 @@ func (d *doctor) storeDir() string {
 func (d *doctor) store() {
 	const name = "store"
 	dir := d.storeDir()
-	fi, err := os.Stat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		d.add(name, checkOK, dir+" does not exist yet; the daemon creates it", "")
-		return
-	}
-	if err != nil {
-		d.add(name, checkFail, err.Error(), "")
+	if _, ok := d.existing(name, dir, os.Stat, dir+" does not exist yet; the daemon creates it"); !ok {
 		return
 	}
 	var open, foreign []string
@@ -390,12 +395,11 @@ func (d *doctor) store() {
 	switch {
 	case len(foreign) > 0:
 		d.add(name, checkFail, fmt.Sprintf("%d entries in %s are not yours: %s", len(foreign), dir, firstFew(foreign)),
-			fmt.Sprintf("chown -R %d %s", d.h.uid, shellQuote(dir)))
+			fmt.Sprintf("chown -R %d %s", d.h.uid, unitfile.ShellQuote(dir)))
 	case len(open) > 0:
 		d.add(name, checkFail, fmt.Sprintf("%d entries in %s are open to other users: %s", len(open), dir, firstFew(open)),
-			"chmod -R go-rwx "+shellQuote(dir))
+			"chmod -R go-rwx "+unitfile.ShellQuote(dir))
 	default:
-		_ = fi
 		d.add(name, checkOK, fmt.Sprintf("%s is yours and private (%d entries checked)", dir, n), "")
 	}
 }
@@ -432,7 +436,7 @@ func (d *doctor) lock() {
 		d.add(name, checkOK, fmt.Sprintf("%s is held by the serving ihmtd (pid %d)", path, d.stats.GetPid()), "")
 	case !free:
 		d.add(name, checkFail, fmt.Sprintf("%s is held, but no daemon answers at %s: an ihmtd listening on another socket owns this store, and agents looking here cannot reach it", path, d.paths.Socket),
-			"find it with `fuser -v "+shellQuote(path)+"` (or lsof), stop it, and give every program the same IHMT_SOCKET")
+			"find it with `fuser -v "+unitfile.ShellQuote(path)+"` (or lsof), stop it, and give every program the same IHMT_SOCKET")
 	case d.stats != nil:
 		d.add(name, checkWarn, fmt.Sprintf("%s is free although ihmtd (pid %d) serves this store", path, d.stats.GetPid()), "ihmt daemon stop; ihmt daemon start")
 	default:
@@ -532,12 +536,4 @@ func (d *doctor) missingOverrides(env map[string]string) string {
 func fileUID(fi fs.FileInfo) int {
 	uid, _ := safesocket.FileOwner(fi)
 	return uid
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

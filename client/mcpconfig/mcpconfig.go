@@ -569,29 +569,18 @@ func Install(o Options) (*Plan, error) {
 		if src == nil {
 			c.Action = "create"
 		}
-		dir := ""
-		if o.Scope == ScopeProject {
-			dir = o.Env.Project
-		}
 		if present {
-			p.Commands = append(p.Commands, Command{Dir: dir, Args: []string{o.ClaudeCLI, "mcp", "remove", "--scope", o.Scope, serverName}})
+			p.Commands = append(p.Commands, o.claude("remove"))
 		}
-		add := []string{o.ClaudeCLI, "mcp", "add", "--scope", o.Scope, serverName}
+		add := o.claude("add")
 		for _, k := range slices.Sorted(maps.Keys(o.Server.Env)) {
-			add = append(add, "-e", k+"="+o.Server.Env[k])
+			add.Args = append(add.Args, "-e", k+"="+o.Server.Env[k])
 		}
-		p.Commands = append(p.Commands, Command{Dir: dir, Args: append(add, "--", o.Server.Command)})
+		add.Args = append(add.Args, "--", o.Server.Command)
+		p.Commands = append(p.Commands, add)
 		want := f.want(o.Server)
-		p.verify = func() error {
-			data, err := readFile(path)
-			if err != nil {
-				return err
-			}
-			if got, ok, err := f.entry(data); err != nil || !ok || !reflect.DeepEqual(got, want) {
-				return fmt.Errorf("`claude mcp add` ran, but %s does not hold the expected %q entry: run `ihmt doctor`", path, serverName)
-			}
-			return nil
-		}
+		p.verify = verifyEntry(f, path, func(got any, ok bool) bool { return ok && reflect.DeepEqual(got, want) },
+			"`claude mcp add` ran, but %s does not hold the expected %q entry: run `ihmt doctor`")
 	default:
 		out, err := f.set(src, o.Server)
 		if err != nil {
@@ -638,22 +627,10 @@ func Uninstall(o Options) (*Plan, error) {
 			continue
 		}
 		if o.Client == Claude && o.ClaudeCLI != "" {
-			dir := ""
-			if o.Scope == ScopeProject {
-				dir = o.Env.Project
-			}
 			c.Action, c.Via, c.New = "update", "claude", nil
-			p.Commands = append(p.Commands, Command{Dir: dir, Args: []string{o.ClaudeCLI, "mcp", "remove", "--scope", o.Scope, serverName}})
-			p.verify = func() error {
-				data, err := readFile(path)
-				if err != nil {
-					return err
-				}
-				if _, ok, _ := f.entry(data); ok {
-					return fmt.Errorf("`claude mcp remove` ran, but %s still holds the %q entry", path, serverName)
-				}
-				return nil
-			}
+			p.Commands = append(p.Commands, o.claude("remove"))
+			p.verify = verifyEntry(f, path, func(_ any, ok bool) bool { return !ok },
+				"`claude mcp remove` ran, but %s still holds the %q entry")
 			p.Changes = append(p.Changes, c)
 			continue
 		}
@@ -675,6 +652,33 @@ func Uninstall(o Options) (*Plan, error) {
 	}
 	p.Changes = append(p.Changes, ic)
 	return p, nil
+}
+
+// claude is a `claude mcp` command on IHMT's entry (add takes more
+// arguments), run in the project for a project scope.
+func (o Options) claude(verb string) Command {
+	dir := ""
+	if o.Scope == ScopeProject {
+		dir = o.Env.Project
+	}
+	return Command{Dir: dir, Args: []string{o.ClaudeCLI, "mcp", verb, "--scope", o.Scope, serverName}}
+}
+
+// verifyEntry checks, after the claude CLI ran, that the entry in path is
+// as good says; else the error, made of msg with the path and the entry's
+// name. A file that no longer parses holds no entry.
+func verifyEntry(f format, path string, good func(entry any, present bool) bool, msg string) func() error {
+	return func() error {
+		data, err := readFile(path)
+		if err != nil {
+			return err
+		}
+		got, ok, err := f.entry(data)
+		if !good(got, ok && err == nil) {
+			return fmt.Errorf(msg, path, serverName)
+		}
+		return nil
+	}
 }
 
 // pickConfig chooses the file to register in: the one that already holds
