@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,12 +67,7 @@ func TestDoctorBrokenSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(run, 0o755)
-	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(run, "ihmtd.sock"), Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.SetUnlinkOnClose(false)
-	l.Close()
+	testenv.StaleSocket(t, filepath.Join(run, "ihmtd.sock"))
 	// Codex is set up here, but IHMT is not registered with it.
 	os.MkdirAll(filepath.Join(home, ".codex"), 0o700)
 	os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("model = \"o3\"\n"), 0o600)

@@ -104,13 +104,7 @@ func TestListenPreparesPath(t *testing.T) {
 			name: "removes stale socket",
 			setup: func(t *testing.T, dir, path string) {
 				mkdir(t, dir, 0o700)
-				// A daemon that died without closing leaves its socket behind.
-				ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ln.SetUnlinkOnClose(false)
-				ln.Close()
+				testenv.StaleSocket(t, path)
 				fi, err := os.Lstat(path)
 				if err != nil || fi.Mode().Type() != fs.ModeSocket {
 					t.Fatalf("stale socket not left behind: %v, %v", fi, err)

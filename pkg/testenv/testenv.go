@@ -8,6 +8,7 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,4 +106,16 @@ func Built(t testing.TB) Binaries {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// StaleSocket leaves a socket file at path that nobody listens on, as a
+// daemon that died without closing its listener leaves it.
+func StaleSocket(t testing.TB, path string) {
+	t.Helper()
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetUnlinkOnClose(false)
+	l.Close()
 }

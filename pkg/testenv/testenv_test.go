@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,5 +42,18 @@ func TestContext(t *testing.T) {
 	})
 	if ctx.Err() == nil {
 		t.Error("the context outlived its test")
+	}
+}
+
+func TestStaleSocket(t *testing.T) {
+	path := Socket(t)
+	StaleSocket(t, path)
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode().Type() != os.ModeSocket {
+		t.Fatalf("no socket file left: %v, %v", fi, err)
+	}
+	if c, err := net.Dial("unix", path); err == nil {
+		c.Close()
+		t.Error("something still listens on the stale socket")
 	}
 }
