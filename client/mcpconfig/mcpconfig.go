@@ -556,12 +556,10 @@ func Install(o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := formatFor(o.Client, path)
-	cur, present, err := f.entry(src)
+	f, cur, present, c, err := registration(o.Client, path, src)
 	if err != nil {
-		return nil, configError(path, err)
+		return nil, err
 	}
-	c := &Change{Path: path, What: "registration", Old: src, New: src, Action: "unchanged"}
 	switch {
 	case present && reflect.DeepEqual(cur, f.want(o.Server)):
 	case o.Client == Claude && o.ClaudeCLI != "":
@@ -590,13 +588,7 @@ func Install(o Options) (*Plan, error) {
 		c.Action = action(src, out)
 	}
 	p.Changes = append(p.Changes, c)
-
-	ic, err := planInstructions(loc.Instructions, false)
-	if err != nil {
-		return nil, err
-	}
-	p.Changes = append(p.Changes, ic)
-	return p, nil
+	return p.withInstructions(loc.Instructions, false)
 }
 
 // Uninstall plans removing what Install added.
@@ -611,12 +603,10 @@ func Uninstall(o Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := formatFor(o.Client, path)
-		cur, present, err := f.entry(src)
+		f, cur, present, c, err := registration(o.Client, path, src)
 		if err != nil {
-			return nil, configError(path, err)
+			return nil, err
 		}
-		c := &Change{Path: path, What: "registration", Old: src, New: src, Action: "unchanged"}
 		if src == nil {
 			c.Action = "absent"
 		}
@@ -646,7 +636,24 @@ func Uninstall(o Options) (*Plan, error) {
 		c.New, c.Restored, c.Action = out, restored, action(src, out)
 		p.Changes = append(p.Changes, c)
 	}
-	ic, err := planInstructions(loc.Instructions, true)
+	return p.withInstructions(loc.Instructions, true)
+}
+
+// registration reads IHMT's entry in the configuration at path (src, its
+// bytes): the file's format, the entry and whether there is one, and the
+// Change that so far changes nothing.
+func registration(client, path string, src []byte) (f format, cur any, present bool, c *Change, err error) {
+	f = formatFor(client, path)
+	if cur, present, err = f.entry(src); err != nil {
+		return nil, nil, false, nil, configError(path, err)
+	}
+	return f, cur, present, &Change{Path: path, What: "registration", Old: src, New: src, Action: "unchanged"}, nil
+}
+
+// withInstructions adds the change to the instructions file at path, last:
+// the block written, or removed.
+func (p *Plan) withInstructions(path string, remove bool) (*Plan, error) {
+	ic, err := planInstructions(path, remove)
 	if err != nil {
 		return nil, err
 	}
