@@ -265,19 +265,26 @@ func searchScope(s string) (ihmtv1.SearchScope, error) {
 // its answer — as JSON in the API's own field names with --json, else as
 // text for a person.
 func call[T proto.Message](e *env, asJSON bool, rpc func(*client.Client) (T, error), text func(T) error) error {
+	return e.withClient(func(c *client.Client) error {
+		resp, err := rpc(c)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return e.printProto(resp)
+		}
+		return text(resp)
+	})
+}
+
+// withClient runs f with a connection to the daemon, started if need be.
+func (e *env) withClient(f func(*client.Client) error) error {
 	c, err := e.client(true)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	resp, err := rpc(c)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return e.printProto(resp)
-	}
-	return text(resp)
+	return f(c)
 }
 
 // caller identifies the CLI to the daemon: agent "ihmt-cli", a session per

@@ -61,23 +61,20 @@ func cmdIngest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := e.client(true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{},
-		like: &ihmtv1.IngestRequest{Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}}
-	for i, name := range files {
-		r, err := in.document(name)
-		if err != nil {
-			return err
+	like := &ihmtv1.IngestRequest{Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}
+	return e.withClient(func(c *client.Client) error {
+		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like}
+		for i, name := range files {
+			r, err := in.document(name)
+			if err != nil {
+				return err
+			}
+			if !*asJSON {
+				in.print(r, i, len(files))
+			}
 		}
-		if !*asJSON {
-			in.print(r, i, len(files))
-		}
-	}
-	return in.report(len(files), skipped)
+		return in.report(len(files), skipped)
+	})
 }
 
 // ingester sends documents one by one and tallies what became of them.

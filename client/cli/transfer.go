@@ -34,11 +34,12 @@ func cmdExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := e.client(true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
+	return e.withClient(func(c *client.Client) error { return e.export(c, sc, *scope) })
+}
+
+// export writes every record in scope (its word) to stdout, with progress
+// on stderr.
+func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string) error {
 	w := bufio.NewWriter(e.stdout)
 	n := 0
 	for offset := int64(0); ; {
@@ -59,7 +60,7 @@ func cmdExport(e *env, args []string) error {
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "\rexported %d memories (%s)\n", n, *scope)
+	fmt.Fprintf(e.stderr, "\rexported %d memories (%s)\n", n, scope)
 	return nil
 }
 
@@ -95,16 +96,14 @@ func cmdImport(e *env, args []string) error {
 		defer f.Close()
 		r = f
 	}
-	c, err := e.client(true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	imp := &importer{e: e, c: c, quiet: *asJSON}
-	if err := imp.records(r, pos[0]); err != nil {
-		return err
-	}
-	if err := imp.flush(); err != nil {
+	var imp *importer
+	if err := e.withClient(func(c *client.Client) error {
+		imp = &importer{e: e, c: c, quiet: *asJSON}
+		if err := imp.records(r, pos[0]); err != nil {
+			return err
+		}
+		return imp.flush()
+	}); err != nil {
 		return err
 	}
 	if *asJSON {

@@ -92,3 +92,17 @@ func treeSummary(st *ihmtv1.TreeStats) string {
 	return fmt.Sprintf("Tree: %d memories, %d branches over %d layers, %d items at the root, %d memories not yet under a branch.",
 		st.GetLeaves(), st.GetBranches(), st.GetLayers(), st.GetRootItems(), st.GetPending())
 }
+
+func cmdRebuild(e *env, args []string) error {
+	fs, asJSON := e.flags("rebuild", "")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.RebuildResponse, error) {
+		fmt.Fprintln(e.stderr, "rebuilding: the daemon re-reads every leaf file and rebuilds the summary tree; agents' calls wait meanwhile…")
+		return c.Rebuild(e.ctx, &ihmtv1.RebuildRequest{})
+	}, func(resp *ihmtv1.RebuildResponse) error {
+		fmt.Fprintf(e.stdout, "rebuilt from the leaf files in %.1f s: %d memories, %d facts\n%s\n", float64(resp.GetTookMs())/1000, resp.GetMemories(), resp.GetFacts(), treeSummary(resp.GetTree()))
+		return nil
+	})
+}
