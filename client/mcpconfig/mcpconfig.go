@@ -238,6 +238,24 @@ type jsonFormat struct {
 	schema   string // "$schema" of a new file, if any
 }
 
+// envOf reads an entry's environment: nil when it has none, false when a
+// value is not a string (not an entry install wrote).
+func envOf(v any) (map[string]string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return nil, true
+	}
+	env := map[string]string{}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		env[k] = s
+	}
+	return env, true
+}
+
 func (f jsonFormat) entry(src []byte) (any, bool, error) {
 	d, err := parseJSONC(src)
 	if err != nil {
@@ -320,16 +338,11 @@ func (f jsonFormat) server(val any) (Server, bool) {
 		}
 		srv.Command, _ = cmd[0].(string)
 	}
-	if env, ok := m[envKey].(map[string]any); ok && len(env) > 0 {
-		srv.Env = map[string]string{}
-		for k, v := range env {
-			s, ok := v.(string)
-			if !ok {
-				return Server{}, false
-			}
-			srv.Env[k] = s
-		}
+	env, ok := envOf(m[envKey])
+	if !ok {
+		return Server{}, false
 	}
+	srv.Env = env
 	return srv, srv.Command != ""
 }
 
@@ -458,16 +471,11 @@ func (tomlFormat) server(val any) (Server, bool) {
 	}
 	cmd, _ := m["command"].(string)
 	srv := Server{Command: cmd}
-	if env, ok := m["env"].(map[string]any); ok && len(env) > 0 {
-		srv.Env = map[string]string{}
-		for k, v := range env {
-			s, ok := v.(string)
-			if !ok {
-				return Server{}, false
-			}
-			srv.Env[k] = s
-		}
+	env, ok := envOf(m["env"])
+	if !ok {
+		return Server{}, false
 	}
+	srv.Env = env
 	return srv, cmd != ""
 }
 
