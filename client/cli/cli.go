@@ -93,6 +93,42 @@ Every command takes --json. Environment: IHMT_HOME (store), IHMT_SOCKET (socket)
 IHMT_PROJECT (project key).
 `
 
+// commands are the CLI's commands by name; each gets the arguments after
+// its name.
+var commands = map[string]func(*env, []string) error{
+	"save":          cmdSave,
+	"search":        cmdSearch,
+	"get":           cmdGet,
+	"status":        cmdStatus,
+	"daemon":        cmdDaemon,
+	"demo":          cmdDemo,
+	"version":       cmdVersion,
+	"ingest":        cmdIngest,
+	"rebuild":       cmdRebuild,
+	"tree":          cmdTree,
+	"consolidate":   cmdConsolidate,
+	"ask":           cmdAsk,
+	"facts":         cmdFacts,
+	"timeline":      cmdTimeline,
+	"conflicts":     cmdConflicts,
+	"mark-outdated": cmdMarkOutdated,
+	"forget":        cmdForget,
+	"restore":       cmdRestore,
+	"purge":         cmdPurge,
+	"review":        cmdReview,
+	"log":           cmdLog,
+	"audit":         cmdAudit,
+	"export":        cmdExport,
+	"import":        cmdImport,
+	"service":       cmdService,
+	"mcp":           cmdMCP,
+	"doctor":        cmdDoctor,
+	"help": func(e *env, _ []string) error {
+		fmt.Fprint(e.stdout, usage)
+		return nil
+	},
+}
+
 // env is what a command runs with.
 type env struct {
 	ctx    context.Context
@@ -122,40 +158,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
-	cmds := map[string]func(*env, []string) error{
-		"save":          cmdSave,
-		"search":        cmdSearch,
-		"get":           cmdGet,
-		"status":        cmdStatus,
-		"daemon":        cmdDaemon,
-		"demo":          cmdDemo,
-		"version":       cmdVersion,
-		"ingest":        cmdIngest,
-		"rebuild":       cmdRebuild,
-		"tree":          cmdTree,
-		"consolidate":   cmdConsolidate,
-		"ask":           cmdAsk,
-		"facts":         cmdFacts,
-		"timeline":      cmdTimeline,
-		"conflicts":     cmdConflicts,
-		"mark-outdated": cmdMarkOutdated,
-		"forget":        cmdForget,
-		"restore":       cmdRestore,
-		"purge":         cmdPurge,
-		"review":        cmdReview,
-		"log":           cmdLog,
-		"audit":         cmdAudit,
-		"export":        cmdExport,
-		"import":        cmdImport,
-		"service":       cmdService,
-		"mcp":           cmdMCP,
-		"doctor":        cmdDoctor,
-		"help": func(e *env, _ []string) error {
-			fmt.Fprint(e.stdout, usage)
-			return nil
-		},
-	}
-	run, ok := cmds[rest[0]]
+	run, ok := commands[rest[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "ihmt: unknown command %q: run `ihmt help` for the list\n", rest[0])
 		return exitUsage

@@ -193,28 +193,10 @@ const PythonImportAgent = "ihmt-python import"
 // here, and so is the fact timeline (from the texts), so state/facts.json is
 // not read.
 func importPython(e *env, dir string, asJSON bool) error {
-	layer0 := filepath.Join(dir, "ihmt_memory", "layer_0")
-	if _, err := os.Stat(layer0); err != nil {
-		if alt := filepath.Join(dir, "layer_0"); dirExists(alt) {
-			layer0 = alt
-		} else {
-			return fmt.Errorf("no Python IHMT store in %s: expected %s (the directory that holds ihmt_memory/)", dir, layer0)
-		}
-	}
-	var files []string
-	err := filepath.WalkDir(layer0, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".txt") {
-			files = append(files, path)
-		}
-		return nil
-	})
+	layer0, files, err := pythonLeaves(dir)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", layer0, err)
+		return err
 	}
-	sort.Strings(files)
 	caller, err := e.caller()
 	if err != nil {
 		return err
@@ -253,6 +235,33 @@ func importPython(e *env, dir string, asJSON bool) error {
 		fmt.Fprintf(e.stdout, "  %s\n", p)
 	}
 	return nil
+}
+
+// pythonLeaves finds the leaf files of the Python store in dir (its
+// ihmt_memory/layer_0, or dir/layer_0), in name order.
+func pythonLeaves(dir string) (layer0 string, files []string, err error) {
+	layer0 = filepath.Join(dir, "ihmt_memory", "layer_0")
+	if _, err := os.Stat(layer0); err != nil {
+		if alt := filepath.Join(dir, "layer_0"); dirExists(alt) {
+			layer0 = alt
+		} else {
+			return "", nil, fmt.Errorf("no Python IHMT store in %s: expected %s (the directory that holds ihmt_memory/)", dir, layer0)
+		}
+	}
+	err = filepath.WalkDir(layer0, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".txt") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", nil, fmt.Errorf("read %s: %w", layer0, err)
+	}
+	sort.Strings(files)
+	return layer0, files, nil
 }
 
 var labelUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -808,40 +808,10 @@ func readFile(path string) ([]byte, error) {
 // each file written atomically, then the commands.
 func (p *Plan) Apply(ctx context.Context, run Runner, now time.Time) error {
 	for _, c := range p.Changes {
-		if !c.Changed() || c.Via != "" {
-			continue
-		}
-		// The client may rewrite its file at any moment (Claude Code saves
-		// ~/.claude.json often); refuse to overwrite a change made since the
-		// plan read it. A write in the instant between this check and the
-		// rename can still be lost: the backup keeps what was there.
-		if now, err := readFile(c.Path); err != nil {
-			return err
-		} else if !bytes.Equal(now, c.Old) || (now == nil) != (c.Old == nil) {
-			return fmt.Errorf("%s changed while ihmt was editing it; nothing was written to it: run this again", c.Path)
-		}
-		mode := fs.FileMode(0o600) // configs may hold tokens
-		if fi, err := os.Stat(c.Path); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		if c.Old != nil {
-			b, err := backup(c.Path, c.Old, now)
-			if err != nil {
+		if c.Changed() && c.Via == "" {
+			if err := c.apply(now); err != nil {
 				return err
 			}
-			c.Backup = b
-		}
-		if c.New == nil {
-			if err := os.Remove(c.Path); err != nil {
-				return fmt.Errorf("remove %s: %w", c.Path, err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(c.Path), 0o700); err != nil {
-			return err
-		}
-		if err := atomicfile.Write(c.Path, c.New, mode); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	if len(p.Commands) == 0 {
@@ -864,6 +834,44 @@ func (p *Plan) Apply(ctx context.Context, run Runner, now time.Time) error {
 	}
 	if p.verify != nil {
 		return p.verify()
+	}
+	return nil
+}
+
+// apply writes one change to its file (or removes it), after a backup of
+// what it replaces.
+func (c *Change) apply(now time.Time) error {
+	// The client may rewrite its file at any moment (Claude Code saves
+	// ~/.claude.json often); refuse to overwrite a change made since the
+	// plan read it. A write in the instant between this check and the
+	// rename can still be lost: the backup keeps what was there.
+	if cur, err := readFile(c.Path); err != nil {
+		return err
+	} else if !bytes.Equal(cur, c.Old) || (cur == nil) != (c.Old == nil) {
+		return fmt.Errorf("%s changed while ihmt was editing it; nothing was written to it: run this again", c.Path)
+	}
+	mode := fs.FileMode(0o600) // configs may hold tokens
+	if fi, err := os.Stat(c.Path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if c.Old != nil {
+		b, err := backup(c.Path, c.Old, now)
+		if err != nil {
+			return err
+		}
+		c.Backup = b
+	}
+	if c.New == nil {
+		if err := os.Remove(c.Path); err != nil {
+			return fmt.Errorf("remove %s: %w", c.Path, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Path), 0o700); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(c.Path, c.New, mode); err != nil {
+		return fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	return nil
 }
