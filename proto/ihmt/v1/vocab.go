@@ -159,10 +159,14 @@ func CheckSearchLimit(n int) error {
 	return nil
 }
 
+// CandidateExcerptRunes bounds a Candidate's excerpt: enough to tell
+// candidates apart, short enough to list several on one screen.
+const CandidateExcerptRunes = 160
+
 // Excerpt is the opening of a text on one line: its whitespace runs
 // collapsed to single spaces, cut to at most maxRunes runes with "…" when it
-// is longer. A Candidate's excerpt is one; so is a rival's line in the
-// shim's compact answer.
+// is longer. A Candidate's excerpt is one (of CandidateExcerptRunes); so
+// is a rival's line in the shim's compact answer.
 func Excerpt(text string, maxRunes int) string {
 	r := []rune(strings.Join(strings.Fields(text), " "))
 	if len(r) <= maxRunes {
