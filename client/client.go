@@ -17,7 +17,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +34,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -259,37 +259,20 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	if status.Code(err) != codes.Unavailable {
 		return resp, c.translate(err)
 	}
-	if uid, ok := socketOwner(c.socket); ok && uid != os.Getuid() {
+	if uid, ok := safesocket.Owner(c.socket); ok && uid != os.Getuid() {
 		// Another user's daemon: it refuses us by peer credentials, so
 		// waiting would only delay the same answer.
 		return resp, fmt.Errorf("%w: the socket %s belongs to uid %d, not to you (uid %d), and a daemon serves only its own user: set IHMT_SOCKET to a path of your own", ErrUnavailable, c.socket, uid, os.Getuid())
 	}
 	begin := time.Now()
 	deadline := begin.Add(c.opts.StartTimeout)
-	var child *daemonProc // the daemon this call started, if any
-	for spawns := 0; ; {
-		if !c.listening() {
-			if !c.opts.AutoStart {
-				return resp, c.translate(err)
+	var st starter
+	for {
+		if giveUp, serr := c.ensureListening(&st); giveUp {
+			if serr != nil {
+				return resp, serr
 			}
-			if child != nil {
-				if done, exit := child.exited(); done {
-					if !lockHeld(exit) {
-						return resp, child.failure(exit)
-					}
-					// It lost the lock to a daemon that has stopped since
-					// (an idle exit, say): start another.
-					child = nil
-				}
-			}
-			if child == nil && spawns < 3 {
-				d, serr := c.spawn()
-				if serr != nil {
-					return resp, serr
-				}
-				child = d
-				spawns++
-			}
+			return resp, c.translate(err)
 		}
 		if time.Now().After(deadline) {
 			// A daemon that answers but is still opening a large store is
@@ -304,15 +287,7 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 			return resp, c.translate(status.FromContextError(ctx.Err()).Err())
 		case <-time.After(25 * time.Millisecond):
 		}
-		// While the daemon starts or opens, an attempt may take no longer
-		// than our wait; once it serves, a slow call (an import batch, a
-		// large ingest) gets all the time the caller gave it.
-		attempt, cancel := ctx, context.CancelFunc(func() {})
-		if c.healthStatus(ctx) != healthpb.HealthCheckResponse_SERVING {
-			attempt, cancel = context.WithDeadline(ctx, deadline)
-		}
-		r, aerr := rpc(attempt)
-		cancel()
+		r, aerr := attempt(ctx, c, deadline, rpc)
 		if code := status.Code(aerr); code == codes.DeadlineExceeded || code == codes.Canceled {
 			if ctx.Err() != nil {
 				return r, c.translate(aerr) // the caller gave up
@@ -334,29 +309,63 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	}
 }
 
-// socketOwner returns the uid owning the socket file, if it exists.
-func socketOwner(path string) (int, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0, false
+// attempt makes one try of a call that found no daemon serving. While the
+// daemon starts or opens, the try may take no longer than the wait
+// (deadline); once it serves, a slow call (an import batch, a large ingest)
+// gets all the time the caller gave it.
+func attempt[T any](ctx context.Context, c *Client, deadline time.Time, rpc func(context.Context) (T, error)) (T, error) {
+	if c.healthStatus(ctx) != healthpb.HealthCheckResponse_SERVING {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
+	return rpc(ctx)
+}
+
+// maxSpawns bounds how many daemons one call starts, should each lose the
+// store's lock to a daemon that stops before serving it.
+const maxSpawns = 3
+
+// starter is the daemon one call started, and how many it has started.
+type starter struct {
+	child  *daemonProc
+	spawns int
+}
+
+// ensureListening starts a daemon when none listens and AutoStart is set.
+// giveUp says the call should end: with err when the daemon could not be
+// started or exited instead of serving, without one (the call reports why
+// it found no daemon) when AutoStart is off.
+func (c *Client) ensureListening(st *starter) (giveUp bool, err error) {
+	if c.listening() {
+		return false, nil
 	}
-	return int(st.Uid), true
+	if !c.opts.AutoStart {
+		return true, nil
+	}
+	if st.child != nil {
+		if done, exit := st.child.exited(); done {
+			if !lockHeld(exit) {
+				return true, st.child.failure(exit)
+			}
+			// It lost the lock to a daemon that has stopped since (an idle
+			// exit, say): start another.
+			st.child = nil
+		}
+	}
+	if st.child == nil && st.spawns < maxSpawns {
+		d, err := c.spawn()
+		if err != nil {
+			return true, err
+		}
+		st.child, st.spawns = d, st.spawns+1
+	}
+	return false, nil
 }
 
 // listening reports whether something accepts connections on the socket —
 // a daemon that may still be opening its store, as opposed to none at all.
-func (c *Client) listening() bool {
-	conn, err := net.DialTimeout("unix", c.socket, 200*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	conn.Close()
-	return true
-}
+func (c *Client) listening() bool { return safesocket.Listening(c.socket) }
 
 // daemonProc is a daemon this client started.
 type daemonProc struct {

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -63,22 +64,10 @@ func (f *fakeDaemon) Get(ctx context.Context, req *ihmtv1.GetRequest) (*ihmtv1.G
 	return &ihmtv1.GetResponse{Memory: &ihmtv1.Memory{Id: req.GetId()}}, nil
 }
 
-// shortDir returns a fresh directory whose path fits a Unix socket address
-// (t.TempDir can be too long on macOS).
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ihmt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
 // startFake serves f on a Unix socket and returns the socket's path.
 func startFake(t *testing.T, f *fakeDaemon) string {
 	t.Helper()
-	sock := filepath.Join(shortDir(t), "ihmtd.sock")
+	sock := testenv.Socket(t)
 	lis, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -98,12 +87,6 @@ func newClient(t *testing.T, opts Options) *Client {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // TestErrorTranslation: each status code the daemon answers with comes back
@@ -131,7 +114,7 @@ func TestErrorTranslation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.code.String(), func(t *testing.T) {
-			_, err := c.Get(testCtx(t), &ihmtv1.GetRequest{Id: strconv.Itoa(int(tt.code))})
+			_, err := c.Get(testenv.Context(t), &ihmtv1.GetRequest{Id: strconv.Itoa(int(tt.code))})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -151,7 +134,7 @@ func TestErrorTranslation(t *testing.T) {
 			}
 		})
 	}
-	if _, err := c.Get(testCtx(t), &ihmtv1.GetRequest{Id: "0"}); err != nil {
+	if _, err := c.Get(testenv.Context(t), &ihmtv1.GetRequest{Id: "0"}); err != nil {
 		t.Errorf("success translated into %v", err)
 	}
 }
@@ -163,7 +146,7 @@ func TestCallerAndVersionSent(t *testing.T) {
 	sock := startFake(t, f)
 	def := &ihmtv1.Caller{AgentName: "ihmt-cli", SessionId: "s-default", Project: "github.com/org/repo"}
 	c := newClient(t, Options{Socket: sock, Caller: def})
-	ctx := testCtx(t)
+	ctx := testenv.Context(t)
 	if _, err := c.Stats(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +184,7 @@ func TestVersionMismatch(t *testing.T) {
 	if m := c.VersionMismatch(); m != "" {
 		t.Errorf("VersionMismatch before any call = %q, want empty", m)
 	}
-	if _, err := c.Stats(testCtx(t)); err != nil {
+	if _, err := c.Stats(testenv.Context(t)); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.DaemonVersion(); got != "9.9.9" {
@@ -218,10 +201,10 @@ func TestVersionMismatch(t *testing.T) {
 // TestNoDaemonFailsFast: without AutoStart, a missing daemon is reported at
 // once, with the command that starts one.
 func TestNoDaemonFailsFast(t *testing.T) {
-	sock := filepath.Join(shortDir(t), "ihmtd.sock")
+	sock := testenv.Socket(t)
 	c := newClient(t, Options{Socket: sock})
 	start := time.Now()
-	_, err := c.Stats(testCtx(t))
+	_, err := c.Stats(testenv.Context(t))
 	took := time.Since(start)
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
@@ -234,7 +217,7 @@ func TestNoDaemonFailsFast(t *testing.T) {
 			t.Errorf("err = %q, want it to mention %q", err, want)
 		}
 	}
-	if err := c.Ping(testCtx(t)); !errors.Is(err, ErrUnavailable) {
+	if err := c.Ping(testenv.Context(t)); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("Ping = %v, want ErrUnavailable", err)
 	}
 }
@@ -242,11 +225,11 @@ func TestNoDaemonFailsFast(t *testing.T) {
 // TestAutoStartMissingBinary: when the daemon to start does not exist, the
 // error says which path failed and why, quickly.
 func TestAutoStartMissingBinary(t *testing.T) {
-	dir := shortDir(t)
+	dir := testenv.SocketDir(t)
 	bin := filepath.Join(dir, "no-such-dir", "ihmtd")
 	c := newClient(t, Options{Socket: filepath.Join(dir, "run", "ihmtd.sock"), AutoStart: true, DaemonPath: bin})
 	start := time.Now()
-	_, err := c.Stats(testCtx(t))
+	_, err := c.Stats(testenv.Context(t))
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}
@@ -265,14 +248,14 @@ func TestAutoStartMissingBinary(t *testing.T) {
 // is reported as unavailable after StartTimeout, pointing at its log — not as
 // a slow answer.
 func TestAutoStartDaemonNeverServes(t *testing.T) {
-	dir := shortDir(t)
+	dir := testenv.SocketDir(t)
 	bin := filepath.Join(dir, "fake-ihmtd")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexit 0\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	c := newClient(t, Options{Socket: filepath.Join(dir, "ihmtd.sock"), AutoStart: true, DaemonPath: bin, StartTimeout: 300 * time.Millisecond})
 	start := time.Now()
-	_, err := c.Stats(testCtx(t))
+	_, err := c.Stats(testenv.Context(t))
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %v with a StartTimeout of 300ms", took)
 	}
@@ -289,7 +272,7 @@ func TestAutoStartDaemonNeverServes(t *testing.T) {
 // because another daemon holds the lock (status 3) is not a failure, and
 // the client starts another while nothing serves.
 func TestAutoStartDaemonFails(t *testing.T) {
-	dir := shortDir(t)
+	dir := testenv.SocketDir(t)
 	broken := filepath.Join(dir, "broken-ihmtd")
 	script := "#!/bin/sh\necho 'ihmtd failed: open store: log entry is corrupt' >&2\nexit 1\n"
 	if err := os.WriteFile(broken, []byte(script), 0o700); err != nil {
@@ -297,7 +280,7 @@ func TestAutoStartDaemonFails(t *testing.T) {
 	}
 	c := newClient(t, Options{Socket: filepath.Join(dir, "ihmtd.sock"), AutoStart: true, DaemonPath: broken, StartTimeout: 5 * time.Second})
 	start := time.Now()
-	_, err := c.Stats(testCtx(t))
+	_, err := c.Stats(testenv.Context(t))
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "exited instead of serving") || !strings.Contains(err.Error(), "log entry is corrupt") {
 		t.Fatalf("err = %v, want ErrUnavailable quoting the daemon's last log line", err)
 	}
@@ -313,7 +296,7 @@ func TestAutoStartDaemonFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = newClient(t, Options{Socket: filepath.Join(dir, "ihmtd.sock"), AutoStart: true, DaemonPath: loser, StartTimeout: time.Second})
-	_, err = c.Stats(testCtx(t))
+	_, err = c.Stats(testenv.Context(t))
 	if !errors.Is(err, ErrUnavailable) || strings.Contains(err.Error(), "exited instead of serving") {
 		t.Fatalf("err = %v, want the plain unavailable error", err)
 	}
@@ -327,9 +310,9 @@ func TestAutoStartDaemonFails(t *testing.T) {
 // program and none on PATH, the error says how to install one.
 func TestAutoStartNoBinaryAnywhere(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	dir := shortDir(t)
+	dir := testenv.SocketDir(t)
 	c := newClient(t, Options{Socket: filepath.Join(dir, "ihmtd.sock"), AutoStart: true})
-	_, err := c.Stats(testCtx(t))
+	_, err := c.Stats(testenv.Context(t))
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}
@@ -341,7 +324,7 @@ func TestAutoStartNoBinaryAnywhere(t *testing.T) {
 }
 
 func TestDefaultSocketFromEnvironment(t *testing.T) {
-	sock := filepath.Join(shortDir(t), "custom.sock")
+	sock := filepath.Join(testenv.SocketDir(t), "custom.sock")
 	t.Setenv("IHMT_SOCKET", sock)
 	c := newClient(t, Options{})
 	if c.Socket() != sock {

@@ -10,10 +10,15 @@ import (
 const module = "github.com/ihmt-dev/ihmt"
 
 // allowedInternal are the module's packages outside client, proto and shim
-// that ihmt-mcp may link: the shared helpers, not the engine.
+// that ihmt-mcp may link: the shared helpers, not the engine. Each says why.
 var allowedInternal = map[string]bool{
-	module + "/pkg/paths":   true,
-	module + "/pkg/version": true,
+	module + "/pkg/paths":   true, // where the socket is, as the daemon resolves it
+	module + "/pkg/version": true, // the version both ends report
+	// The client's side of the socket: whose it is, whether anyone listens.
+	module + "/pkg/safesocket": true,
+	// The model's guidance, sent at initialize; it sits below the shim
+	// because `ihmt mcp install` writes the same text.
+	module + "/pkg/instructions": true,
 }
 
 // TestDeps keeps the shim tiny: ihmt-mcp starts with every agent session, so

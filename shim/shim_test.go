@@ -19,16 +19,32 @@ import (
 	// deps_test.go), but its tests run a real one in-process.
 	"github.com/ihmt-dev/ihmt/daemon"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
 // The protocol versions the shim is tested on: the two an agent speaks with
 // initialize today, and the SDK's default (stateless discover, per-request
 // _meta, roots through input requests).
-var protocols = []struct{ ask, want string }{
+var protocols = []protocol{
 	{"2025-06-18", "2025-06-18"},
 	{"2025-11-25", "2025-11-25"},
 	{"", "2026-07-28"},
+}
+
+// protocol is a version the agent asks for ("" for the SDK's default) and
+// the one the session must settle on.
+type protocol struct{ ask, want string }
+
+// onEveryProtocol runs f once per protocol, in parallel subtests, each with
+// a daemon of its own.
+func onEveryProtocol(t *testing.T, f func(t *testing.T, d *testDaemon, p protocol)) {
+	for _, p := range protocols {
+		t.Run(p.want, func(t *testing.T) {
+			t.Parallel()
+			f(t, startDaemon(t), p)
+		})
+	}
 }
 
 const testAgentName, testAgentVersion = "test-agent", "1.2.3"
@@ -42,13 +58,9 @@ type testDaemon struct {
 
 func startDaemon(t *testing.T) *testDaemon {
 	t.Helper()
-	// A short directory of our own: t.TempDir can exceed the socket path
-	// limit on macOS.
-	run, err := os.MkdirTemp("", "ihmt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &testDaemon{socket: filepath.Join(run, "ihmtd.sock"), data: filepath.Join(t.TempDir(), "store")}
+	// The socket's directory is removed after the daemon stops: its
+	// cleanup is registered first, so it runs last.
+	d := &testDaemon{socket: testenv.Socket(t), data: filepath.Join(t.TempDir(), "store")}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -64,7 +76,6 @@ func startDaemon(t *testing.T) *testDaemon {
 		case <-time.After(10 * time.Second):
 			t.Error("daemon did not stop")
 		}
-		os.RemoveAll(run)
 	})
 	d.api = d.client(t)
 	deadline := time.Now().Add(10 * time.Second)
@@ -234,102 +245,98 @@ func isArray(t *testing.T, what string, v any) []any {
 // handshake, the tool list, saving, finding, duplicates, bad input and the
 // three verdicts.
 func TestShimScenario(t *testing.T) {
-	for _, p := range protocols {
-		t.Run(p.want, func(t *testing.T) {
-			t.Parallel()
-			d := startDaemon(t)
-			repo := gitRepo(t, "git@github.com:Org/Repo.git")
-			cs := connect(t, d.newShim(t, Config{Dir: t.TempDir()}), newAgent(repo), p.ask)
+	onEveryProtocol(t, func(t *testing.T, d *testDaemon, p protocol) {
+		repo := gitRepo(t, "git@github.com:Org/Repo.git")
+		cs := connect(t, d.newShim(t, Config{Dir: t.TempDir()}), newAgent(repo), p.ask)
 
-			init := cs.InitializeResult()
-			if init == nil {
-				t.Fatal("no initialize result")
+		init := cs.InitializeResult()
+		if init == nil {
+			t.Fatal("no initialize result")
+		}
+		if init.ProtocolVersion != p.want {
+			t.Errorf("protocol version = %q, want %q", init.ProtocolVersion, p.want)
+		}
+		for _, w := range []string{"ambiguous", "secrets"} {
+			if !strings.Contains(init.Instructions, w) {
+				t.Errorf("instructions do not mention %q:\n%s", w, init.Instructions)
 			}
-			if init.ProtocolVersion != p.want {
-				t.Errorf("protocol version = %q, want %q", init.ProtocolVersion, p.want)
-			}
-			for _, w := range []string{"ambiguous", "secrets"} {
-				if !strings.Contains(init.Instructions, w) {
-					t.Errorf("instructions do not mention %q:\n%s", w, init.Instructions)
-				}
-			}
+		}
 
-			checkTools(t, cs)
+		checkTools(t, cs)
 
-			// Save, then find it.
-			const content = "2024-03-11 We chose PostgreSQL 17 for the staging database because of logical replication."
-			saved, text := ok(t, cs, "save_memory", map[string]any{"content": content})
-			hasKeys(t, "save result", saved, "id", "status", "scope", "project", "valid_from", "recorded_at", "corrections", "candidates")
-			id, _ := saved["id"].(string)
-			if saved["status"] != "saved" || id == "" || saved["scope"] != "project" || saved["project"] != "github.com/org/repo" || saved["valid_from"] != "2024-03-11" {
-				t.Errorf("save result = %v, want saved into project github.com/org/repo, valid from 2024-03-11", saved)
-			}
-			if rec, _ := saved["recorded_at"].(string); !strings.HasPrefix(rec, time.Now().UTC().Format("2006-01")) {
-				t.Errorf("recorded_at = %q, want about now", rec)
-			}
-			isArray(t, "save corrections", saved["corrections"])
-			isArray(t, "save candidates", saved["candidates"])
-			if !strings.Contains(text, id) {
-				t.Errorf("save text %q does not give the id %s", text, id)
-			}
+		// Save, then find it.
+		const content = "2024-03-11 We chose PostgreSQL 17 for the staging database because of logical replication."
+		saved, text := ok(t, cs, "save_memory", map[string]any{"content": content})
+		hasKeys(t, "save result", saved, "id", "status", "scope", "project", "valid_from", "recorded_at", "corrections", "candidates")
+		id, _ := saved["id"].(string)
+		if saved["status"] != "saved" || id == "" || saved["scope"] != "project" || saved["project"] != "github.com/org/repo" || saved["valid_from"] != "2024-03-11" {
+			t.Errorf("save result = %v, want saved into project github.com/org/repo, valid from 2024-03-11", saved)
+		}
+		if rec, _ := saved["recorded_at"].(string); !strings.HasPrefix(rec, time.Now().UTC().Format("2006-01")) {
+			t.Errorf("recorded_at = %q, want about now", rec)
+		}
+		isArray(t, "save corrections", saved["corrections"])
+		isArray(t, "save candidates", saved["candidates"])
+		if !strings.Contains(text, id) {
+			t.Errorf("save text %q does not give the id %s", text, id)
+		}
 
-			found, text := ok(t, cs, "search_memory", map[string]any{"query": "which database does staging use?"})
-			hasKeys(t, "search result", found, "status", "confidence", "results", "candidates", "coverage")
-			if found["status"] != "found" {
-				t.Fatalf("search = %v\n%s", found, text)
-			}
-			results := isArray(t, "results", found["results"])
-			isArray(t, "candidates", found["candidates"])
-			if len(results) == 0 {
-				t.Fatalf("found without results: %v", found)
-			}
-			top, _ := results[0].(map[string]any)
-			hasKeys(t, "result", top, "id", "content", "valid_from", "recorded_at", "scope", "project", "agent", "current", "notices", "score")
-			if top["id"] != id || top["content"] != content || top["valid_from"] != "2024-03-11" || top["scope"] != "project" ||
-				top["project"] != "github.com/org/repo" || top["current"] != true {
-				t.Errorf("top result = %v", top)
-			}
-			if a, _ := top["agent"].(string); !strings.HasPrefix(a, testAgentName) {
-				t.Errorf("result agent = %q, want the MCP client's name %q", a, testAgentName)
-			}
-			isArray(t, "notices", top["notices"])
-			if s, _ := top["score"].(float64); s <= 0 {
-				t.Errorf("score = %v", top["score"])
-			}
-			if c, _ := found["confidence"].(float64); c <= 0 || c > 1 {
-				t.Errorf("confidence = %v", found["confidence"])
-			}
-			cov, _ := found["coverage"].(map[string]any)
-			hasKeys(t, "coverage", cov, "exhaustive", "nodes_read", "leaves_scored")
-			if cov["exhaustive"] != true {
-				t.Errorf("coverage = %v", cov)
-			}
-			if !strings.Contains(text, "found") || !strings.Contains(text, content) || !strings.Contains(text, id) || !strings.Contains(text, testAgentName) {
-				t.Errorf("found text does not carry the verdict, the memory, its id and its agent:\n%s", text)
-			}
+		found, text := ok(t, cs, "search_memory", map[string]any{"query": "which database does staging use?"})
+		hasKeys(t, "search result", found, "status", "confidence", "results", "candidates", "coverage")
+		if found["status"] != "found" {
+			t.Fatalf("search = %v\n%s", found, text)
+		}
+		results := isArray(t, "results", found["results"])
+		isArray(t, "candidates", found["candidates"])
+		if len(results) == 0 {
+			t.Fatalf("found without results: %v", found)
+		}
+		top, _ := results[0].(map[string]any)
+		hasKeys(t, "result", top, "id", "content", "valid_from", "recorded_at", "scope", "project", "agent", "current", "notices", "score")
+		if top["id"] != id || top["content"] != content || top["valid_from"] != "2024-03-11" || top["scope"] != "project" ||
+			top["project"] != "github.com/org/repo" || top["current"] != true {
+			t.Errorf("top result = %v", top)
+		}
+		if a, _ := top["agent"].(string); !strings.HasPrefix(a, testAgentName) {
+			t.Errorf("result agent = %q, want the MCP client's name %q", a, testAgentName)
+		}
+		isArray(t, "notices", top["notices"])
+		if s, _ := top["score"].(float64); s <= 0 {
+			t.Errorf("score = %v", top["score"])
+		}
+		if c, _ := found["confidence"].(float64); c <= 0 || c > 1 {
+			t.Errorf("confidence = %v", found["confidence"])
+		}
+		cov, _ := found["coverage"].(map[string]any)
+		hasKeys(t, "coverage", cov, "exhaustive", "nodes_read", "leaves_scored")
+		if cov["exhaustive"] != true {
+			t.Errorf("coverage = %v", cov)
+		}
+		if !strings.Contains(text, "found") || !strings.Contains(text, content) || !strings.Contains(text, id) || !strings.Contains(text, testAgentName) {
+			t.Errorf("found text does not carry the verdict, the memory, its id and its agent:\n%s", text)
+		}
 
-			// The daemon recorded the MCP client as the writer.
-			got, err := d.api.Get(context.Background(), &ihmtv1.GetRequest{Caller: &ihmtv1.Caller{Project: "github.com/org/repo"}, Id: id})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m := got.GetMemory(); m.GetAgent().GetName() != testAgentName || m.GetAgent().GetVersion() != testAgentVersion || !strings.HasPrefix(m.GetSessionId(), "session-") {
-				t.Errorf("stored provenance = %v / %q, want %s %s and the shim's session", m.GetAgent(), m.GetSessionId(), testAgentName, testAgentVersion)
-			}
+		// The daemon recorded the MCP client as the writer.
+		got, err := d.api.Get(context.Background(), &ihmtv1.GetRequest{Caller: &ihmtv1.Caller{Project: "github.com/org/repo"}, Id: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := got.GetMemory(); m.GetAgent().GetName() != testAgentName || m.GetAgent().GetVersion() != testAgentVersion || !strings.HasPrefix(m.GetSessionId(), "session-") {
+			t.Errorf("stored provenance = %v / %q, want %s %s and the shim's session", m.GetAgent(), m.GetSessionId(), testAgentName, testAgentVersion)
+		}
 
-			// The same text again is a duplicate of the first.
-			dup, text := ok(t, cs, "save_memory", map[string]any{"content": content})
-			if dup["status"] != "duplicate" || dup["id"] != id {
-				t.Errorf("second save = %v, want duplicate of %s", dup, id)
-			}
-			if !strings.Contains(text, id) || !strings.Contains(strings.ToLower(text), "nothing written") {
-				t.Errorf("duplicate text = %q", text)
-			}
+		// The same text again is a duplicate of the first.
+		dup, text := ok(t, cs, "save_memory", map[string]any{"content": content})
+		if dup["status"] != "duplicate" || dup["id"] != id {
+			t.Errorf("second save = %v, want duplicate of %s", dup, id)
+		}
+		if !strings.Contains(text, id) || !strings.Contains(strings.ToLower(text), "nothing written") {
+			t.Errorf("duplicate text = %q", text)
+		}
 
-			checkBadInput(t, d, cs)
-			checkVerdictTexts(t, cs)
-		})
-	}
+		checkBadInput(t, d, cs)
+		checkVerdictTexts(t, cs)
+	})
 }
 
 func checkTools(t *testing.T, cs *mcp.ClientSession) {
@@ -491,60 +498,56 @@ func checkVerdictTexts(t *testing.T, cs *mcp.ClientSession) {
 // TestShimProject: the project comes from the client's roots, else from the
 // working directory, and IHMT_PROJECT beats both — on every protocol.
 func TestShimProject(t *testing.T) {
-	for _, p := range protocols {
-		t.Run(p.want, func(t *testing.T) {
-			t.Parallel()
-			d := startDaemon(t)
-			roots := gitRepo(t, "git@github.com:Org/Repo.git")
-			cwd := gitRepo(t, "https://gitlab.com/Team/FromDir.git")
-			noRootsCap := mcp.NewClient(&mcp.Implementation{Name: testAgentName, Version: testAgentVersion}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-			tests := []struct {
-				name     string
-				cfg      Config
-				agent    *mcp.Client
-				want     string
-				wantNote bool
-			}{
-				{name: "roots", cfg: Config{Dir: cwd}, agent: newAgent(roots), want: "github.com/org/repo"},
-				{name: "no roots offered", cfg: Config{Dir: cwd}, agent: newAgent(""), want: "gitlab.com/team/fromdir"},
-				{name: "no roots capability", cfg: Config{Dir: cwd}, agent: noRootsCap, want: "gitlab.com/team/fromdir"},
-				{name: "override beats roots", cfg: Config{Dir: cwd, ProjectOverride: "acme-mono"}, agent: newAgent(roots), want: "acme-mono"},
-				{name: "override without roots", cfg: Config{Dir: cwd, ProjectOverride: "acme-mono"}, agent: noRootsCap, want: "acme-mono"},
-				{name: "bad override", cfg: Config{Dir: cwd, ProjectOverride: "../../etc"}, agent: newAgent(roots), want: "", wantNote: true},
+	onEveryProtocol(t, func(t *testing.T, d *testDaemon, p protocol) {
+		roots := gitRepo(t, "git@github.com:Org/Repo.git")
+		cwd := gitRepo(t, "https://gitlab.com/Team/FromDir.git")
+		noRootsCap := mcp.NewClient(&mcp.Implementation{Name: testAgentName, Version: testAgentVersion}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+		tests := []struct {
+			name     string
+			cfg      Config
+			agent    *mcp.Client
+			want     string
+			wantNote bool
+		}{
+			{name: "roots", cfg: Config{Dir: cwd}, agent: newAgent(roots), want: "github.com/org/repo"},
+			{name: "no roots offered", cfg: Config{Dir: cwd}, agent: newAgent(""), want: "gitlab.com/team/fromdir"},
+			{name: "no roots capability", cfg: Config{Dir: cwd}, agent: noRootsCap, want: "gitlab.com/team/fromdir"},
+			{name: "override beats roots", cfg: Config{Dir: cwd, ProjectOverride: "acme-mono"}, agent: newAgent(roots), want: "acme-mono"},
+			{name: "override without roots", cfg: Config{Dir: cwd, ProjectOverride: "acme-mono"}, agent: noRootsCap, want: "acme-mono"},
+			{name: "bad override", cfg: Config{Dir: cwd, ProjectOverride: "../../etc"}, agent: newAgent(roots), want: "", wantNote: true},
+		}
+		for i, tt := range tests {
+			cs := connect(t, d.newShim(t, tt.cfg), tt.agent, p.ask)
+			content := "Project detection case " + string(rune('a'+i)) + ": " + tt.name + "."
+			saved, text := ok(t, cs, "save_memory", map[string]any{"content": content})
+			if saved["project"] != tt.want {
+				t.Errorf("%s: project = %v, want %q", tt.name, saved["project"], tt.want)
 			}
-			for i, tt := range tests {
-				cs := connect(t, d.newShim(t, tt.cfg), tt.agent, p.ask)
-				content := "Project detection case " + string(rune('a'+i)) + ": " + tt.name + "."
-				saved, text := ok(t, cs, "save_memory", map[string]any{"content": content})
-				if saved["project"] != tt.want {
-					t.Errorf("%s: project = %v, want %q", tt.name, saved["project"], tt.want)
-				}
-				wantScope := "project"
-				if tt.want == "" {
-					wantScope = "global"
-				}
-				if saved["scope"] != wantScope {
-					t.Errorf("%s: scope = %v, want %s", tt.name, saved["scope"], wantScope)
-				}
-				if hasNote := strings.Contains(text, "IHMT_PROJECT"); hasNote != tt.wantNote {
-					t.Errorf("%s: text %q: note about the project = %v, want %v", tt.name, text, hasNote, tt.wantNote)
-				}
-				notes, _ := json.Marshal(saved["notes"])
-				if hasNote := strings.Contains(string(notes), "IHMT_PROJECT"); hasNote != tt.wantNote {
-					t.Errorf("%s: structured notes %s: note about the project = %v, want %v", tt.name, notes, hasNote, tt.wantNote)
-				}
-				// A search from the same session sees its own project.
-				scope := "project"
-				if tt.want == "" {
-					scope = "global"
-				}
-				found, text := ok(t, cs, "search_memory", map[string]any{"query": content, "scope": scope})
-				if found["status"] != "found" {
-					t.Errorf("%s: project search = %v\n%s", tt.name, found["status"], text)
-				}
+			wantScope := "project"
+			if tt.want == "" {
+				wantScope = "global"
 			}
-		})
-	}
+			if saved["scope"] != wantScope {
+				t.Errorf("%s: scope = %v, want %s", tt.name, saved["scope"], wantScope)
+			}
+			if hasNote := strings.Contains(text, "IHMT_PROJECT"); hasNote != tt.wantNote {
+				t.Errorf("%s: text %q: note about the project = %v, want %v", tt.name, text, hasNote, tt.wantNote)
+			}
+			notes, _ := json.Marshal(saved["notes"])
+			if hasNote := strings.Contains(string(notes), "IHMT_PROJECT"); hasNote != tt.wantNote {
+				t.Errorf("%s: structured notes %s: note about the project = %v, want %v", tt.name, notes, hasNote, tt.wantNote)
+			}
+			// A search from the same session sees its own project.
+			scope := "project"
+			if tt.want == "" {
+				scope = "global"
+			}
+			found, text := ok(t, cs, "search_memory", map[string]any{"query": content, "scope": scope})
+			if found["status"] != "found" {
+				t.Errorf("%s: project search = %v\n%s", tt.name, found["status"], text)
+			}
+		}
+	})
 }
 
 // TestShimSavesOnceAcrossRootsRoundTrip: on 2026-07-28 the shim asks for
@@ -581,12 +584,7 @@ func TestShimSavesOnceAcrossRootsRoundTrip(t *testing.T) {
 // TestShimDaemonUnavailable: without a daemon, a tool call is a tool error
 // that says the memory is unavailable, not a protocol failure.
 func TestShimDaemonUnavailable(t *testing.T) {
-	run, err := os.MkdirTemp("", "ihmt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(run)
-	c, err := client.New(client.Options{Socket: filepath.Join(run, "ihmtd.sock")})
+	c, err := client.New(client.Options{Socket: testenv.Socket(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,8 +12,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/client/project"
@@ -90,6 +93,42 @@ Every command takes --json. Environment: IHMT_HOME (store), IHMT_SOCKET (socket)
 IHMT_PROJECT (project key).
 `
 
+// commands are the CLI's commands by name; each gets the arguments after
+// its name.
+var commands = map[string]func(*env, []string) error{
+	"save":          cmdSave,
+	"search":        cmdSearch,
+	"get":           cmdGet,
+	"status":        cmdStatus,
+	"daemon":        cmdDaemon,
+	"demo":          cmdDemo,
+	"version":       cmdVersion,
+	"ingest":        cmdIngest,
+	"rebuild":       cmdRebuild,
+	"tree":          cmdTree,
+	"consolidate":   cmdConsolidate,
+	"ask":           cmdAsk,
+	"facts":         cmdFacts,
+	"timeline":      cmdTimeline,
+	"conflicts":     cmdConflicts,
+	"mark-outdated": cmdMarkOutdated,
+	"forget":        cmdForget,
+	"restore":       cmdRestore,
+	"purge":         cmdPurge,
+	"review":        cmdReview,
+	"log":           cmdLog,
+	"audit":         cmdAudit,
+	"export":        cmdExport,
+	"import":        cmdImport,
+	"service":       cmdService,
+	"mcp":           cmdMCP,
+	"doctor":        cmdDoctor,
+	"help": func(e *env, _ []string) error {
+		fmt.Fprint(e.stdout, usage)
+		return nil
+	},
+}
+
 // env is what a command runs with.
 type env struct {
 	ctx    context.Context
@@ -119,40 +158,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
-	cmds := map[string]func(*env, []string) error{
-		"save":          cmdSave,
-		"search":        cmdSearch,
-		"get":           cmdGet,
-		"status":        cmdStatus,
-		"daemon":        cmdDaemon,
-		"demo":          cmdDemo,
-		"version":       cmdVersion,
-		"ingest":        cmdIngest,
-		"rebuild":       cmdRebuild,
-		"tree":          cmdTree,
-		"consolidate":   cmdConsolidate,
-		"ask":           cmdAsk,
-		"facts":         cmdFacts,
-		"timeline":      cmdTimeline,
-		"conflicts":     cmdConflicts,
-		"mark-outdated": cmdMarkOutdated,
-		"forget":        cmdForget,
-		"restore":       cmdRestore,
-		"purge":         cmdPurge,
-		"review":        cmdReview,
-		"log":           cmdLog,
-		"audit":         cmdAudit,
-		"export":        cmdExport,
-		"import":        cmdImport,
-		"service":       cmdService,
-		"mcp":           cmdMCP,
-		"doctor":        cmdDoctor,
-		"help": func(e *env, _ []string) error {
-			fmt.Fprint(e.stdout, usage)
-			return nil
-		},
-	}
-	run, ok := cmds[rest[0]]
+	run, ok := commands[rest[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "ihmt: unknown command %q: run `ihmt help` for the list\n", rest[0])
 		return exitUsage
@@ -214,22 +220,74 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// withIDs parses a command that takes exactly n memory ids and connects to
-// the daemon (starting it if needed); hint is the usage line for a wrong
-// count.
-func (e *env) withIDs(fs *flag.FlagSet, args []string, n int, hint string) ([]string, *client.Client, error) {
+// noArgs parses a command that takes flags only.
+func noArgs(fs *flag.FlagSet, args []string) error {
 	pos, err := parse(fs, args)
 	if err != nil {
-		return nil, nil, err
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	return nil
+}
+
+// ids parses a command that takes exactly n memory ids; hint is the usage
+// line for a wrong count.
+func ids(fs *flag.FlagSet, args []string, n int, hint string) ([]string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
 	}
 	if len(pos) != n {
-		return nil, nil, usageError{hint}
+		return nil, usageError{hint}
 	}
+	return pos, nil
+}
+
+// saveScope reads a save's or an ingest's --scope.
+func saveScope(s string) (ihmtv1.Scope, error) {
+	sc, err := ihmtv1.ParseScope(s)
+	if err != nil {
+		return 0, usageError{"--" + err.Error()}
+	}
+	return sc, nil
+}
+
+// searchScope reads the --scope of a search or a listing.
+func searchScope(s string) (ihmtv1.SearchScope, error) {
+	sc, err := ihmtv1.ParseSearchScope(s)
+	if err != nil {
+		return 0, usageError{"--" + err.Error()}
+	}
+	return sc, nil
+}
+
+// call is what most commands come to once their arguments are read:
+// connect to the daemon (starting it if needed), make one call, and print
+// its answer — as JSON in the API's own field names with --json, else as
+// text for a person.
+func call[T proto.Message](e *env, asJSON bool, rpc func(*client.Client) (T, error), text func(T) error) error {
+	return e.withClient(func(c *client.Client) error {
+		resp, err := rpc(c)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return e.printProto(resp)
+		}
+		return text(resp)
+	})
+}
+
+// withClient runs f with a connection to the daemon, started if need be.
+func (e *env) withClient(f func(*client.Client) error) error {
 	c, err := e.client(true)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	return pos, c, nil
+	defer c.Close()
+	return f(c)
 }
 
 // caller identifies the CLI to the daemon: agent "ihmt-cli", a session per
@@ -258,6 +316,26 @@ func (e *env) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
+// printProto prints an API message as JSON with the proto field names, the
+// same shape grpcurl shows.
+func (e *env) printProto(m proto.Message) error {
+	b, err := protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
+	if err != nil {
+		return err
+	}
+	// protojson varies its spacing on purpose (so nobody depends on it);
+	// re-indenting makes the output stable for scripts that grep it.
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = e.stdout.Write(out.Bytes())
+	return err
+}
+
+// warnVersion tells the person once a call has shown the daemon to be of
+// another version.
 func (e *env) warnVersion(c *client.Client) {
 	if m := c.VersionMismatch(); m != "" {
 		fmt.Fprintf(e.stderr, "warning: %s\n", m)
@@ -288,8 +366,4 @@ func cmdVersion(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "ihmtd not running")
 	}
 	return nil
-}
-
-func lower(s fmt.Stringer, prefix string) string {
-	return strings.ToLower(strings.TrimPrefix(s.String(), prefix))
 }

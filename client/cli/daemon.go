@@ -13,10 +13,8 @@ import (
 
 func cmdStatus(e *env, args []string) error {
 	fs, asJSON := e.flags("status", "")
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	c, err := e.client(false)
 	if err != nil {
@@ -59,10 +57,8 @@ func cmdDaemon(e *env, args []string) error {
 	}
 	sub, args := args[0], args[1:]
 	fs, asJSON := e.flags("daemon "+sub, "")
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	// A daemon a person starts explicitly stays until stopped; only one an
 	// agent starts on demand exits when idle.
@@ -86,32 +82,9 @@ func cmdDaemon(e *env, args []string) error {
 	}
 	switch sub {
 	case "start":
-		if c.Ping(ctx) == nil {
-			return report(true, "ihmtd is already running at "+c.Socket())
-		}
-		st, err := c.Stats(ctx) // starts the daemon and waits for it to serve
-		if err != nil {
-			return err
-		}
-		return report(true, fmt.Sprintf("ihmtd %s started (pid %d) at %s, store %s", st.GetVersion(), st.GetPid(), c.Socket(), st.GetStorePath()))
+		return daemonStart(ctx, c, report)
 	case "stop":
-		if err := c.Ping(ctx); err != nil {
-			return report(false, "ihmtd is not running at "+c.Socket())
-		}
-		if err := c.Shutdown(ctx); err != nil {
-			return err
-		}
-		// The daemon removes its socket as its last act of stopping.
-		for {
-			if _, err := os.Stat(c.Socket()); errors.Is(err, os.ErrNotExist) {
-				return report(false, "ihmtd stopped")
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("ihmtd did not stop within 10 s: look at its log, or kill it")
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
+		return daemonStop(ctx, c, report)
 	case "status":
 		if err := c.Ping(ctx); err != nil {
 			if err := report(false, "ihmtd is not running at "+c.Socket()+" (start it with `ihmt daemon start`)"); err != nil {
@@ -122,4 +95,38 @@ func cmdDaemon(e *env, args []string) error {
 		return report(true, "ihmtd is running at "+c.Socket())
 	}
 	return usageError{fmt.Sprintf("unknown daemon command %q: say start, stop or status", sub)}
+}
+
+// daemonStart starts ihmtd unless one is running, and waits for it to
+// serve.
+func daemonStart(ctx context.Context, c *client.Client, report func(running bool, msg string) error) error {
+	if c.Ping(ctx) == nil {
+		return report(true, "ihmtd is already running at "+c.Socket())
+	}
+	st, err := c.Stats(ctx) // starts the daemon and waits for it to serve
+	if err != nil {
+		return err
+	}
+	return report(true, fmt.Sprintf("ihmtd %s started (pid %d) at %s, store %s", st.GetVersion(), st.GetPid(), c.Socket(), st.GetStorePath()))
+}
+
+// daemonStop asks a running ihmtd to stop, and waits until it has.
+func daemonStop(ctx context.Context, c *client.Client, report func(running bool, msg string) error) error {
+	if err := c.Ping(ctx); err != nil {
+		return report(false, "ihmtd is not running at "+c.Socket())
+	}
+	if err := c.Shutdown(ctx); err != nil {
+		return err
+	}
+	// The daemon removes its socket as its last act of stopping.
+	for {
+		if _, err := os.Stat(c.Socket()); errors.Is(err, os.ErrNotExist) {
+			return report(false, "ihmtd stopped")
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("ihmtd did not stop within 10 s: look at its log, or kill it")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }

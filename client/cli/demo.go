@@ -37,10 +37,8 @@ type demoStep struct {
 func cmdDemo(e *env, args []string) error {
 	fs, asJSON := e.flags("demo", "")
 	keep := fs.Bool("keep", false, "keep the throw-away store and daemon log, and print where they are")
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	// With --json, stdout carries only the JSON; the narration goes to stderr.
 	say := e.stdout
@@ -63,126 +61,190 @@ func cmdDemo(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	home, sock := filepath.Join(tmp, "store"), filepath.Join(tmp, "ihmtd.sock")
+	d, err := startDemoDaemon(ctx, say, bins["ihmtd"], tmp)
+	if d != nil {
+		defer d.stop()
+	}
+	if err != nil {
+		return err
+	}
+	tour := &demoTour{ctx: ctx, say: say, agents: map[string]*mcp.ClientSession{}}
+	defer tour.close()
+	if err := tour.launch(bins["ihmt-mcp"], d.sock, d.home); err != nil {
+		return err
+	}
+	ok, err := tour.run()
+	if err != nil {
+		return err
+	}
+	return d.report(ctx, e, say, ok, *asJSON, tour.steps)
+}
 
-	// The daemon, started the way a service manager would.
-	fmt.Fprintf(say, "1. starting ihmtd on a throw-away store (%s)\n", home)
+// demoDaemon is the tour's ihmtd, started the way a service manager would.
+type demoDaemon struct {
+	home, sock string
+	cmd        *exec.Cmd
+	c          *client.Client
+	exited     chan error
+	logf       *os.File
+}
+
+// startDemoDaemon starts ihmtd on a store in tmp and waits until it serves.
+// A daemon it returns, even with an error, is to be stopped.
+func startDemoDaemon(ctx context.Context, say io.Writer, bin, tmp string) (*demoDaemon, error) {
+	d := &demoDaemon{home: filepath.Join(tmp, "store"), sock: filepath.Join(tmp, "ihmtd.sock"), exited: make(chan error, 1)}
+	fmt.Fprintf(say, "1. starting ihmtd on a throw-away store (%s)\n", d.home)
 	logf, err := os.Create(filepath.Join(tmp, "ihmtd.log"))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer logf.Close()
-	daemon := exec.Command(bins["ihmtd"], "-data", home, "-socket", sock)
-	daemon.Stdout, daemon.Stderr = logf, logf
-	if err := daemon.Start(); err != nil {
-		return fmt.Errorf("start %s: %w", bins["ihmtd"], err)
+	d.logf = logf
+	d.cmd = exec.Command(bin, "-data", d.home, "-socket", d.sock)
+	d.cmd.Stdout, d.cmd.Stderr = logf, logf
+	if err := d.cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- daemon.Wait() }()
-	c, err := client.New(client.Options{Socket: sock, StartTimeout: 10 * time.Second})
-	if err != nil {
-		return err
+	go func() { d.exited <- d.cmd.Wait() }()
+	if d.c, err = client.New(client.Options{Socket: d.sock, StartTimeout: 10 * time.Second}); err != nil {
+		return d, err
 	}
-	defer c.Close()
-	defer func() {
+	if err := waitServing(ctx, d.c, d.exited); err != nil {
+		return d, fmt.Errorf("%w (daemon log: %s)", err, logf.Name())
+	}
+	fmt.Fprintf(say, "   ihmtd pid %d serving on %s\n", d.cmd.Process.Pid, d.sock)
+	return d, nil
+}
+
+// stop asks the daemon to shut down, and kills it if it will not.
+func (d *demoDaemon) stop() {
+	if d.c != nil {
 		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer scancel()
-		c.Shutdown(sctx)
+		d.c.Shutdown(sctx)
 		select {
-		case <-exited:
+		case <-d.exited:
 		case <-sctx.Done():
-			daemon.Process.Kill()
+			d.cmd.Process.Kill()
 		}
-	}()
-	if err := waitServing(ctx, c, exited); err != nil {
-		return fmt.Errorf("%w (daemon log: %s)", err, logf.Name())
+		scancel()
+		d.c.Close()
+	} else {
+		d.cmd.Process.Kill()
+		<-d.exited
 	}
-	fmt.Fprintf(say, "   ihmtd pid %d serving on %s\n", daemon.Process.Pid, sock)
+	d.logf.Close()
+}
 
-	// Two agents, each its own ihmt-mcp process, as Claude Code and Codex
-	// would launch them.
-	agents := map[string]*mcp.ClientSession{}
-	for i, name := range []string{"claude-code", "codex"} {
-		cmd := exec.Command(bins["ihmt-mcp"])
-		cmd.Env = append(os.Environ(), "IHMT_SOCKET="+sock, "IHMT_HOME="+home, "IHMT_PROJECT="+demoProject)
-		start := time.Now()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "demo"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			return fmt.Errorf("start ihmt-mcp as %s: %w", name, err)
-		}
-		defer cs.Close()
-		agents[name] = cs
-		fmt.Fprintf(say, "%d. %s launched its own ihmt-mcp (initialized in %s)\n", i+2, name, time.Since(start).Round(100*time.Microsecond))
-	}
-
-	var steps []demoStep
-	call := func(agent, tool string, args map[string]any) (demoStep, error) {
-		start := time.Now()
-		res, err := agents[agent].CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			return demoStep{}, fmt.Errorf("%s → %s: %w", agent, tool, err)
-		}
-		st := demoStep{Agent: agent, Tool: tool, Args: args, Millis: float64(time.Since(start).Microseconds()) / 1000}
-		for _, ct := range res.Content {
-			if t, ok := ct.(*mcp.TextContent); ok {
-				st.Text += t.Text
-			}
-		}
-		if res.IsError {
-			return st, fmt.Errorf("%s → %s failed: %s", agent, tool, st.Text)
-		}
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
-			json.Unmarshal(b, &st.Result)
-		}
-		steps = append(steps, st)
-		fmt.Fprintf(say, "\n%s → %s %s   (%.1f ms)\n%s\n", agent, tool, compactArgs(args), st.Millis, indent(st.Text))
-		return st, nil
-	}
-
-	fmt.Fprintln(say, "\n4. claude-code saves what it learned; codex, another agent, finds it")
-	saved, err := call("claude-code", "save_memory", map[string]any{
-		"content": "2026-11-02 We moved the staging database to PostgreSQL 17 because the order importer needs MERGE … RETURNING.",
-	})
+// report ends the tour with what the daemon holds, and fails it when the
+// round trip did not come out as it should.
+func (d *demoDaemon) report(ctx context.Context, e *env, say io.Writer, ok, asJSON bool, steps []demoStep) error {
+	st, err := d.c.Stats(ctx)
 	if err != nil {
 		return err
 	}
-	if _, err := call("claude-code", "save_memory", map[string]any{
-		"content": "The user prefers table-driven tests and short commit messages in the imperative mood.", "scope": "global",
-	}); err != nil {
-		return err
-	}
-	found, err := call("codex", "search_memory", map[string]any{"query": "which database does staging run?"})
-	if err != nil {
-		return err
-	}
-	if _, err := call("codex", "search_memory", map[string]any{"query": "how does the user like tests written"}); err != nil {
-		return err
-	}
-	if _, err := call("codex", "search_memory", map[string]any{"query": "kubernetes ingress controller"}); err != nil {
-		return err
-	}
-	dup, err := call("codex", "save_memory", map[string]any{"content": saved.Args["content"]})
-	if err != nil {
-		return err
-	}
-
-	st, err := c.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	ok := found.Result["status"] == "found" && dup.Result["status"] == "duplicate" && dup.Result["id"] == saved.Result["id"]
-	if *asJSON {
-		if err := e.printJSON(map[string]any{"ok": ok, "daemon_pid": daemon.Process.Pid, "memories": st.GetMemories(), "log_entries": st.GetLogEntries(), "steps": steps}); err != nil {
+	pid := d.cmd.Process.Pid
+	if asJSON {
+		if err := e.printJSON(map[string]any{"ok": ok, "daemon_pid": pid, "memories": st.GetMemories(), "log_entries": st.GetLogEntries(), "steps": steps}); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(say, "\n5. one daemon (pid %d) holds %d memories written by one agent and found by another; its log has %d entries.\n",
-		daemon.Process.Pid, st.GetMemories(), st.GetLogEntries())
+		pid, st.GetMemories(), st.GetLogEntries())
 	if !ok {
 		return errors.New("the round trip did not come out as expected: see the steps above")
 	}
 	fmt.Fprintln(say, "   Next: `go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt`, then register ihmt-mcp with your agents (see README.md).")
 	return nil
+}
+
+// demoTour is two agents' sessions and the tool calls they make.
+type demoTour struct {
+	ctx    context.Context
+	say    io.Writer
+	agents map[string]*mcp.ClientSession
+	steps  []demoStep
+}
+
+// launch starts two agents, each its own ihmt-mcp process, as Claude Code
+// and Codex would launch them.
+func (t *demoTour) launch(shim, sock, home string) error {
+	for i, name := range []string{"claude-code", "codex"} {
+		cmd := exec.Command(shim)
+		cmd.Env = append(os.Environ(), "IHMT_SOCKET="+sock, "IHMT_HOME="+home, "IHMT_PROJECT="+demoProject)
+		start := time.Now()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "demo"}, nil).Connect(t.ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return fmt.Errorf("start ihmt-mcp as %s: %w", name, err)
+		}
+		t.agents[name] = cs
+		fmt.Fprintf(t.say, "%d. %s launched its own ihmt-mcp (initialized in %s)\n", i+2, name, time.Since(start).Round(100*time.Microsecond))
+	}
+	return nil
+}
+
+// close ends the agents' sessions, the last launched first.
+func (t *demoTour) close() {
+	for _, name := range []string{"codex", "claude-code"} {
+		if cs := t.agents[name]; cs != nil {
+			cs.Close()
+		}
+	}
+}
+
+// run is the round trip: claude-code saves two memories; codex finds them,
+// misses what was never said, and saving the first again is a duplicate.
+// ok says whether it all came out so.
+func (t *demoTour) run() (ok bool, err error) {
+	fmt.Fprintln(t.say, "\n4. claude-code saves what it learned; codex, another agent, finds it")
+	saved, err := t.call("claude-code", "save_memory", map[string]any{
+		"content": "2026-11-02 We moved the staging database to PostgreSQL 17 because the order importer needs MERGE … RETURNING.",
+	})
+	if err != nil {
+		return false, err
+	}
+	if _, err := t.call("claude-code", "save_memory", map[string]any{
+		"content": "The user prefers table-driven tests and short commit messages in the imperative mood.", "scope": "global",
+	}); err != nil {
+		return false, err
+	}
+	found, err := t.call("codex", "search_memory", map[string]any{"query": "which database does staging run?"})
+	if err != nil {
+		return false, err
+	}
+	for _, q := range []string{"how does the user like tests written", "kubernetes ingress controller"} {
+		if _, err := t.call("codex", "search_memory", map[string]any{"query": q}); err != nil {
+			return false, err
+		}
+	}
+	dup, err := t.call("codex", "save_memory", map[string]any{"content": saved.Args["content"]})
+	if err != nil {
+		return false, err
+	}
+	return found.Result["status"] == "found" && dup.Result["status"] == "duplicate" && dup.Result["id"] == saved.Result["id"], nil
+}
+
+// call makes one tool call as agent and narrates it.
+func (t *demoTour) call(agent, tool string, args map[string]any) (demoStep, error) {
+	start := time.Now()
+	res, err := t.agents[agent].CallTool(t.ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return demoStep{}, fmt.Errorf("%s → %s: %w", agent, tool, err)
+	}
+	st := demoStep{Agent: agent, Tool: tool, Args: args, Millis: float64(time.Since(start).Microseconds()) / 1000}
+	for _, ct := range res.Content {
+		if tc, ok := ct.(*mcp.TextContent); ok {
+			st.Text += tc.Text
+		}
+	}
+	if res.IsError {
+		return st, fmt.Errorf("%s → %s failed: %s", agent, tool, st.Text)
+	}
+	if b, err := json.Marshal(res.StructuredContent); err == nil {
+		json.Unmarshal(b, &st.Result)
+	}
+	t.steps = append(t.steps, st)
+	fmt.Fprintf(t.say, "\n%s → %s %s   (%.1f ms)\n%s\n", agent, tool, compactArgs(args), st.Millis, indent(st.Text))
+	return st, nil
 }
 
 func waitServing(ctx context.Context, c *client.Client, exited <-chan error) error {

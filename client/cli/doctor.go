@@ -6,20 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
 
 	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/client/mcpconfig"
-	"github.com/ihmt-dev/ihmt/client/service"
+	"github.com/ihmt-dev/ihmt/client/unitfile"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -106,7 +105,7 @@ type doctor struct {
 	paths   paths.Paths
 	mcpBin  string                // the ihmt-mcp found, if any
 	stats   *ihmtv1.StatsResponse // the daemon's answer, if it serves
-	service *service.Status       // nil when there is no service manager
+	service *unitfile.Status      // nil when there is no service manager
 }
 
 func (d *doctor) add(name, status, finding, fix string) {
@@ -229,7 +228,7 @@ func (d *doctor) serviceStatus() {
 	if err != nil {
 		return
 	}
-	cfg := service.Config{GOOS: d.h.goos, Home: home, UID: d.h.uid, Paths: d.paths, Run: d.h.run, LookPath: d.h.lookPath}
+	cfg := unitfile.Config{GOOS: d.h.goos, Home: home, UID: d.h.uid, Paths: d.paths, Run: d.h.run, LookPath: d.h.lookPath}
 	cfg.Daemon, _ = d.h.binary("ihmtd")
 	if _, err := cfg.Manager(); err != nil {
 		return
@@ -257,18 +256,16 @@ func (d *doctor) daemon() {
 		return
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
-		d.add(name, checkFail, fmt.Sprintf("%s is not a socket (mode %v), so no daemon can listen there", sock, fi.Mode()), "move it away: mv "+shellQuote(sock)+" "+shellQuote(sock+".old"))
+		d.add(name, checkFail, fmt.Sprintf("%s is not a socket (mode %v), so no daemon can listen there", sock, fi.Mode()), "move it away: mv "+unitfile.ShellQuote(sock)+" "+unitfile.ShellQuote(sock+".old"))
 		return
 	}
 	if owner := fileUID(fi); owner != d.h.uid {
 		d.add(name, checkFail, fmt.Sprintf("the socket %s belongs to uid %d, not to you (uid %d)", sock, owner, d.h.uid), "set IHMT_SOCKET to a path of your own, then `ihmt mcp install` again")
 		return
 	}
-	if conn, err := net.DialTimeout("unix", sock, time.Second); err != nil {
+	if !safesocket.Listening(sock) {
 		d.add(name, checkWarn, fmt.Sprintf("stale socket %s: it exists but nobody listens (a daemon that stopped uncleanly); the next start replaces it", sock), "ihmt daemon start")
 		return
-	} else {
-		conn.Close()
 	}
 	c, err := client.New(client.Options{Socket: sock})
 	if err != nil {
@@ -304,14 +301,14 @@ func (d *doctor) daemon() {
 }
 
 func restartFix(manager string) string {
-	if manager == service.Launchd {
+	if manager == unitfile.Launchd {
 		return "launchctl kickstart -k gui/$(id -u)/dev.ihmt.ihmtd"
 	}
 	return "systemctl --user restart ihmtd"
 }
 
-func serviceFix(st *service.Status) string {
-	if st.Manager == service.Launchd {
+func serviceFix(st *unitfile.Status) string {
+	if st.Manager == unitfile.Launchd {
 		return "launchctl kickstart gui/$(id -u)/dev.ihmt.ihmtd; its log: ~/Library/Logs/ihmt/ihmtd.log"
 	}
 	return "systemctl --user enable --now ihmtd; its log: journalctl --user -u ihmtd"
@@ -321,13 +318,8 @@ func serviceFix(st *service.Status) string {
 func (d *doctor) socketDir() {
 	const name = "socket directory"
 	dir := d.paths.RuntimeDir()
-	fi, err := os.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		d.add(name, checkOK, dir+" does not exist yet; the daemon creates it with mode 0700", "")
-		return
-	}
-	if err != nil {
-		d.add(name, checkFail, err.Error(), "")
+	fi, ok := d.existing(name, dir, os.Lstat, dir+" does not exist yet; the daemon creates it with mode 0700")
+	if !ok {
 		return
 	}
 	switch {
@@ -339,7 +331,7 @@ func (d *doctor) socketDir() {
 		d.add(name, checkFail, fmt.Sprintf("%s belongs to uid %d, not to you", dir, fileUID(fi)), "set IHMT_SOCKET to a path in a directory of your own")
 	case fi.Mode().Perm()&0o077 != 0:
 		d.add(name, checkFail, fmt.Sprintf("%s has mode %#o: other users could reach the socket, and the daemon refuses to start there", dir, fi.Mode().Perm()),
-			"chmod 700 "+shellQuote(dir))
+			"chmod 700 "+unitfile.ShellQuote(dir))
 	default:
 		if si, err := os.Lstat(d.paths.Socket); err == nil && si.Mode().Type() == fs.ModeSocket && si.Mode().Perm()&0o077 != 0 {
 			d.add(name, checkFail, fmt.Sprintf("the socket %s has mode %#o, not 0600", d.paths.Socket, si.Mode().Perm()), "ihmt daemon stop; ihmt daemon start")
@@ -347,6 +339,22 @@ func (d *doctor) socketDir() {
 		}
 		d.add(name, checkOK, dir+" is yours, mode 0700", "")
 	}
+}
+
+// existing looks path up for the check name: one not there yet is fine
+// (absent says so: the daemon creates it), one that cannot be read fails
+// the check. ok says whether there is a file to look at further.
+func (d *doctor) existing(name, path string, stat func(string) (fs.FileInfo, error), absent string) (fi fs.FileInfo, ok bool) {
+	fi, err := stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.add(name, checkOK, absent, "")
+		return nil, false
+	case err != nil:
+		d.add(name, checkFail, err.Error(), "")
+		return nil, false
+	}
+	return fi, true
 }
 
 // storeDir is the store the daemon reports, else the one paths resolves.
@@ -361,13 +369,7 @@ func (d *doctor) storeDir() string {
 func (d *doctor) store() {
 	const name = "store"
 	dir := d.storeDir()
-	fi, err := os.Stat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		d.add(name, checkOK, dir+" does not exist yet; the daemon creates it", "")
-		return
-	}
-	if err != nil {
-		d.add(name, checkFail, err.Error(), "")
+	if _, ok := d.existing(name, dir, os.Stat, dir+" does not exist yet; the daemon creates it"); !ok {
 		return
 	}
 	var open, foreign []string
@@ -393,12 +395,11 @@ func (d *doctor) store() {
 	switch {
 	case len(foreign) > 0:
 		d.add(name, checkFail, fmt.Sprintf("%d entries in %s are not yours: %s", len(foreign), dir, firstFew(foreign)),
-			fmt.Sprintf("chown -R %d %s", d.h.uid, shellQuote(dir)))
+			fmt.Sprintf("chown -R %d %s", d.h.uid, unitfile.ShellQuote(dir)))
 	case len(open) > 0:
 		d.add(name, checkFail, fmt.Sprintf("%d entries in %s are open to other users: %s", len(open), dir, firstFew(open)),
-			"chmod -R go-rwx "+shellQuote(dir))
+			"chmod -R go-rwx "+unitfile.ShellQuote(dir))
 	default:
-		_ = fi
 		d.add(name, checkOK, fmt.Sprintf("%s is yours and private (%d entries checked)", dir, n), "")
 	}
 }
@@ -435,7 +436,7 @@ func (d *doctor) lock() {
 		d.add(name, checkOK, fmt.Sprintf("%s is held by the serving ihmtd (pid %d)", path, d.stats.GetPid()), "")
 	case !free:
 		d.add(name, checkFail, fmt.Sprintf("%s is held, but no daemon answers at %s: an ihmtd listening on another socket owns this store, and agents looking here cannot reach it", path, d.paths.Socket),
-			"find it with `fuser -v "+shellQuote(path)+"` (or lsof), stop it, and give every program the same IHMT_SOCKET")
+			"find it with `fuser -v "+unitfile.ShellQuote(path)+"` (or lsof), stop it, and give every program the same IHMT_SOCKET")
 	case d.stats != nil:
 		d.add(name, checkWarn, fmt.Sprintf("%s is free although ihmtd (pid %d) serves this store", path, d.stats.GetPid()), "ihmt daemon stop; ihmt daemon start")
 	default:
@@ -531,17 +532,8 @@ func (d *doctor) missingOverrides(env map[string]string) string {
 	return strings.Join(missing, " and ")
 }
 
+// fileUID is the uid owning fi, or -1 where the system does not say.
 func fileUID(fi fs.FileInfo) int {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid)
-	}
-	return -1
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	uid, _ := safesocket.FileOwner(fi)
+	return uid
 }

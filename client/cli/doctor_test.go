@@ -1,59 +1,27 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
-
-// builtBinaries builds ihmt, ihmtd and ihmt-mcp once per test run: doctor
-// runs them (-version, and ihmt itself under an agent's environment).
-var builtBinaries = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "ihmt-doctor-bin")
-	if err != nil {
-		return "", err
-	}
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"github.com/ihmt-dev/ihmt/client/cmd/ihmt",
-		"github.com/ihmt-dev/ihmt/daemon/cmd/ihmtd",
-		"github.com/ihmt-dev/ihmt/shim/cmd/ihmt-mcp")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{err, string(out)}
-	}
-	return dir, nil
-})
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (b *buildError) Error() string { return b.err.Error() + "\n" + b.out }
 
 // binDirWith links the built binaries into a fresh directory, with some
 // replaced by stub scripts.
 func binDirWith(t *testing.T, stubs map[string]string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binaries")
-	}
-	built, err := builtBinaries()
-	if err != nil {
-		t.Fatalf("build the binaries: %v", err)
-	}
+	built := testenv.Built(t)
 	dir := fakeBinDir(t, stubs)
 	for _, name := range []string{"ihmt", "ihmtd", "ihmt-mcp"} {
 		if _, stubbed := stubs[name]; !stubbed {
-			if err := os.Symlink(filepath.Join(built, name), filepath.Join(dir, name)); err != nil {
+			if err := os.Symlink(filepath.Join(built.Dir, name), filepath.Join(dir, name)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -99,12 +67,7 @@ func TestDoctorBrokenSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(run, 0o755)
-	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(run, "ihmtd.sock"), Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.SetUnlinkOnClose(false)
-	l.Close()
+	testenv.StaleSocket(t, filepath.Join(run, "ihmtd.sock"))
 	// Codex is set up here, but IHMT is not registered with it.
 	os.MkdirAll(filepath.Join(home, ".codex"), 0o700)
 	os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("model = \"o3\"\n"), 0o600)
@@ -153,8 +116,7 @@ func TestDoctorHealthySetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	for c.Ping(ctx) != nil {
 		if ctx.Err() != nil {
 			t.Fatal("the daemon did not come up")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -59,83 +61,111 @@ func cmdIngest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := e.client(true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	var results []ingestResult
-	counts := map[string]int{}
-	for i, name := range files {
-		var data []byte
-		if name == "-" {
-			data, err = io.ReadAll(io.LimitReader(os.Stdin, maxDocument+1))
-			name = ""
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		req := &ihmtv1.IngestRequest{Name: name, Content: string(data), Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}
-		resp, err := c.Ingest(e.ctx, req)
-		if errors.Is(err, client.ErrUnavailable) || errors.Is(err, context.Canceled) {
-			return fmt.Errorf("ingest %s: %w", displayName(name), err)
-		}
-		if err != nil {
-			// One bad file does not stop the rest; it is reported and the
-			// exit status says so.
-			r := ingestResult{Name: displayName(name), Status: "error", Message: err.Error()}
-			counts[r.Status]++
-			results = append(results, r)
+	like := &ihmtv1.IngestRequest{Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}
+	return e.withClient(func(c *client.Client) error {
+		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like}
+		for i, name := range files {
+			r, err := in.document(name)
+			if err != nil {
+				return err
+			}
 			if !*asJSON {
-				fmt.Fprintf(e.stdout, "%s: error: %v\n", r.Name, err)
+				in.print(r, i, len(files))
 			}
-			continue
 		}
-		r := ingestResult{Name: displayName(name), Status: lower(resp.GetStatus(), "INGEST_STATUS_"), Type: resp.GetType(), Domain: resp.GetDomain(),
+		return in.report(len(files), skipped)
+	})
+}
+
+// ingester sends documents one by one and tallies what became of them.
+type ingester struct {
+	e       *env
+	c       *client.Client
+	asJSON  bool
+	like    *ihmtv1.IngestRequest // every document's request, but for its name and text
+	results []ingestResult
+	counts  map[string]int // by status, "error" for a document the daemon refused outright
+}
+
+// document ingests one file ("-" for stdin). One bad document does not stop
+// the rest: it is reported, and the exit status says so. Only what stops
+// every document — no daemon, an interrupt, a file that cannot be read — is
+// an error.
+func (in *ingester) document(name string) (ingestResult, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(io.LimitReader(os.Stdin, maxDocument+1))
+		name = ""
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return ingestResult{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	req := proto.Clone(in.like).(*ihmtv1.IngestRequest)
+	req.Name, req.Content = name, string(data)
+	resp, err := in.c.Ingest(in.e.ctx, req)
+	if errors.Is(err, client.ErrUnavailable) || errors.Is(err, context.Canceled) {
+		return ingestResult{}, fmt.Errorf("ingest %s: %w", displayName(name), err)
+	}
+	r := ingestResult{Name: displayName(name), Status: "error"}
+	if err != nil {
+		r.Message = err.Error()
+	} else {
+		r = ingestResult{Name: displayName(name), Status: ihmtv1.IngestStatusName(resp.GetStatus()), Type: resp.GetType(), Domain: resp.GetDomain(),
 			IDs: resp.GetIds(), Superseded: resp.GetSuperseded(), Oversized: resp.GetOversized(), Message: resp.GetMessage()}
-		counts[r.Status]++
-		results = append(results, r)
-		if !*asJSON {
-			line := fmt.Sprintf("%s: %s", r.Name, r.Status)
-			switch r.Status {
-			case "saved", "pending_review":
-				line += fmt.Sprintf(", %d leaves (%s, %s)", len(r.IDs), r.Type, r.Domain)
-				if len(r.Superseded) > 0 {
-					line += fmt.Sprintf(", %d leaves of the older version superseded", len(r.Superseded))
-				}
-				if r.Oversized > 0 {
-					line += fmt.Sprintf(", %d oversized", r.Oversized)
-				}
-			}
-			if r.Message != "" && r.Status != "unchanged" {
-				line += ": " + r.Message
-			}
-			fmt.Fprintln(e.stdout, line)
-			if len(files) > 1 {
-				fmt.Fprintf(e.stderr, "\r%d/%d files", i+1, len(files))
-			}
+	}
+	in.counts[r.Status]++
+	in.results = append(in.results, r)
+	return r, nil
+}
+
+// print is one document's line, and the progress of many on stderr.
+func (in *ingester) print(r ingestResult, i, n int) {
+	if r.Status == "error" {
+		fmt.Fprintf(in.e.stdout, "%s: error: %s\n", r.Name, r.Message)
+		return
+	}
+	line := fmt.Sprintf("%s: %s", r.Name, r.Status)
+	switch r.Status {
+	case "saved", "pending_review":
+		line += fmt.Sprintf(", %d leaves (%s, %s)", len(r.IDs), r.Type, r.Domain)
+		if len(r.Superseded) > 0 {
+			line += fmt.Sprintf(", %d leaves of the older version superseded", len(r.Superseded))
+		}
+		if r.Oversized > 0 {
+			line += fmt.Sprintf(", %d oversized", r.Oversized)
 		}
 	}
-	if *asJSON {
-		if err := e.printJSON(map[string]any{"documents": results, "skipped": skipped}); err != nil {
+	if r.Message != "" && r.Status != "unchanged" {
+		line += ": " + r.Message
+	}
+	fmt.Fprintln(in.e.stdout, line)
+	if n > 1 {
+		fmt.Fprintf(in.e.stderr, "\r%d/%d files", i+1, n)
+	}
+}
+
+// report sums up n documents and what was skipped; a refused or failed
+// document fails the command.
+func (in *ingester) report(n int, skipped []string) error {
+	failed := in.counts["refused"]+in.counts["error"] > 0
+	if in.asJSON {
+		if err := in.e.printJSON(map[string]any{"documents": in.results, "skipped": skipped}); err != nil {
 			return err
 		}
-		if counts["refused"]+counts["error"] > 0 {
-			return errReported
+	} else {
+		if n > 1 {
+			fmt.Fprint(in.e.stderr, "\r")
 		}
-		return nil
+		for _, s := range skipped {
+			fmt.Fprintf(in.e.stdout, "skipped %s\n", s)
+		}
+		fmt.Fprintf(in.e.stdout, "%d documents: %d saved, %d unchanged, %d pending review, %d refused, %d failed\n", n,
+			in.counts["saved"], in.counts["unchanged"], in.counts["pending_review"], in.counts["refused"], in.counts["error"])
 	}
-	if len(files) > 1 {
-		fmt.Fprint(e.stderr, "\r")
-	}
-	for _, s := range skipped {
-		fmt.Fprintf(e.stdout, "skipped %s\n", s)
-	}
-	fmt.Fprintf(e.stdout, "%d documents: %d saved, %d unchanged, %d pending review, %d refused, %d failed\n", len(files),
-		counts["saved"], counts["unchanged"], counts["pending_review"], counts["refused"], counts["error"])
-	if counts["refused"]+counts["error"] > 0 {
+	if failed {
 		return errReported
 	}
 	return nil

@@ -26,10 +26,8 @@ func cmdMCP(e *env, args []string) error {
 		dryRun = fs.Bool("dry-run", false, "show what would change instead of changing it")
 		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration and the instructions instead")
 	}
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	switch *clientName {
 	case mcpconfig.Claude, mcpconfig.Codex, mcpconfig.OpenCode:
@@ -194,33 +192,11 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 	}
 	for _, c := range p.Changes {
 		what := map[string]string{"registration": "ihmt-mcp registration", "instructions": "instructions"}[c.What]
-		switch {
-		case !c.Changed():
+		if !c.Changed() {
 			fmt.Fprintf(w, "%s: %s unchanged in %s\n", p.Client, what, c.Path)
 			continue
-		case c.Via != "":
-			verb := map[string]string{"create": "added", "update": "changed", "remove": "removed"}[c.Action]
-			if verb == "" {
-				verb = "changed"
-			}
-			if dryRun {
-				verb = "would have " + verb
-			}
-			fmt.Fprintf(w, "%s: %s %s in %s through the %s CLI\n", p.Client, verb, what, c.Path, c.Via)
-		default:
-			act := c.Action
-			if c.Restored && c.Action != "remove" {
-				act = "restore"
-			}
-			past := map[string]string{"create": "created", "update": "updated", "remove": "removed", "restore": "restored the earlier content of"}[act]
-			if dryRun {
-				past = "would " + map[string]string{"restore": "restore the earlier content of"}[act]
-				if act != "restore" {
-					past = "would " + act
-				}
-			}
-			fmt.Fprintf(w, "%s: %s %s (%s)\n", p.Client, past, c.Path, what)
 		}
+		fmt.Fprintf(w, "%s: %s\n", p.Client, describeChange(c, what, dryRun))
 		if c.Backup != "" {
 			fmt.Fprintf(w, "  backup: %s\n", c.Backup)
 		}
@@ -231,6 +207,42 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 	for _, c := range p.Commands {
 		fmt.Fprintf(w, "%s: %s %s\n", p.Client, map[bool]string{true: "would run", false: "ran"}[dryRun], strings.Join(c.Args, " "))
 	}
+	e.printMCPAfter(p, dryRun)
+}
+
+// describeChange says what a change did (or would do) to a file: "created
+// PATH (what)", or through a client's own CLI, "added what in PATH through
+// the claude CLI".
+func describeChange(c *mcpconfig.Change, what string, dryRun bool) string {
+	if c.Via != "" {
+		verb := map[string]string{"create": "added", "update": "changed", "remove": "removed"}[c.Action]
+		if verb == "" {
+			verb = "changed"
+		}
+		if dryRun {
+			verb = "would have " + verb
+		}
+		return fmt.Sprintf("%s %s in %s through the %s CLI", verb, what, c.Path, c.Via)
+	}
+	act := c.Action
+	if c.Restored && c.Action != "remove" {
+		act = "restore"
+	}
+	past := map[string]string{"create": "created", "update": "updated", "remove": "removed", "restore": "restored the earlier content of"}[act]
+	if dryRun {
+		past = "would " + map[string]string{"restore": "restore the earlier content of"}[act]
+		if act != "restore" {
+			past = "would " + act
+		}
+	}
+	return fmt.Sprintf("%s %s (%s)", past, c.Path, what)
+}
+
+// printMCPAfter says what a person should know once a plan is carried out:
+// backups left behind by an uninstall, sessions to restart after an
+// install.
+func (e *env) printMCPAfter(p *mcpconfig.Plan, dryRun bool) {
+	w := e.stdout
 	if !dryRun && p.Uninstall {
 		// Backups of earlier edits are the person's safety copies, so they
 		// stay; they still mention IHMT, which is worth saying.

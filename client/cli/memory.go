@@ -1,20 +1,19 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
-
 	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
+
+// Saving, searching and reading memories.
 
 type stringList []string
 
@@ -33,34 +32,42 @@ func cmdSave(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	text := strings.Join(pos, " ")
-	if text == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, 2<<20))
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		text = string(b)
-	}
-	if strings.TrimSpace(text) == "" {
-		return usageError{"nothing to save: give the text as arguments, or - to read it from stdin"}
+	text, err := saveText(pos)
+	if err != nil {
+		return err
 	}
 	sc, err := saveScope(*scope)
 	if err != nil {
 		return err
 	}
-	c, err := e.client(true)
-	if err != nil {
-		return err
+	req := &ihmtv1.SaveRequest{Content: text, Date: *date, Scope: sc, Domain: *domain, Tags: tags, Replaces: *replaces}
+	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SaveResponse, error) {
+		resp, err := c.Save(e.ctx, req)
+		if err == nil {
+			e.warnVersion(c)
+		}
+		return resp, err
+	}, e.printSave)
+}
+
+// saveText is the text to save: the arguments, or stdin for "-".
+func saveText(pos []string) (string, error) {
+	text := strings.Join(pos, " ")
+	if text == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, 2<<20))
+		if err != nil {
+			return "", fmt.Errorf("read stdin: %w", err)
+		}
+		text = string(b)
 	}
-	defer c.Close()
-	resp, err := c.Save(e.ctx, &ihmtv1.SaveRequest{Content: text, Date: *date, Scope: sc, Domain: *domain, Tags: tags, Replaces: *replaces})
-	if err != nil {
-		return err
+	if strings.TrimSpace(text) == "" {
+		return "", usageError{"nothing to save: give the text as arguments, or - to read it from stdin"}
 	}
-	e.warnVersion(c)
-	if *asJSON {
-		return e.printProto(resp)
-	}
+	return text, nil
+}
+
+// printSave says what became of a save; a refused one fails the command.
+func (e *env) printSave(resp *ihmtv1.SaveResponse) error {
 	m := resp.GetMemory()
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
@@ -78,39 +85,17 @@ func cmdSave(e *env, args []string) error {
 	}
 	if len(resp.GetCandidates()) > 0 {
 		fmt.Fprintln(e.stdout, resp.GetMessage())
-		for _, c := range resp.GetCandidates() {
-			fmt.Fprintf(e.stdout, "  - %s (%s): %s\n", c.GetId(), client.FormatTime(c.GetValidFrom().AsTime()), c.GetExcerpt())
-		}
+		printCandidates(e.stdout, resp.GetCandidates())
 		fmt.Fprintf(e.stdout, "link the right one: ihmt mark-outdated OLD_ID %s\n", resp.GetId())
 	}
 	return nil
 }
 
-// saveScope maps a save's --scope onto the API's scope.
-func saveScope(s string) (ihmtv1.Scope, error) {
-	switch s {
-	case "":
-		return ihmtv1.Scope_SCOPE_UNSPECIFIED, nil
-	case "global":
-		return ihmtv1.Scope_SCOPE_GLOBAL, nil
-	case "project":
-		return ihmtv1.Scope_SCOPE_PROJECT, nil
+// printCandidates lists memories to choose between, one a line.
+func printCandidates(w io.Writer, cs []*ihmtv1.Candidate) {
+	for _, c := range cs {
+		fmt.Fprintf(w, "  - %s (%s): %s\n", c.GetId(), client.FormatTime(c.GetValidFrom().AsTime()), c.GetExcerpt())
 	}
-	return 0, usageError{fmt.Sprintf("--scope %q: use global or project", s)}
-}
-
-// searchScopes maps --scope values onto the API's search scopes.
-var searchScopes = map[string]ihmtv1.SearchScope{
-	"default": ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, "project": ihmtv1.SearchScope_SEARCH_SCOPE_PROJECT,
-	"global": ihmtv1.SearchScope_SEARCH_SCOPE_GLOBAL, "all": ihmtv1.SearchScope_SEARCH_SCOPE_ALL,
-}
-
-func searchScope(s string) (ihmtv1.SearchScope, error) {
-	sc, ok := searchScopes[s]
-	if !ok {
-		return 0, usageError{fmt.Sprintf("--scope %q: use default, project, global or all", s)}
-	}
-	return sc, nil
 }
 
 func cmdSearch(e *env, args []string) error {
@@ -120,43 +105,49 @@ func cmdSearch(e *env, args []string) error {
 	limit := fs.Int("limit", 5, "results to return (1-50)")
 	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
 	knownAt := fs.String("known-at", "", "answer with what the memory had recorded by this date (YYYY-MM-DD)")
-	pos, err := parse(fs, args)
+	q, err := query(fs, args, "give a query: ihmt search where do I deploy staging")
 	if err != nil {
 		return err
-	}
-	query := strings.Join(pos, " ")
-	if strings.TrimSpace(query) == "" {
-		return usageError{"give a query: ihmt search where do I deploy staging"}
 	}
 	sc, err := searchScope(*scope)
 	if err != nil {
 		return err
 	}
-	c, err := e.client(true)
+	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt}
+	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
+		resp, err := c.Search(e.ctx, req)
+		if err == nil {
+			e.warnVersion(c)
+		}
+		return resp, err
+	}, func(resp *ihmtv1.SearchResponse) error {
+		printSearch(e.stdout, resp)
+		return nil
+	})
+}
+
+// query reads a search's words: the positional arguments, which hint says
+// how to give when there are none.
+func query(fs *flag.FlagSet, args []string, hint string) (string, error) {
+	pos, err := parse(fs, args)
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer c.Close()
-	resp, err := c.Search(e.ctx, &ihmtv1.SearchRequest{Query: query, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt})
-	if err != nil {
-		return err
+	q := strings.Join(pos, " ")
+	if strings.TrimSpace(q) == "" {
+		return "", usageError{hint}
 	}
-	e.warnVersion(c)
-	if *asJSON {
-		return e.printProto(resp)
-	}
-	printSearch(e.stdout, resp)
-	return nil
+	return q, nil
 }
 
 // printSearch renders a search for a person: the verdict, then each result
 // with its provenance, or the candidates to choose between.
 func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 	cov := resp.GetCoverage()
-	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", lower(resp.GetStatus(), "SEARCH_STATUS_"), resp.GetConfidence(), resp.GetMessage())
+	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", ihmtv1.SearchStatusName(resp.GetStatus()), resp.GetConfidence(), resp.GetMessage())
 	for i, r := range resp.GetResults() {
 		m := r.GetMemory()
-		state := lower(m.GetTrust(), "TRUST_")
+		state := ihmtv1.TrustName(m.GetTrust())
 		if !r.GetCurrent() {
 			state += " · OUTDATED"
 		}
@@ -169,55 +160,127 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 			fmt.Fprintf(w, "   NOTICE: %s\n", n)
 		}
 	}
-	for _, c := range resp.GetCandidates() {
-		fmt.Fprintf(w, "  - %s (%s): %s\n", c.GetId(), client.FormatTime(c.GetValidFrom().AsTime()), c.GetExcerpt())
-	}
+	printCandidates(w, resp.GetCandidates())
 	if resp.GetStatus() == ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS {
 		fmt.Fprintln(w, "\nTell them apart with --clue WORDS, or look at one with `ihmt get ID`.")
 	}
 	fmt.Fprintf(w, "\n(%d of %d visible memories scored; exhaustive: %v)\n", cov.GetLeavesScored(), cov.GetLeavesVisible(), cov.GetExhaustive())
 }
 
-func cmdGet(e *env, args []string) error {
-	fs, asJSON := e.flags("get", "ID")
-	all := fs.Bool("all", false, "look in every project, not only global + this project")
-	pos, c, err := e.withIDs(fs, args, 1, "give one memory id: ihmt get 3f2a9c1b7d4e5f60")
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	sc := ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
-	if *all {
-		sc = ihmtv1.SearchScope_SEARCH_SCOPE_ALL
-	}
-	resp, err := c.Get(e.ctx, &ihmtv1.GetRequest{Id: pos[0], Scope: sc})
+// maxClues bounds the clue loop: past it, the memory cannot tell the
+// candidates apart, and more questions would only annoy.
+const maxClues = 5
+
+// cmdAsk is search with the clue loop at the terminal: while the answer is
+// ambiguous it shows the candidates and asks for a detail that tells them
+// apart, the way an agent is told to.
+func cmdAsk(e *env, args []string) error {
+	fs, asJSON := e.flags("ask", "QUESTION...")
+	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
+	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
+	q, err := query(fs, args, "ask a question: ihmt ask who reviews my pull requests")
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return e.printProto(resp.GetMemory())
+		return usageError{"ask is interactive; use `ihmt search --json --clue …` in scripts"}
 	}
-	m := resp.GetMemory()
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
+	return e.withClient(func(c *client.Client) error {
+		return e.ask(c, &ihmtv1.SearchRequest{Query: q, Scope: sc, AsOf: *asOf})
+	})
+}
+
+// ask searches until the answer is not ambiguous, asking for a clue each
+// round it is.
+func (e *env) ask(c *client.Client, req *ihmtv1.SearchRequest) error {
+	in := bufio.NewScanner(os.Stdin)
+	clue := ""
+	for round := 1; ; round++ {
+		req.Clue = clue
+		resp, err := c.Search(e.ctx, req)
+		if err != nil {
+			return err
+		}
+		if resp.GetStatus() != ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS {
+			printSearch(e.stdout, resp)
+			return nil
+		}
+		if round > maxClues {
+			fmt.Fprintf(e.stdout, "still ambiguous after %d clues; look at each with `ihmt get ID`\n", maxClues)
+			printSearch(e.stdout, resp)
+			return nil
+		}
+		more, ok := e.askClue(in, resp)
+		if !ok {
+			return nil
+		}
+		clue = strings.TrimSpace(clue + " " + more)
+	}
+}
+
+// askClue shows an ambiguous answer's candidates and reads a detail that
+// tells them apart; false when the person gives none.
+func (e *env) askClue(in *bufio.Scanner, resp *ihmtv1.SearchResponse) (string, bool) {
+	fmt.Fprintf(e.stdout, "%s Which one do you mean?\n", resp.GetMessage())
+	for _, cand := range resp.GetCandidates() {
+		fmt.Fprintf(e.stdout, "  - %s\n", cand.GetExcerpt())
+	}
+	fmt.Fprint(e.stdout, "a detail that tells them apart (empty to stop): ")
+	if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
+		fmt.Fprintln(e.stdout, "\nno clue given; the candidates above are all the memory has")
+		return "", false
+	}
+	return in.Text(), true
+}
+
+func cmdGet(e *env, args []string) error {
+	fs, asJSON := e.flags("get", "ID")
+	all := fs.Bool("all", false, "look in every project, not only global + this project")
+	pos, err := ids(fs, args, 1, "give one memory id: ihmt get 3f2a9c1b7d4e5f60")
+	if err != nil {
+		return err
+	}
+	sc := ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
+	if *all {
+		sc = ihmtv1.SearchScope_SEARCH_SCOPE_ALL
+	}
+	return call(e, *asJSON, memoryOf(func(c *client.Client) (*ihmtv1.GetResponse, error) {
+		return c.Get(e.ctx, &ihmtv1.GetRequest{Id: pos[0], Scope: sc})
+	}), e.printMemory)
+}
+
+// memoryOf is a call whose answer is the memory it carries: forget, restore,
+// review and get print that, in JSON as in text.
+func memoryOf[T interface{ GetMemory() *ihmtv1.Memory }](rpc func(*client.Client) (T, error)) func(*client.Client) (*ihmtv1.Memory, error) {
+	return func(c *client.Client) (*ihmtv1.Memory, error) {
+		resp, err := rpc(c)
+		if err != nil {
+			return nil, err
+		}
+		return resp.GetMemory(), nil
+	}
+}
+
+// printMemory shows one memory with its full header, then its text.
+func (e *env) printMemory(m *ihmtv1.Memory) error {
 	fmt.Fprintf(e.stdout, "id:          %s\nvalid from:  %s\nrecorded at: %s\nscope:       %s\nagent:       %s %s (session %s)\ntrust:       %s\nstatus:      %s\n",
 		m.GetId(), client.FormatTime(m.GetValidFrom().AsTime()), m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), client.Where(m),
-		m.GetAgent().GetName(), m.GetAgent().GetVersion(), m.GetSessionId(), lower(m.GetTrust(), "TRUST_"), m.GetStatus())
-	if m.GetDomain() != "" {
-		fmt.Fprintf(e.stdout, "domain:      %s\n", m.GetDomain())
-	}
-	if len(m.GetTags()) > 0 {
-		fmt.Fprintf(e.stdout, "tags:        %s\n", strings.Join(m.GetTags(), ", "))
-	}
-	if m.GetOriginProject() != "" {
-		fmt.Fprintf(e.stdout, "saved from:  project %s\n", m.GetOriginProject())
-	}
-	if m.GetReviewNote() != "" {
-		fmt.Fprintf(e.stdout, "review:      %s\n", m.GetReviewNote())
-	}
-	if len(m.GetCorrects()) > 0 {
-		fmt.Fprintf(e.stdout, "corrects:    %s\n", strings.Join(m.GetCorrects(), ", "))
-	}
-	if len(m.GetCorrectedBy()) > 0 {
-		fmt.Fprintf(e.stdout, "corrected by: %s\n", strings.Join(m.GetCorrectedBy(), ", "))
+		m.GetAgent().GetName(), m.GetAgent().GetVersion(), m.GetSessionId(), ihmtv1.TrustName(m.GetTrust()), m.GetStatus())
+	for _, f := range []struct{ label, value string }{
+		{"domain:      ", m.GetDomain()},
+		{"tags:        ", strings.Join(m.GetTags(), ", ")},
+		{"saved from:  ", prefixed("project ", m.GetOriginProject())},
+		{"review:      ", m.GetReviewNote()},
+		{"corrects:    ", strings.Join(m.GetCorrects(), ", ")},
+		{"corrected by: ", strings.Join(m.GetCorrectedBy(), ", ")},
+	} {
+		if f.value != "" {
+			fmt.Fprintf(e.stdout, "%s%s\n", f.label, f.value)
+		}
 	}
 	if t := m.GetTombstone(); t != nil {
 		fmt.Fprintf(e.stdout, "forgotten:   %s by %s: %s\n", t.GetForgottenAt().AsTime().UTC().Format(time.RFC3339), t.GetBy().GetName(), t.GetReason())
@@ -229,20 +292,10 @@ func cmdGet(e *env, args []string) error {
 	return nil
 }
 
-// printProto prints an API message as JSON with the proto field names, the
-// same shape grpcurl shows.
-func (e *env) printProto(m proto.Message) error {
-	b, err := protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
-	if err != nil {
-		return err
+// prefixed is s after prefix, or "" when s is.
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
 	}
-	// protojson varies its spacing on purpose (so nobody depends on it);
-	// re-indenting makes the output stable for scripts that grep it.
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return err
-	}
-	out.WriteByte('\n')
-	_, err = e.stdout.Write(out.Bytes())
-	return err
+	return prefix + s
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/client"
-	"github.com/ihmt-dev/ihmt/client/service"
+	"github.com/ihmt-dev/ihmt/client/unitfile"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 )
 
@@ -99,19 +99,19 @@ func (h *host) binary(name string) (string, error) {
 
 var sourceDir = map[string]string{"ihmtd": "daemon/cmd/ihmtd", "ihmt-mcp": "shim/cmd/ihmt-mcp", "ihmt": "client/cmd/ihmt"}
 
-// serviceConfig describes this machine to package service. The daemon's
+// serviceConfig describes this machine to package unitfile. The daemon's
 // path is left empty when ihmtd cannot be found (status still works).
-func (e *env) serviceConfig(h *host) (service.Config, error) {
+func (e *env) serviceConfig(h *host) (unitfile.Config, error) {
 	home, err := h.home()
 	if err != nil {
-		return service.Config{}, err
+		return unitfile.Config{}, err
 	}
 	p, err := h.paths(e.socket)
 	if err != nil {
-		return service.Config{}, err
+		return unitfile.Config{}, err
 	}
 	daemon, _ := h.binary("ihmtd")
-	return service.Config{GOOS: h.goos, Home: home, UID: h.uid, Daemon: daemon, Paths: p, Run: h.run, LookPath: h.lookPath}, nil
+	return unitfile.Config{GOOS: h.goos, Home: home, UID: h.uid, Daemon: daemon, Paths: p, Run: h.run, LookPath: h.lookPath}, nil
 }
 
 func cmdService(e *env, args []string) error {
@@ -124,10 +124,8 @@ func cmdService(e *env, args []string) error {
 	if sub == "install" || sub == "uninstall" {
 		dryRun = fs.Bool("dry-run", false, "print every file and command instead of writing and running them")
 	}
-	if pos, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	h := newHost()
 	cfg, err := e.serviceConfig(h)
@@ -176,7 +174,7 @@ func cmdService(e *env, args []string) error {
 	return usageError{fmt.Sprintf("unknown service command %q: say install, uninstall or status", sub)}
 }
 
-func (e *env) applyService(ctx context.Context, cfg service.Config, p *service.Plan, dryRun, asJSON, install bool) error {
+func (e *env) applyService(ctx context.Context, cfg unitfile.Config, p *unitfile.Plan, dryRun, asJSON, install bool) error {
 	if dryRun {
 		if asJSON {
 			return e.printJSON(map[string]any{"dry_run": true, "plan": p})
@@ -194,7 +192,7 @@ func (e *env) applyService(ctx context.Context, cfg service.Config, p *service.P
 	}
 	if err := cfg.Available(ctx); err != nil {
 		fmt.Fprintf(e.stderr, "ihmt service: %v.\n", err)
-		if p.Manager == service.Systemd {
+		if p.Manager == unitfile.Systemd {
 			fmt.Fprint(e.stderr, `There is no systemd user instance for this session (usual in containers, and over ssh
 without a login session). Either:
   - run `+"`loginctl enable-linger $USER`"+` (it may need sudo), log in again, and rerun this; or
@@ -208,7 +206,7 @@ without a login session). Either:
 		e.stopOnDemandDaemon(ctx, cfg)
 	}
 	if err := cfg.Apply(ctx, p); err != nil {
-		if p.Manager == service.Systemd {
+		if p.Manager == unitfile.Systemd {
 			return fmt.Errorf("%w (the daemon's log: journalctl --user -u ihmtd)", err)
 		}
 		return err
@@ -237,7 +235,7 @@ without a login session). Either:
 // stopOnDemandDaemon stops a daemon that an agent or `ihmt daemon start`
 // started, so the service's daemon can take the store's lock instead of
 // exiting at once with "lock held" (which would fail `enable --now`).
-func (e *env) stopOnDemandDaemon(ctx context.Context, cfg service.Config) {
+func (e *env) stopOnDemandDaemon(ctx context.Context, cfg unitfile.Config) {
 	if st, err := cfg.Status(ctx); err == nil && st.Running() {
 		return // the service's own daemon: the plan restarts it if needed
 	}
@@ -259,7 +257,7 @@ func (e *env) stopOnDemandDaemon(ctx context.Context, cfg service.Config) {
 	}
 }
 
-func printServicePlan(e *env, p *service.Plan) {
+func printServicePlan(e *env, p *unitfile.Plan) {
 	fmt.Fprintf(e.stdout, "dry run (%s): nothing is written or run\n", p.Manager)
 	for _, c := range p.Before {
 		fmt.Fprintf(e.stdout, "would run:    %s%s\n", c, mayFail(c))
@@ -290,14 +288,14 @@ func printServicePlan(e *env, p *service.Plan) {
 	}
 }
 
-func mayFail(c service.Command) string {
+func mayFail(c unitfile.Command) string {
 	if c.MayFail {
 		return "   (a failure here is expected if it is not loaded)"
 	}
 	return ""
 }
 
-func describeService(st service.Status) string {
+func describeService(st unitfile.Status) string {
 	switch {
 	case !st.Installed:
 		return fmt.Sprintf("the %s service is not installed (%s); ihmtd starts on demand — `ihmt service install` runs it as a service", st.Manager, st.File)

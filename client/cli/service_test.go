@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // recorder is a command runner that records instead of running, and
@@ -54,11 +56,7 @@ func (r *recorder) commands() []string {
 // of it, binaries in binDir and commands going to rec.
 func testHost(t *testing.T, binDir string, vars map[string]string, rec *recorder, onPath ...string) *host {
 	t.Helper()
-	home, err := os.MkdirTemp("", "ihmt-home") // short: sockets go under it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(home) })
+	home := testenv.SocketDir(t) // short: sockets go under it
 	envm := map[string]string{"HOME": home, "PATH": os.Getenv("PATH"), "USER": "tester", "LANG": "C.UTF-8"}
 	for k, v := range vars {
 		envm[k] = strings.ReplaceAll(v, "$HOME", home)

@@ -34,11 +34,12 @@ func cmdExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := e.client(true)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
+	return e.withClient(func(c *client.Client) error { return e.export(c, sc, *scope) })
+}
+
+// export writes every record in scope (its word) to stdout, with progress
+// on stderr.
+func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string) error {
 	w := bufio.NewWriter(e.stdout)
 	n := 0
 	for offset := int64(0); ; {
@@ -59,7 +60,7 @@ func cmdExport(e *env, args []string) error {
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "\rexported %d memories (%s)\n", n, *scope)
+	fmt.Fprintf(e.stderr, "\rexported %d memories (%s)\n", n, scope)
 	return nil
 }
 
@@ -95,30 +96,39 @@ func cmdImport(e *env, args []string) error {
 		defer f.Close()
 		r = f
 	}
-	c, err := e.client(true)
-	if err != nil {
+	var imp *importer
+	if err := e.withClient(func(c *client.Client) error {
+		imp = &importer{e: e, c: c, quiet: *asJSON}
+		if err := imp.records(r, pos[0]); err != nil {
+			return err
+		}
+		return imp.flush()
+	}); err != nil {
 		return err
 	}
-	defer c.Close()
-	var total, imported, unchanged int64
-	var batch []string
-	size := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		resp, err := c.Import(e.ctx, &ihmtv1.ImportRequest{Records: batch})
-		if err != nil {
-			return fmt.Errorf("records %d-%d: %w", total-int64(len(batch))+1, total, err)
-		}
-		imported += resp.GetImported()
-		unchanged += resp.GetUnchanged()
-		batch, size = batch[:0], 0
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, "\rimported %d records…", total)
-		}
-		return nil
+	if *asJSON {
+		return e.printJSON(map[string]int64{"records": imp.total, "imported": imp.imported, "unchanged": imp.unchanged})
 	}
+	fmt.Fprintf(e.stderr, "\r")
+	fmt.Fprintf(e.stdout, "%d records: %d imported, %d already stored exactly\n", imp.total, imp.imported, imp.unchanged)
+	return nil
+}
+
+// importer sends an export's records in batches and counts what became of
+// them.
+type importer struct {
+	e     *env
+	c     *client.Client
+	quiet bool // no progress on stderr (--json)
+
+	batch                      []string
+	size                       int
+	total, imported, unchanged int64
+}
+
+// records reads one record a line from r (the file name), sending a batch
+// whenever one is full.
+func (imp *importer) records(r io.Reader, name string) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 4<<20) // a record holds at most 1 MiB of text
 	for sc.Scan() {
@@ -126,32 +136,41 @@ func cmdImport(e *env, args []string) error {
 		if line == "" {
 			continue
 		}
-		if size+len(line) > importBytes {
-			if err := flush(); err != nil {
+		if imp.size+len(line) > importBytes {
+			if err := imp.flush(); err != nil {
 				return err
 			}
 		}
-		total++
-		batch = append(batch, line)
-		size += len(line)
-		if len(batch) == importBatch {
-			if err := flush(); err != nil {
+		imp.total++
+		imp.batch = append(imp.batch, line)
+		imp.size += len(line)
+		if len(imp.batch) == importBatch {
+			if err := imp.flush(); err != nil {
 				return err
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read %s: %w", pos[0], err)
+		return fmt.Errorf("read %s: %w", name, err)
 	}
-	if err := flush(); err != nil {
-		return err
+	return nil
+}
+
+// flush sends the records gathered so far.
+func (imp *importer) flush() error {
+	if len(imp.batch) == 0 {
+		return nil
 	}
-	out := map[string]int64{"records": total, "imported": imported, "unchanged": unchanged}
-	if *asJSON {
-		return e.printJSON(out)
+	resp, err := imp.c.Import(imp.e.ctx, &ihmtv1.ImportRequest{Records: imp.batch})
+	if err != nil {
+		return fmt.Errorf("records %d-%d: %w", imp.total-int64(len(imp.batch))+1, imp.total, err)
 	}
-	fmt.Fprintf(e.stderr, "\r")
-	fmt.Fprintf(e.stdout, "%d records: %d imported, %d already stored exactly\n", total, imported, unchanged)
+	imp.imported += resp.GetImported()
+	imp.unchanged += resp.GetUnchanged()
+	imp.batch, imp.size = imp.batch[:0], 0
+	if !imp.quiet {
+		fmt.Fprintf(imp.e.stderr, "\rimported %d records…", imp.total)
+	}
 	return nil
 }
 
@@ -174,28 +193,10 @@ const PythonImportAgent = "ihmt-python import"
 // here, and so is the fact timeline (from the texts), so state/facts.json is
 // not read.
 func importPython(e *env, dir string, asJSON bool) error {
-	layer0 := filepath.Join(dir, "ihmt_memory", "layer_0")
-	if _, err := os.Stat(layer0); err != nil {
-		if alt := filepath.Join(dir, "layer_0"); dirExists(alt) {
-			layer0 = alt
-		} else {
-			return fmt.Errorf("no Python IHMT store in %s: expected %s (the directory that holds ihmt_memory/)", dir, layer0)
-		}
-	}
-	var files []string
-	err := filepath.WalkDir(layer0, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".txt") {
-			files = append(files, path)
-		}
-		return nil
-	})
+	layer0, files, err := pythonLeaves(dir)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", layer0, err)
+		return err
 	}
-	sort.Strings(files)
 	caller, err := e.caller()
 	if err != nil {
 		return err
@@ -219,7 +220,7 @@ func importPython(e *env, dir string, asJSON bool) error {
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", path, err)
 		}
-		counts[lower(resp.GetStatus(), "SAVE_STATUS_")]++
+		counts[ihmtv1.SaveStatusName(resp.GetStatus())]++
 		if !asJSON && (i+1)%100 == 0 {
 			fmt.Fprintf(e.stderr, "\rmigrated %d of %d leaves…", i+1, len(files))
 		}
@@ -234,6 +235,33 @@ func importPython(e *env, dir string, asJSON bool) error {
 		fmt.Fprintf(e.stdout, "  %s\n", p)
 	}
 	return nil
+}
+
+// pythonLeaves finds the leaf files of the Python store in dir (its
+// ihmt_memory/layer_0, or dir/layer_0), in name order.
+func pythonLeaves(dir string) (layer0 string, files []string, err error) {
+	layer0 = filepath.Join(dir, "ihmt_memory", "layer_0")
+	if _, err := os.Stat(layer0); err != nil {
+		if alt := filepath.Join(dir, "layer_0"); dirExists(alt) {
+			layer0 = alt
+		} else {
+			return "", nil, fmt.Errorf("no Python IHMT store in %s: expected %s (the directory that holds ihmt_memory/)", dir, layer0)
+		}
+	}
+	err = filepath.WalkDir(layer0, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".txt") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", nil, fmt.Errorf("read %s: %w", layer0, err)
+	}
+	sort.Strings(files)
+	return layer0, files, nil
 }
 
 var labelUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -298,22 +298,29 @@ type field struct {
 func render(v any, base, unit string) string {
 	var b strings.Builder
 	var walk func(v any, ind string)
+	// members writes n members between the brackets, one a line; "{}" or
+	// "[]" when there are none.
+	members := func(open, close byte, n int, ind string, member func(i int)) {
+		b.WriteByte(open)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n" + ind + unit)
+			member(i)
+		}
+		if n > 0 {
+			b.WriteString("\n" + ind)
+		}
+		b.WriteByte(close)
+	}
 	walk = func(v any, ind string) {
 		switch v := v.(type) {
 		case object:
-			if len(v) == 0 {
-				b.WriteString("{}")
-				return
-			}
-			b.WriteString("{")
-			for i, f := range v {
-				if i > 0 {
-					b.WriteString(",")
-				}
-				b.WriteString("\n" + ind + unit + jsonString(f.key) + ": ")
-				walk(f.val, ind+unit)
-			}
-			b.WriteString("\n" + ind + "}")
+			members('{', '}', len(v), ind, func(i int) {
+				b.WriteString(jsonString(v[i].key) + ": ")
+				walk(v[i].val, ind+unit)
+			})
 		case map[string]string:
 			o := object{}
 			for _, k := range slices.Sorted(maps.Keys(v)) {
@@ -321,18 +328,7 @@ func render(v any, base, unit string) string {
 			}
 			walk(o, ind)
 		case []string:
-			if len(v) == 0 {
-				b.WriteString("[]")
-				return
-			}
-			b.WriteString("[")
-			for i, s := range v {
-				if i > 0 {
-					b.WriteString(",")
-				}
-				b.WriteString("\n" + ind + unit + jsonString(s))
-			}
-			b.WriteString("\n" + ind + "]")
+			members('[', ']', len(v), ind, func(i int) { b.WriteString(jsonString(v[i])) })
 		case string:
 			b.WriteString(jsonString(v))
 		case bool:

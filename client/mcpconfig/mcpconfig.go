@@ -238,6 +238,24 @@ type jsonFormat struct {
 	schema   string // "$schema" of a new file, if any
 }
 
+// envOf reads an entry's environment: nil when it has none, false when a
+// value is not a string (not an entry install wrote).
+func envOf(v any) (map[string]string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return nil, true
+	}
+	env := map[string]string{}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		env[k] = s
+	}
+	return env, true
+}
+
 func (f jsonFormat) entry(src []byte) (any, bool, error) {
 	d, err := parseJSONC(src)
 	if err != nil {
@@ -320,16 +338,11 @@ func (f jsonFormat) server(val any) (Server, bool) {
 		}
 		srv.Command, _ = cmd[0].(string)
 	}
-	if env, ok := m[envKey].(map[string]any); ok && len(env) > 0 {
-		srv.Env = map[string]string{}
-		for k, v := range env {
-			s, ok := v.(string)
-			if !ok {
-				return Server{}, false
-			}
-			srv.Env[k] = s
-		}
+	env, ok := envOf(m[envKey])
+	if !ok {
+		return Server{}, false
 	}
+	srv.Env = env
 	return srv, srv.Command != ""
 }
 
@@ -458,16 +471,11 @@ func (tomlFormat) server(val any) (Server, bool) {
 	}
 	cmd, _ := m["command"].(string)
 	srv := Server{Command: cmd}
-	if env, ok := m["env"].(map[string]any); ok && len(env) > 0 {
-		srv.Env = map[string]string{}
-		for k, v := range env {
-			s, ok := v.(string)
-			if !ok {
-				return Server{}, false
-			}
-			srv.Env[k] = s
-		}
+	env, ok := envOf(m["env"])
+	if !ok {
+		return Server{}, false
 	}
+	srv.Env = env
 	return srv, cmd != ""
 }
 
@@ -556,12 +564,10 @@ func Install(o Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := formatFor(o.Client, path)
-	cur, present, err := f.entry(src)
+	f, cur, present, c, err := registration(o.Client, path, src)
 	if err != nil {
-		return nil, configError(path, err)
+		return nil, err
 	}
-	c := &Change{Path: path, What: "registration", Old: src, New: src, Action: "unchanged"}
 	switch {
 	case present && reflect.DeepEqual(cur, f.want(o.Server)):
 	case o.Client == Claude && o.ClaudeCLI != "":
@@ -569,29 +575,18 @@ func Install(o Options) (*Plan, error) {
 		if src == nil {
 			c.Action = "create"
 		}
-		dir := ""
-		if o.Scope == ScopeProject {
-			dir = o.Env.Project
-		}
 		if present {
-			p.Commands = append(p.Commands, Command{Dir: dir, Args: []string{o.ClaudeCLI, "mcp", "remove", "--scope", o.Scope, serverName}})
+			p.Commands = append(p.Commands, o.claude("remove"))
 		}
-		add := []string{o.ClaudeCLI, "mcp", "add", "--scope", o.Scope, serverName}
+		add := o.claude("add")
 		for _, k := range slices.Sorted(maps.Keys(o.Server.Env)) {
-			add = append(add, "-e", k+"="+o.Server.Env[k])
+			add.Args = append(add.Args, "-e", k+"="+o.Server.Env[k])
 		}
-		p.Commands = append(p.Commands, Command{Dir: dir, Args: append(add, "--", o.Server.Command)})
+		add.Args = append(add.Args, "--", o.Server.Command)
+		p.Commands = append(p.Commands, add)
 		want := f.want(o.Server)
-		p.verify = func() error {
-			data, err := readFile(path)
-			if err != nil {
-				return err
-			}
-			if got, ok, err := f.entry(data); err != nil || !ok || !reflect.DeepEqual(got, want) {
-				return fmt.Errorf("`claude mcp add` ran, but %s does not hold the expected %q entry: run `ihmt doctor`", path, serverName)
-			}
-			return nil
-		}
+		p.verify = verifyEntry(f, path, func(got any, ok bool) bool { return ok && reflect.DeepEqual(got, want) },
+			"`claude mcp add` ran, but %s does not hold the expected %q entry: run `ihmt doctor`")
 	default:
 		out, err := f.set(src, o.Server)
 		if err != nil {
@@ -601,13 +596,7 @@ func Install(o Options) (*Plan, error) {
 		c.Action = action(src, out)
 	}
 	p.Changes = append(p.Changes, c)
-
-	ic, err := planInstructions(loc.Instructions, false)
-	if err != nil {
-		return nil, err
-	}
-	p.Changes = append(p.Changes, ic)
-	return p, nil
+	return p.withInstructions(loc.Instructions, false)
 }
 
 // Uninstall plans removing what Install added.
@@ -622,12 +611,10 @@ func Uninstall(o Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := formatFor(o.Client, path)
-		cur, present, err := f.entry(src)
+		f, cur, present, c, err := registration(o.Client, path, src)
 		if err != nil {
-			return nil, configError(path, err)
+			return nil, err
 		}
-		c := &Change{Path: path, What: "registration", Old: src, New: src, Action: "unchanged"}
 		if src == nil {
 			c.Action = "absent"
 		}
@@ -638,22 +625,10 @@ func Uninstall(o Options) (*Plan, error) {
 			continue
 		}
 		if o.Client == Claude && o.ClaudeCLI != "" {
-			dir := ""
-			if o.Scope == ScopeProject {
-				dir = o.Env.Project
-			}
 			c.Action, c.Via, c.New = "update", "claude", nil
-			p.Commands = append(p.Commands, Command{Dir: dir, Args: []string{o.ClaudeCLI, "mcp", "remove", "--scope", o.Scope, serverName}})
-			p.verify = func() error {
-				data, err := readFile(path)
-				if err != nil {
-					return err
-				}
-				if _, ok, _ := f.entry(data); ok {
-					return fmt.Errorf("`claude mcp remove` ran, but %s still holds the %q entry", path, serverName)
-				}
-				return nil
-			}
+			p.Commands = append(p.Commands, o.claude("remove"))
+			p.verify = verifyEntry(f, path, func(_ any, ok bool) bool { return !ok },
+				"`claude mcp remove` ran, but %s still holds the %q entry")
 			p.Changes = append(p.Changes, c)
 			continue
 		}
@@ -669,12 +644,56 @@ func Uninstall(o Options) (*Plan, error) {
 		c.New, c.Restored, c.Action = out, restored, action(src, out)
 		p.Changes = append(p.Changes, c)
 	}
-	ic, err := planInstructions(loc.Instructions, true)
+	return p.withInstructions(loc.Instructions, true)
+}
+
+// registration reads IHMT's entry in the configuration at path (src, its
+// bytes): the file's format, the entry and whether there is one, and the
+// Change that so far changes nothing.
+func registration(client, path string, src []byte) (f format, cur any, present bool, c *Change, err error) {
+	f = formatFor(client, path)
+	if cur, present, err = f.entry(src); err != nil {
+		return nil, nil, false, nil, configError(path, err)
+	}
+	return f, cur, present, &Change{Path: path, What: "registration", Old: src, New: src, Action: "unchanged"}, nil
+}
+
+// withInstructions adds the change to the instructions file at path, last:
+// the block written, or removed.
+func (p *Plan) withInstructions(path string, remove bool) (*Plan, error) {
+	ic, err := planInstructions(path, remove)
 	if err != nil {
 		return nil, err
 	}
 	p.Changes = append(p.Changes, ic)
 	return p, nil
+}
+
+// claude is a `claude mcp` command on IHMT's entry (add takes more
+// arguments), run in the project for a project scope.
+func (o Options) claude(verb string) Command {
+	dir := ""
+	if o.Scope == ScopeProject {
+		dir = o.Env.Project
+	}
+	return Command{Dir: dir, Args: []string{o.ClaudeCLI, "mcp", verb, "--scope", o.Scope, serverName}}
+}
+
+// verifyEntry checks, after the claude CLI ran, that the entry in path is
+// as good says; else the error, made of msg with the path and the entry's
+// name. A file that no longer parses holds no entry.
+func verifyEntry(f format, path string, good func(entry any, present bool) bool, msg string) func() error {
+	return func() error {
+		data, err := readFile(path)
+		if err != nil {
+			return err
+		}
+		got, ok, err := f.entry(data)
+		if !good(got, ok && err == nil) {
+			return fmt.Errorf(msg, path, serverName)
+		}
+		return nil
+	}
 }
 
 // pickConfig chooses the file to register in: the one that already holds
@@ -789,40 +808,10 @@ func readFile(path string) ([]byte, error) {
 // each file written atomically, then the commands.
 func (p *Plan) Apply(ctx context.Context, run Runner, now time.Time) error {
 	for _, c := range p.Changes {
-		if !c.Changed() || c.Via != "" {
-			continue
-		}
-		// The client may rewrite its file at any moment (Claude Code saves
-		// ~/.claude.json often); refuse to overwrite a change made since the
-		// plan read it. A write in the instant between this check and the
-		// rename can still be lost: the backup keeps what was there.
-		if now, err := readFile(c.Path); err != nil {
-			return err
-		} else if !bytes.Equal(now, c.Old) || (now == nil) != (c.Old == nil) {
-			return fmt.Errorf("%s changed while ihmt was editing it; nothing was written to it: run this again", c.Path)
-		}
-		mode := fs.FileMode(0o600) // configs may hold tokens
-		if fi, err := os.Stat(c.Path); err == nil {
-			mode = fi.Mode().Perm()
-		}
-		if c.Old != nil {
-			b, err := backup(c.Path, c.Old, now)
-			if err != nil {
+		if c.Changed() && c.Via == "" {
+			if err := c.apply(now); err != nil {
 				return err
 			}
-			c.Backup = b
-		}
-		if c.New == nil {
-			if err := os.Remove(c.Path); err != nil {
-				return fmt.Errorf("remove %s: %w", c.Path, err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(c.Path), 0o700); err != nil {
-			return err
-		}
-		if err := atomicfile.Write(c.Path, c.New, mode); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path, err)
 		}
 	}
 	if len(p.Commands) == 0 {
@@ -845,6 +834,44 @@ func (p *Plan) Apply(ctx context.Context, run Runner, now time.Time) error {
 	}
 	if p.verify != nil {
 		return p.verify()
+	}
+	return nil
+}
+
+// apply writes one change to its file (or removes it), after a backup of
+// what it replaces.
+func (c *Change) apply(now time.Time) error {
+	// The client may rewrite its file at any moment (Claude Code saves
+	// ~/.claude.json often); refuse to overwrite a change made since the
+	// plan read it. A write in the instant between this check and the
+	// rename can still be lost: the backup keeps what was there.
+	if cur, err := readFile(c.Path); err != nil {
+		return err
+	} else if !bytes.Equal(cur, c.Old) || (cur == nil) != (c.Old == nil) {
+		return fmt.Errorf("%s changed while ihmt was editing it; nothing was written to it: run this again", c.Path)
+	}
+	mode := fs.FileMode(0o600) // configs may hold tokens
+	if fi, err := os.Stat(c.Path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if c.Old != nil {
+		b, err := backup(c.Path, c.Old, now)
+		if err != nil {
+			return err
+		}
+		c.Backup = b
+	}
+	if c.New == nil {
+		if err := os.Remove(c.Path); err != nil {
+			return fmt.Errorf("remove %s: %w", c.Path, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Path), 0o700); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(c.Path, c.New, mode); err != nil {
+		return fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	return nil
 }

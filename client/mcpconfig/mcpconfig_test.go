@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ihmt-dev/ihmt/shim/instructions"
+	"github.com/ihmt-dev/ihmt/pkg/instructions"
 )
 
 const mcpPath = "/opt/ihmt/bin/ihmt-mcp"
@@ -75,6 +75,19 @@ model = "o4-mini"
 `, []string{"// opencode reads JSON with comments", "// trailing comment", "/* block\n     comment */", `"theme": "tokyonight"`}},
 }
 
+// onFixtures runs f for every client, each on a home of its own that holds
+// that client's fixture at cfg.
+func onFixtures(t *testing.T, f func(t *testing.T, client string, env Env, cfg string)) {
+	for _, client := range Clients {
+		t.Run(client, func(t *testing.T) {
+			env := testEnv(t)
+			cfg := filepath.Join(env.Home, fixtures[client].file)
+			write(t, cfg, fixtures[client].content)
+			f(t, client, env, cfg)
+		})
+	}
+}
+
 func testEnv(t *testing.T) Env {
 	home := t.TempDir()
 	return Env{Home: home, Getenv: func(string) string { return "" }}
@@ -133,75 +146,70 @@ func uninstall(t *testing.T, env Env, client string) *Plan {
 // the server and the instructions and keeps everything else; a second
 // install changes nothing; uninstall gives back the original bytes.
 func TestInstallUninstallFixtures(t *testing.T) {
-	for _, client := range Clients {
-		t.Run(client, func(t *testing.T) {
-			env := testEnv(t)
-			fx := fixtures[client]
-			cfg := filepath.Join(env.Home, fx.file)
-			write(t, cfg, fx.content)
-			loc, _ := env.Locate(client, ScopeUser)
-			notes := "# My notes\n\nAlways run the tests.\n"
-			write(t, loc.Instructions, notes)
+	onFixtures(t, func(t *testing.T, client string, env Env, cfg string) {
+		fx := fixtures[client]
+		loc, _ := env.Locate(client, ScopeUser)
+		notes := "# My notes\n\nAlways run the tests.\n"
+		write(t, loc.Instructions, notes)
 
-			p := install(t, env, client)
-			got := read(t, cfg)
-			for _, keep := range fx.mustKeep {
-				if !strings.Contains(got, keep) {
-					t.Errorf("install lost %q:\n%s", keep, got)
-				}
+		p := install(t, env, client)
+		got := read(t, cfg)
+		for _, keep := range fx.mustKeep {
+			if !strings.Contains(got, keep) {
+				t.Errorf("install lost %q:\n%s", keep, got)
 			}
-			if !strings.Contains(got, mcpPath) {
-				t.Errorf("install did not register %s:\n%s", mcpPath, got)
+		}
+		if !strings.Contains(got, mcpPath) {
+			t.Errorf("install did not register %s:\n%s", mcpPath, got)
+		}
+		r := Inspect(env, client, ScopeUser)
+		if !r.Registered || r.Command != mcpPath || !r.Current || !r.InstructionsPresent || !r.InstructionsCurrent || r.Problem != "" {
+			t.Errorf("after install: %+v", r)
+		}
+		// The other server is still there, as the client would read it.
+		if !strings.Contains(got, "gh-mcp") {
+			t.Errorf("the other server is gone:\n%s", got)
+		}
+		instr := read(t, loc.Instructions)
+		if !strings.HasPrefix(instr, notes) || strings.Count(instr, beginMarker) != 1 || !strings.Contains(instr, strings.TrimSpace(instructions.Text)) {
+			t.Errorf("instructions file:\n%s", instr)
+		}
+		for _, c := range p.Changes {
+			if c.Backup == "" || read(t, c.Backup) != map[string]string{"registration": fx.content, "instructions": notes}[c.What] {
+				t.Errorf("%s: no faithful backup (%q)", c.Path, c.Backup)
 			}
-			r := Inspect(env, client, ScopeUser)
-			if !r.Registered || r.Command != mcpPath || !r.Current || !r.InstructionsPresent || !r.InstructionsCurrent || r.Problem != "" {
-				t.Errorf("after install: %+v", r)
-			}
-			// The other server is still there, as the client would read it.
-			if !strings.Contains(got, "gh-mcp") {
-				t.Errorf("the other server is gone:\n%s", got)
-			}
-			instr := read(t, loc.Instructions)
-			if !strings.HasPrefix(instr, notes) || strings.Count(instr, beginMarker) != 1 || !strings.Contains(instr, strings.TrimSpace(instructions.Text)) {
-				t.Errorf("instructions file:\n%s", instr)
-			}
-			for _, c := range p.Changes {
-				if c.Backup == "" || read(t, c.Backup) != map[string]string{"registration": fx.content, "instructions": notes}[c.What] {
-					t.Errorf("%s: no faithful backup (%q)", c.Path, c.Backup)
-				}
-			}
+		}
 
-			// Idempotent.
-			again, err := Install(Options{Env: env, Client: client, Server: srv})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if again.Changed() {
-				t.Errorf("a second install would change: %+v", again.Changes)
-			}
-			nBackups := len(backups(cfg))
-			apply(t, again)
-			if read(t, cfg) != got || len(backups(cfg)) != nBackups {
-				t.Error("a second install changed the file or made a backup")
-			}
+		// Idempotent.
+		again, err := Install(Options{Env: env, Client: client, Server: srv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Changed() {
+			t.Errorf("a second install would change: %+v", again.Changes)
+		}
+		nBackups := len(backups(cfg))
+		apply(t, again)
+		if read(t, cfg) != got || len(backups(cfg)) != nBackups {
+			t.Error("a second install changed the file or made a backup")
+		}
 
-			u := uninstall(t, env, client)
-			if read(t, cfg) != fx.content {
-				t.Errorf("uninstall did not restore the config byte for byte:\n got: %q\nwant: %q", read(t, cfg), fx.content)
+		u := uninstall(t, env, client)
+		if read(t, cfg) != fx.content {
+			t.Errorf("uninstall did not restore the config byte for byte:\n got: %q\nwant: %q", read(t, cfg), fx.content)
+		}
+		if read(t, loc.Instructions) != notes {
+			t.Errorf("uninstall did not restore the instructions:\n%q", read(t, loc.Instructions))
+		}
+		for _, c := range u.Changes {
+			if c.Changed() && !c.Restored {
+				t.Errorf("%s: not reported as restored", c.Path)
 			}
-			if read(t, loc.Instructions) != notes {
-				t.Errorf("uninstall did not restore the instructions:\n%q", read(t, loc.Instructions))
-			}
-			for _, c := range u.Changes {
-				if c.Changed() && !c.Restored {
-					t.Errorf("%s: not reported as restored", c.Path)
-				}
-			}
-			if r := Inspect(env, client, ScopeUser); r.Registered || r.InstructionsPresent {
-				t.Errorf("after uninstall: %+v", r)
-			}
-		})
-	}
+		}
+		if r := Inspect(env, client, ScopeUser); r.Registered || r.InstructionsPresent {
+			t.Errorf("after uninstall: %+v", r)
+		}
+	})
 }
 
 // TestUninstallAfterOtherEdits: when the user changed the file after
@@ -212,25 +220,20 @@ func TestUninstallAfterOtherEdits(t *testing.T) {
 		Codex:    {`model = "o3"`, `model = "o3-pro"`},
 		OpenCode: {`"theme": "tokyonight"`, `"theme": "nord"`},
 	}
-	for _, client := range Clients {
-		t.Run(client, func(t *testing.T) {
-			env := testEnv(t)
-			fx := fixtures[client]
-			cfg := filepath.Join(env.Home, fx.file)
-			write(t, cfg, fx.content)
-			install(t, env, client)
-			e := edits[client]
-			write(t, cfg, strings.Replace(read(t, cfg), e[0], e[1], 1))
-			u := uninstall(t, env, client)
-			want := strings.Replace(fx.content, e[0], e[1], 1)
-			if got := read(t, cfg); got != want {
-				t.Errorf("uninstall after an edit:\n got: %q\nwant: %q", got, want)
-			}
-			if u.Changes[0].Restored {
-				t.Error("reported as a byte-for-byte restore, but it cannot be")
-			}
-		})
-	}
+	onFixtures(t, func(t *testing.T, client string, env Env, cfg string) {
+		fx := fixtures[client]
+		install(t, env, client)
+		e := edits[client]
+		write(t, cfg, strings.Replace(read(t, cfg), e[0], e[1], 1))
+		u := uninstall(t, env, client)
+		want := strings.Replace(fx.content, e[0], e[1], 1)
+		if got := read(t, cfg); got != want {
+			t.Errorf("uninstall after an edit:\n got: %q\nwant: %q", got, want)
+		}
+		if u.Changes[0].Restored {
+			t.Error("reported as a byte-for-byte restore, but it cannot be")
+		}
+	})
 }
 
 // TestFreshHome: with no configuration at all, install creates the files

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // helperEnv, when set, makes TestOtherUserClientHelper act as the foreign
@@ -36,7 +38,7 @@ func TestListenRejectsOtherUser(t *testing.T) {
 		t.Skip("needs root to run a client as another uid (uid 65534); run `sudo go test` to exercise the peer-credential check")
 	}
 
-	base := socketBase(t)
+	base := testenv.SocketDir(t)
 	path := filepath.Join(base, "ihmtd.sock")
 	type reject struct {
 		uid int

@@ -1,5 +1,6 @@
-// Package safesocket is the one place that knows how to listen on the
-// daemon's Unix socket safely.
+// Package safesocket is the one place that knows the daemon's Unix socket
+// from both sides: how to listen on it safely (Listen, PeerUID), and what a
+// client may check before it dials (Listening, Owner).
 //
 // The daemon holds a user's memory, so only that user's processes may talk
 // to it. Three layers enforce this, each enough on its own in the common
@@ -25,7 +26,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
 )
 
 // ErrOtherUser is reported through Listen's onReject when a peer runs as a
@@ -130,8 +130,7 @@ func removeStale(path string) error {
 	if fi.Mode().Type() != fs.ModeSocket {
 		return fmt.Errorf("%s exists and is not a socket (mode %v); refusing to remove it: move it away or point IHMT_SOCKET elsewhere", path, fi.Mode())
 	}
-	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
-		c.Close()
+	if Listening(path) {
 		return fmt.Errorf("another process is already listening on %s (an ihmtd of another store?): stop it, or set IHMT_SOCKET to another path", path)
 	}
 	if err := os.Remove(path); err != nil {

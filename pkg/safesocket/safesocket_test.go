@@ -11,20 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// socketBase returns a fresh directory for sockets. It is not t.TempDir:
-// that path includes the test name and can exceed the ~104-byte sun_path
-// limit.
-func socketBase(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ihmt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
+)
 
 // requirePeerCred skips tests that need a connection to be accepted: where
 // PeerUID is unsupported, Listen rejects everything by design.
@@ -42,6 +31,15 @@ func perm(t *testing.T, path string) fs.FileMode {
 		t.Fatal(err)
 	}
 	return fi.Mode().Perm()
+}
+
+// mkdir makes a directory of exactly mode, whatever the umask.
+func mkdir(t *testing.T, dir string, mode fs.FileMode) {
+	t.Helper()
+	if err := os.Mkdir(dir, mode); err != nil {
+		t.Fatal(err)
+	}
+	chmod(t, dir, mode)
 }
 
 func chmod(t *testing.T, path string, mode fs.FileMode) {
@@ -75,9 +73,7 @@ func TestListenPreparesPath(t *testing.T) {
 		{
 			name: "keeps private directory",
 			setup: func(t *testing.T, dir, _ string) {
-				if err := os.Mkdir(dir, 0o700); err != nil {
-					t.Fatal(err)
-				}
+				mkdir(t, dir, 0o700)
 			},
 		},
 		{
@@ -85,10 +81,7 @@ func TestListenPreparesPath(t *testing.T) {
 			// chmod-ed because IHMT_SOCKET points into them.
 			name: "refuses our 0755 directory and leaves it alone",
 			setup: func(t *testing.T, dir, _ string) {
-				if err := os.Mkdir(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				chmod(t, dir, 0o755)
+				mkdir(t, dir, 0o755)
 			},
 			wantErr: "only you can open",
 			check: func(t *testing.T, dir, _ string) {
@@ -100,9 +93,7 @@ func TestListenPreparesPath(t *testing.T) {
 		{
 			name: "refuses a sticky world-writable directory like /tmp",
 			setup: func(t *testing.T, dir, _ string) {
-				if err := os.Mkdir(dir, 0o700); err != nil {
-					t.Fatal(err)
-				}
+				mkdir(t, dir, 0o700)
 				if err := os.Chmod(dir, 0o777|fs.ModeSticky); err != nil {
 					t.Fatal(err)
 				}
@@ -112,16 +103,8 @@ func TestListenPreparesPath(t *testing.T) {
 		{
 			name: "removes stale socket",
 			setup: func(t *testing.T, dir, path string) {
-				if err := os.Mkdir(dir, 0o700); err != nil {
-					t.Fatal(err)
-				}
-				// A daemon that died without closing leaves its socket behind.
-				ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ln.SetUnlinkOnClose(false)
-				ln.Close()
+				mkdir(t, dir, 0o700)
+				testenv.StaleSocket(t, path)
 				fi, err := os.Lstat(path)
 				if err != nil || fi.Mode().Type() != fs.ModeSocket {
 					t.Fatalf("stale socket not left behind: %v, %v", fi, err)
@@ -133,9 +116,7 @@ func TestListenPreparesPath(t *testing.T) {
 			// take it from the live one.
 			name: "refuses to take a live socket",
 			setup: func(t *testing.T, dir, path string) {
-				if err := os.Mkdir(dir, 0o700); err != nil {
-					t.Fatal(err)
-				}
+				mkdir(t, dir, 0o700)
 				ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 				if err != nil {
 					t.Fatal(err)
@@ -152,9 +133,7 @@ func TestListenPreparesPath(t *testing.T) {
 		{
 			name: "refuses to remove a regular file",
 			setup: func(t *testing.T, dir, path string) {
-				if err := os.Mkdir(dir, 0o700); err != nil {
-					t.Fatal(err)
-				}
+				mkdir(t, dir, 0o700)
 				if err := os.WriteFile(path, []byte("precious"), 0o600); err != nil {
 					t.Fatal(err)
 				}
@@ -185,10 +164,7 @@ func TestListenPreparesPath(t *testing.T) {
 			name: "refuses a symlinked directory",
 			setup: func(t *testing.T, dir, _ string) {
 				target := dir + "-target"
-				if err := os.Mkdir(target, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				chmod(t, target, 0o755)
+				mkdir(t, target, 0o755)
 				if err := os.Symlink(target, dir); err != nil {
 					t.Fatal(err)
 				}
@@ -213,10 +189,7 @@ func TestListenPreparesPath(t *testing.T) {
 			name:     "refuses another user's directory",
 			rootOnly: true,
 			setup: func(t *testing.T, dir, _ string) {
-				if err := os.Mkdir(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				chmod(t, dir, 0o755)
+				mkdir(t, dir, 0o755)
 				if err := os.Chown(dir, otherUID, otherUID); err != nil {
 					t.Fatal(err)
 				}
@@ -235,7 +208,7 @@ func TestListenPreparesPath(t *testing.T) {
 				t.Skip("needs root to create a directory owned by another uid")
 			}
 			t.Parallel()
-			dir := filepath.Join(socketBase(t), "run")
+			dir := filepath.Join(testenv.SocketDir(t), "run")
 			path := filepath.Join(dir, "ihmtd.sock")
 			tt.setup(t, dir, path)
 
@@ -273,7 +246,7 @@ func TestListenPreparesPath(t *testing.T) {
 
 func TestListenSameUser(t *testing.T) {
 	requirePeerCred(t)
-	path := filepath.Join(socketBase(t), "ihmtd.sock")
+	path := filepath.Join(testenv.SocketDir(t), "ihmtd.sock")
 	ln, err := Listen(path, failOnReject(t))
 	if err != nil {
 		t.Fatal(err)
@@ -326,7 +299,7 @@ func TestListenSameUser(t *testing.T) {
 }
 
 func TestCloseLeavesSocketForOwner(t *testing.T) {
-	path := filepath.Join(socketBase(t), "ihmtd.sock")
+	path := filepath.Join(testenv.SocketDir(t), "ihmtd.sock")
 	ln, err := Listen(path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -352,7 +325,7 @@ func TestCloseLeavesSocketForOwner(t *testing.T) {
 
 func TestPeerUID(t *testing.T) {
 	requirePeerCred(t)
-	path := filepath.Join(socketBase(t), "s")
+	path := filepath.Join(testenv.SocketDir(t), "s")
 	ul, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)

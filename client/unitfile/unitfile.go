@@ -1,13 +1,14 @@
-// Package service installs ihmtd as the user's service — a systemd user
+// Package unitfile installs ihmtd as the user's service — a systemd user
 // unit on Linux, a launchd LaunchAgent on macOS — from the templates in
-// package deploy, and asks the service manager about it.
+// package deploy, and asks the service manager about it. (It is named for
+// the file it writes, not "service", which is the daemon's gRPC service.)
 //
 // Everything is planned before anything is done: a [Plan] lists every file
 // with its full content and every command, so `ihmt service install
 // --dry-run` can print exactly what [Config.Apply] would do. Commands run
 // through a [Runner], so tests record them instead of touching the real
 // service manager.
-package service
+package unitfile
 
 import (
 	"bytes"
@@ -69,7 +70,7 @@ type Command struct {
 func (c Command) String() string {
 	q := make([]string, len(c.Args))
 	for i, a := range c.Args {
-		q[i] = shellQuote(a)
+		q[i] = ShellQuote(a)
 	}
 	return strings.Join(q, " ")
 }
@@ -113,6 +114,15 @@ func (c Config) File() (string, error) {
 		return filepath.Join(c.Home, "Library", "LaunchAgents", deploy.Label+".plist"), nil
 	}
 	return filepath.Join(c.Home, ".config", "systemd", "user", deploy.UnitName), nil
+}
+
+// where is the service manager and the file the definition lives in.
+func (c Config) where() (manager, path string, err error) {
+	if manager, err = c.Manager(); err != nil {
+		return "", "", err
+	}
+	path, err = c.File()
+	return manager, path, err
 }
 
 // logFile is where launchd sends the daemon's output (journald takes it
@@ -161,11 +171,7 @@ func (c Config) Available(ctx context.Context) error {
 
 // InstallPlan plans writing the service definition and starting it.
 func (c Config) InstallPlan() (*Plan, error) {
-	m, err := c.Manager()
-	if err != nil {
-		return nil, err
-	}
-	path, err := c.File()
+	m, path, err := c.where()
 	if err != nil {
 		return nil, err
 	}
@@ -215,11 +221,7 @@ func (c Config) InstallPlan() (*Plan, error) {
 
 // UninstallPlan plans stopping the service and removing its definition.
 func (c Config) UninstallPlan() (*Plan, error) {
-	m, err := c.Manager()
-	if err != nil {
-		return nil, err
-	}
-	path, err := c.File()
+	m, path, err := c.where()
 	if err != nil {
 		return nil, err
 	}
@@ -303,11 +305,7 @@ func (s Status) Running() bool { return s.Active == "active" || s.Active == "run
 // Status asks about the service. An unreachable service manager is reported
 // in Status.Problem, not as an error.
 func (c Config) Status(ctx context.Context) (Status, error) {
-	m, err := c.Manager()
-	if err != nil {
-		return Status{}, err
-	}
-	path, err := c.File()
+	m, path, err := c.where()
 	if err != nil {
 		return Status{}, err
 	}
@@ -372,9 +370,9 @@ func firstLine(out []byte, err error) string {
 	return "no output"
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it, so a printed
+// ShellQuote quotes s for a POSIX shell when it needs it, so a printed
 // command can be pasted.
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,") == "" {
 		return s
 	}

@@ -1,0 +1,34 @@
+package safesocket
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
+)
+
+// TestProbe: what a client learns before it dials, through a socket's life —
+// none, listening, and left behind by a listener that closed.
+func TestProbe(t *testing.T) {
+	path := filepath.Join(testenv.SocketDir(t), "ihmtd.sock")
+	check := func(stage string, wantListening, wantOwned bool) {
+		t.Helper()
+		if got := Listening(path); got != wantListening {
+			t.Errorf("%s: Listening = %v, want %v", stage, got, wantListening)
+		}
+		uid, ok := Owner(path)
+		if ok != wantOwned || (ok && uid != os.Getuid()) {
+			t.Errorf("%s: Owner = %d, %v; want ours (%d): %v", stage, uid, ok, os.Getuid(), wantOwned)
+		}
+	}
+	check("no socket", false, false)
+	ln, err := Listen(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("listening", true, true)
+	ln.Close()
+	check("left behind", false, true)
+	os.Remove(path)
+}
