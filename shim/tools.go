@@ -110,9 +110,6 @@ func searchRequest(caller *ihmtv1.Caller, args SearchArgs) (req *ihmtv1.SearchRe
 	default:
 		return nil, false, fmt.Errorf("detail %q is not one of compact, full", args.Detail)
 	}
-	if err := ihmtv1.CheckSearchLimit(args.Limit); err != nil {
-		return nil, false, err
-	}
 	return &ihmtv1.SearchRequest{
 		Caller: caller, Query: args.Query, Clue: args.Clue, Scope: scope, Limit: int32(args.Limit), AsOf: args.AsOf, KnownAt: args.KnownAt,
 	}, full, nil

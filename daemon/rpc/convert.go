@@ -187,7 +187,7 @@ func agent(a store.Agent) *ihmtv1.Agent {
 }
 
 func candidate(h store.Hit) *ihmtv1.Candidate {
-	return &ihmtv1.Candidate{Id: h.Leaf.ID, Excerpt: store.Excerpt(h.Leaf.Text), ValidFrom: timestamppb.New(h.Leaf.ValidFrom), Score: h.Score}
+	return &ihmtv1.Candidate{Id: h.Leaf.ID, Excerpt: ihmtv1.Excerpt(h.Leaf.Text, ihmtv1.CandidateExcerptRunes), ValidFrom: timestamppb.New(h.Leaf.ValidFrom), Score: h.Score}
 }
 
 func saveReply(res store.SaveResult) (*ihmtv1.SaveResponse, error) {

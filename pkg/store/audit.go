@@ -95,7 +95,7 @@ func summarize(e entry) LogEntry {
 			if e.Leaf.Project != "" {
 				where += " " + e.Leaf.Project
 			}
-			text := Excerpt(e.Text)
+			text := excerpt(e.Text)
 			if e.Text == "" {
 				text = "(text purged)"
 			}

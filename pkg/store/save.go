@@ -353,5 +353,5 @@ func (s *Store) correctionsBy(l *leaf.Leaf) []Correction {
 // linkNotice is the notice of a memory outdated by an explicit link to l.
 func (s *Store) linkNotice(l *leaf.Leaf) string {
 	full := s.shown(l)
-	return fmt.Sprintf("OUTDATED: corrected on %s by memory %s: %s", l.ValidFrom.Format(time.DateOnly), l.ID, Excerpt(full.Text))
+	return fmt.Sprintf("OUTDATED: corrected on %s by memory %s: %s", l.ValidFrom.Format(time.DateOnly), l.ID, excerpt(full.Text))
 }

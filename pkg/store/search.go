@@ -345,8 +345,11 @@ func validateQuery(kind, q string) error {
 	return nil
 }
 
-// Excerpt returns the opening of a text on one line, for candidate lists.
-func Excerpt(text string) string {
+// excerpt is the opening of a text on one line, for the store's own
+// answers (an OUTDATED notice, the log's summary). What the daemon sends
+// on the wire is cut by the wire's own ihmtv1.Excerpt: the store does not
+// import the API.
+func excerpt(text string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	r := []rune(text)
 	if len(r) <= excerptMaxRunes {

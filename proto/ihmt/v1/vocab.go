@@ -146,19 +146,6 @@ func SearchStatusName(s SearchStatus) string { return searchStatuses.name(s) }
 // "unchanged", "pending_review" or "refused".
 func IngestStatusName(s IngestStatus) string { return ingestStatuses.name(s) }
 
-// MaxSearchLimit is the most results one search returns; a limit of 0 asks
-// for the daemon's default.
-const MaxSearchLimit = 50
-
-// CheckSearchLimit refuses a limit outside 0 (the default) to
-// MaxSearchLimit, with the one message for it.
-func CheckSearchLimit(n int) error {
-	if n < 0 || n > MaxSearchLimit {
-		return fmt.Errorf("limit %d is out of range: use 1 to %d", n, MaxSearchLimit)
-	}
-	return nil
-}
-
 // CandidateExcerptRunes bounds a Candidate's excerpt: enough to tell
 // candidates apart, short enough to list several on one screen.
 const CandidateExcerptRunes = 160

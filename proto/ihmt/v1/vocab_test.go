@@ -100,19 +100,6 @@ func TestEveryValueHasAWord(t *testing.T) {
 	}
 }
 
-func TestCheckSearchLimit(t *testing.T) {
-	for _, n := range []int{0, 1, 5, MaxSearchLimit} {
-		if err := CheckSearchLimit(n); err != nil {
-			t.Errorf("limit %d: %v", n, err)
-		}
-	}
-	for n, want := range map[int]string{-1: "limit -1 is out of range: use 1 to 50", 51: "limit 51 is out of range: use 1 to 50", 99: "limit 99"} {
-		if err := CheckSearchLimit(n); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("limit %d: %v, want %q", n, err, want)
-		}
-	}
-}
-
 func TestExcerpt(t *testing.T) {
 	tests := []struct {
 		text string
