@@ -218,9 +218,8 @@ func readDate(s string, i int) (time.Time, int, bool) {
 // readYearFirst reads the rest of "2023-05-08" or "2023/05/08" after the
 // year y, with the separator at s[j].
 func readYearFirst(s string, y, j int) (time.Time, int, bool) {
-	sep := s[j]
-	m, k := readNum(s, j+1, 2)
-	if k == j+1 || k >= len(s) || s[k] != sep {
+	m, k, ok := readMiddle(s, j)
+	if !ok {
 		return time.Time{}, 0, false
 	}
 	d, e := readNum(s, k+1, 2)
@@ -231,13 +230,22 @@ func readYearFirst(s string, y, j int) (time.Time, int, bool) {
 	return t, e, ok
 }
 
+// readMiddle reads the middle number of a numeric date, one or two digits
+// between the separator at s[j] and the same separator again, at s[k].
+func readMiddle(s string, j int) (n, k int, ok bool) {
+	n, k = readNum(s, j+1, 2)
+	if k == j+1 || k >= len(s) || s[k] != s[j] {
+		return 0, 0, false
+	}
+	return n, k, true
+}
+
 // readDayFirst reads the rest of "08/05/2023", "8-5-2023" or "8.5.2023"
 // after the first number n1, with the separator at s[j]: day first, month
 // first only when day first cannot be.
 func readDayFirst(s string, n1, j int) (time.Time, int, bool) {
-	sep := s[j]
-	n2, k := readNum(s, j+1, 2)
-	if k == j+1 || k >= len(s) || s[k] != sep {
+	n2, k, ok := readMiddle(s, j)
+	if !ok {
 		return time.Time{}, 0, false
 	}
 	y, e := readNum(s, k+1, 4)
@@ -267,12 +275,7 @@ func readDayMonthName(s string, d, j int) (time.Time, int, bool) {
 	if !ok {
 		return time.Time{}, 0, false
 	}
-	y, e, ok := readYearAfterMonth(s, e)
-	if !ok {
-		return time.Time{}, 0, false
-	}
-	t, ok := mkDate(y, int(mon), d)
-	return t, e, ok
+	return withYear(s, e, mon, d)
 }
 
 // readMonthFirst reads "May 8th 2023", "May 8, 2023" or "mayo 8 de 2023"
@@ -294,6 +297,12 @@ func readMonthFirst(s string, i int) (time.Time, int, bool) {
 	if e < len(s) && isDigit(s[e]) {
 		return time.Time{}, 0, false
 	}
+	return withYear(s, e, mon, d)
+}
+
+// withYear reads the year that follows a month name and day, at s[e], and
+// makes the date.
+func withYear(s string, e int, mon time.Month, d int) (time.Time, int, bool) {
 	y, e, ok := readYearAfterMonth(s, e)
 	if !ok {
 		return time.Time{}, 0, false

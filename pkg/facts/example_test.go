@@ -3,7 +3,6 @@ package facts_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 )
@@ -36,12 +35,6 @@ func ExampleExtractor_Extract() {
 // Load adds a person's own patterns to the built-in ones: here a new
 // attribute, and a built-in pattern turned off.
 func ExampleLoad() {
-	dir, err := os.MkdirTemp("", "facts-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "patterns.json")
 	user := `{
 	  "terms": ["jujutsu"],
 	  "patterns": [
@@ -51,10 +44,16 @@ func ExampleLoad() {
 	    {"name": "moved_to.en", "disabled": true}
 	  ]
 	}`
-	if err := os.WriteFile(path, []byte(user), 0o600); err != nil {
+	f, err := os.CreateTemp("", "patterns-*.json")
+	if err != nil {
 		panic(err)
 	}
-	x, err := facts.Load(path)
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(user); err != nil {
+		panic(err)
+	}
+	f.Close()
+	x, err := facts.Load(f.Name())
 	if err != nil {
 		panic(err)
 	}

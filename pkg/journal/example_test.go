@@ -10,32 +10,46 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 )
 
-// A batch of entries is chained and made durable with one fsync; Verify
-// then names any edit, here a changed word in the second entry.
-func Example() {
+// writeLog writes entries to a new log as one batch, chained and made
+// durable with one fsync, and returns its path and what removes it.
+func writeLog(entries ...string) (path string, done func()) {
 	dir, err := os.MkdirTemp("", "journal-example")
 	if err != nil {
 		panic(err)
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "log.jsonl")
-
+	path = filepath.Join(dir, "log.jsonl")
 	j, err := journal.Open(path)
 	if err != nil {
 		panic(err)
 	}
-	err = j.Append([][]byte{
-		[]byte(`{"seq":1,"op":"save","id":"a"}`),
-		[]byte(`{"seq":2,"op":"save","id":"b"}`),
-		[]byte(`{"seq":3,"op":"forget","id":"a"}`),
-	})
+	batch := make([][]byte, len(entries))
+	for i, e := range entries {
+		batch[i] = []byte(e)
+	}
+	if err := j.Append(batch); err != nil {
+		panic(err)
+	}
+	if err := j.Close(); err != nil {
+		panic(err)
+	}
+	return path, func() { os.RemoveAll(dir) }
+}
+
+// Open counts the entries of a log written before; Verify walks its chain
+// and names any edit, here a changed word in the second entry.
+func Example() {
+	path, done := writeLog(
+		`{"seq":1,"op":"save","id":"a"}`,
+		`{"seq":2,"op":"save","id":"b"}`,
+		`{"seq":3,"op":"forget","id":"a"}`,
+	)
+	defer done()
+	j, err := journal.Open(path)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("entries:", j.Entries())
-	if err := j.Close(); err != nil {
-		panic(err)
-	}
+	j.Close()
 
 	rep, err := journal.Verify(path, nil)
 	if err != nil {
@@ -71,24 +85,9 @@ var sha = regexp.MustCompile(`[0-9a-f]{64}`)
 // fields Append added: an entry's "prev" is the hash of the entry before
 // (here cut to eight of its 64 hex digits).
 func ExampleRead() {
-	dir, err := os.MkdirTemp("", "journal-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "log.jsonl")
-
-	j, err := journal.Open(path)
-	if err != nil {
-		panic(err)
-	}
-	if err := j.Append([][]byte{[]byte(`{"op":"save"}`), []byte(`{"op":"forget"}`)}); err != nil {
-		panic(err)
-	}
-	if err := j.Close(); err != nil {
-		panic(err)
-	}
-	err = journal.Read(path, func(line []byte) error {
+	path, done := writeLog(`{"op":"save"}`, `{"op":"forget"}`)
+	defer done()
+	err := journal.Read(path, func(line []byte) error {
 		fmt.Println(sha.ReplaceAllStringFunc(string(line), func(h string) string { return h[:8] + "…" }))
 		return nil
 	})
