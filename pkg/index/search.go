@@ -339,10 +339,11 @@ type slot struct {
 }
 
 // accumulators keeps the accumulators of finished searches for the next
-// ones: one holds some 40 bytes a document. A sync.Pool would do, except
-// that it is emptied at every garbage collection, and a daemon running
-// under a memory limit collects often: each search after a collection then
-// allocated a fresh accumulator, which brought the next collection sooner.
+// ones: one holds a count and a slot for every document. A sync.Pool would
+// do, except that it is emptied at every garbage collection, and a daemon
+// running under a memory limit collects often: each search after a
+// collection then allocated a fresh accumulator, which brought the next
+// collection sooner.
 var accumulators struct {
 	mu   sync.Mutex
 	free []*accumulator

@@ -498,9 +498,9 @@ func (t *topK) sorted() []Hit {
 }
 
 // bag is a summary's weighted terms and its weighted length. The distinct
-// terms are sorted and packed into one string (term i ends at ends[i]):
-// about half the memory of a slice of strings, and bags are what the
-// search cache holds (some 500 bytes a summary).
+// terms are sorted and packed into one string (term i ends at ends[i]),
+// which spares a string header and an allocation a term: bags are what the
+// search cache holds, and its bound is in bytes.
 type bag struct {
 	terms string
 	ends  []uint32
