@@ -3,6 +3,11 @@
 // Both are templates embedded in the ihmt binary; `ihmt service install`
 // renders them with absolute paths for this machine and hands them to the
 // service manager.
+//
+// Rendering is all this package does; installing, starting and stopping
+// are the installer's. What it cannot do: other service managers (OpenRC,
+// runit, Windows) get no file, and since a rendered file names absolute
+// paths, moving the binaries or the store means rendering it again.
 package deploy
 
 import (

@@ -295,6 +295,23 @@ func readValue(d *xml.Decoder) (v pvalue, end bool, err error) {
 	}
 }
 
+// readValues reads the values up to the parent's end element, passing each
+// to fn, and stops at fn's first error.
+func readValues(d *xml.Decoder, fn func(pvalue) error) error {
+	for {
+		item, end, err := readValue(d)
+		if err != nil {
+			return err
+		}
+		if end {
+			return nil
+		}
+		if err := fn(item); err != nil {
+			return err
+		}
+	}
+}
+
 func readElement(d *xml.Decoder, start xml.StartElement) (pvalue, bool, error) {
 	name := start.Name.Local
 	v := pvalue{kind: name}
@@ -313,40 +330,34 @@ func readElement(d *xml.Decoder, start xml.StartElement) (pvalue, bool, error) {
 		}
 		v.text = text
 	case "array":
-		for {
-			item, end, err := readValue(d)
-			if err != nil {
-				return v, false, err
-			}
-			if end {
-				break
-			}
+		err := readValues(d, func(item pvalue) error {
 			if item.kind == "key" {
-				return v, false, fmt.Errorf("<key> %q in an <array>", item.text)
+				return fmt.Errorf("<key> %q in an <array>", item.text)
 			}
 			v.items = append(v.items, item)
+			return nil
+		})
+		if err != nil {
+			return v, false, err
 		}
 	case "dict":
 		v.dict = map[string]pvalue{}
-		for {
-			k, end, err := readValue(d)
-			if err != nil {
-				return v, false, err
-			}
-			if end {
-				break
-			}
+		err := readValues(d, func(k pvalue) error {
 			if k.kind != "key" {
-				return v, false, fmt.Errorf("<dict> holds <%s> where a <key> belongs", k.kind)
+				return fmt.Errorf("<dict> holds <%s> where a <key> belongs", k.kind)
 			}
 			val, end, err := readValue(d)
 			if err != nil {
-				return v, false, err
+				return err
 			}
 			if end || val.kind == "key" {
-				return v, false, fmt.Errorf("key %q has no value", k.text)
+				return fmt.Errorf("key %q has no value", k.text)
 			}
 			v.dict[k.text] = val
+			return nil
+		})
+		if err != nil {
+			return v, false, err
 		}
 	case "key":
 		var text string

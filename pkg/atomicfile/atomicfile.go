@@ -3,8 +3,15 @@
 // beside the target, sync it, rename it over the target, sync the directory.
 //
 // WriteBatch does the same for many files at once with a fixed number of
-// syncs instead of two per file, which is what keeps the store's leaf writer
-// ahead of thousands of saves a second.
+// syncs instead of two per file, which is what lets the store's leaf writer
+// keep up with many concurrent saves: on Linux one syncfs(2) of the
+// filesystem stands for the fsyncs of a large batch, at the price of also
+// flushing unrelated dirty data.
+//
+// What it cannot promise: a batch is not a transaction (after a crash some
+// of its files may be new and others old), and a crash can leave a
+// temporary file behind (".<name>.tmp…" beside the target), which the
+// owner of the directory must recognise and remove.
 package atomicfile
 
 import (

@@ -1,8 +1,20 @@
 // Package dates reads the dates a memory carries: the one a caller gives
-// with a save, and the one a text opens with ("2024-03-11: moved to …").
+// with a save (Parse), the one a text opens with ("2024-03-11: moved to
+// …": Leading for the ISO form, Opening for the forms people write in
+// journals, chats and clinical notes), and the first one a line mentions
+// (Find: "Visita del 12/03/2024"), which dates a clinical visit when ingest
+// splits a text.
 //
 // A date without a time means the start of that day in UTC; every time is
 // kept in UTC so that valid times compare the same on every machine.
+//
+// Reading costs one pass over the text by hand-written scanners (no regular
+// expression but Leading's), so Opening can run on every line of a large
+// ingest. What it cannot do is guess: a year must have four digits ("8/5/23"
+// and "May 8" are no dates), a numeric date is read day first and month
+// first only when day first is impossible ("05/06/2023" is 5 June), and
+// relative dates ("yesterday", "last March") are not read at all — the
+// caller that knows "now" must resolve them.
 package dates
 
 import (

@@ -181,12 +181,18 @@ func timeDateJoiner(s string, j int) (int, bool) {
 	if k == j {
 		return 0, false
 	}
-	for _, w := range []string{"on ", "del ", "el ", "de ", "- "} {
+	return skipWord(s, k, "on ", "del ", "el ", "de ", "- "), true
+}
+
+// skipWord skips, at s[k], the first of words found there (without regard
+// to case) and the spaces after it; it returns k if none is there.
+func skipWord(s string, k int, words ...string) int {
+	for _, w := range words {
 		if hasFoldPrefix(s[k:], w) {
-			return skipSpaces(s, k+len(w)), true
+			return skipSpaces(s, k+len(w))
 		}
 	}
-	return k, true
+	return k
 }
 
 // readDate reads a date without a time at s[i].
@@ -194,66 +200,87 @@ func readDate(s string, i int) (time.Time, int, bool) {
 	if i >= len(s) {
 		return time.Time{}, 0, false
 	}
-	if isDigit(s[i]) {
-		n1, j := readNum(s, i, 4)
-		switch {
-		case j-i == 4 && j < len(s) && (s[j] == '-' || s[j] == '/'):
-			sep := s[j]
-			m, k := readNum(s, j+1, 2)
-			if k == j+1 || k >= len(s) || s[k] != sep {
-				return time.Time{}, 0, false
-			}
-			d, e := readNum(s, k+1, 2)
-			if e == k+1 || !(boundary(s, e) || s[e] == 'T' && e+1 < len(s) && isDigit(s[e+1])) {
-				return time.Time{}, 0, false
-			}
-			t, ok := mkDate(n1, m, d)
-			return t, e, ok
-		case j-i <= 2 && j+1 < len(s) && (s[j] == '/' || s[j] == '-' || s[j] == '.') && isDigit(s[j+1]):
-			sep := s[j]
-			n2, k := readNum(s, j+1, 2)
-			if k == j+1 || k >= len(s) || s[k] != sep {
-				return time.Time{}, 0, false
-			}
-			y, e := readNum(s, k+1, 4)
-			if e-(k+1) != 4 || !boundary(s, e) {
-				return time.Time{}, 0, false
-			}
-			if t, ok := mkDate(y, n2, n1); ok {
-				return t, e, true
-			}
-			t, ok := mkDate(y, n1, n2) // month first, when day first cannot be
-			return t, e, ok
-		case j-i <= 2:
-			// "8 May 2023", "8th of May, 2023", "8 de mayo de 2023".
-			k := skipOrdinal(s, j)
-			k2 := skipSpaces(s, k)
-			if k2 == k && !(k < len(s) && s[k] == '-') {
-				return time.Time{}, 0, false
-			}
-			if k2 == k {
-				k2++ // "8-May-2023"
-			}
-			for _, w := range []string{"of ", "de "} {
-				if hasFoldPrefix(s[k2:], w) {
-					k2 = skipSpaces(s, k2+len(w))
-					break
-				}
-			}
-			mon, e, ok := readMonth(s, k2)
-			if !ok {
-				return time.Time{}, 0, false
-			}
-			y, e, ok := readYearAfterMonth(s, e)
-			if !ok {
-				return time.Time{}, 0, false
-			}
-			t, ok := mkDate(y, int(mon), n1)
-			return t, e, ok
-		}
+	if !isDigit(s[i]) {
+		return readMonthFirst(s, i)
+	}
+	n1, j := readNum(s, i, 4)
+	switch {
+	case j-i == 4 && j < len(s) && (s[j] == '-' || s[j] == '/'):
+		return readYearFirst(s, n1, j)
+	case j-i <= 2 && j+1 < len(s) && (s[j] == '/' || s[j] == '-' || s[j] == '.') && isDigit(s[j+1]):
+		return readDayFirst(s, n1, j)
+	case j-i <= 2:
+		return readDayMonthName(s, n1, j)
+	}
+	return time.Time{}, 0, false
+}
+
+// readYearFirst reads the rest of "2023-05-08" or "2023/05/08" after the
+// year y, with the separator at s[j].
+func readYearFirst(s string, y, j int) (time.Time, int, bool) {
+	m, k, ok := readMiddle(s, j)
+	if !ok {
 		return time.Time{}, 0, false
 	}
-	// "May 8th 2023", "May 8, 2023", "mayo 8 de 2023".
+	d, e := readNum(s, k+1, 2)
+	if e == k+1 || !(boundary(s, e) || s[e] == 'T' && e+1 < len(s) && isDigit(s[e+1])) {
+		return time.Time{}, 0, false
+	}
+	t, ok := mkDate(y, m, d)
+	return t, e, ok
+}
+
+// readMiddle reads the middle number of a numeric date, one or two digits
+// between the separator at s[j] and the same separator again, at s[k].
+func readMiddle(s string, j int) (n, k int, ok bool) {
+	n, k = readNum(s, j+1, 2)
+	if k == j+1 || k >= len(s) || s[k] != s[j] {
+		return 0, 0, false
+	}
+	return n, k, true
+}
+
+// readDayFirst reads the rest of "08/05/2023", "8-5-2023" or "8.5.2023"
+// after the first number n1, with the separator at s[j]: day first, month
+// first only when day first cannot be.
+func readDayFirst(s string, n1, j int) (time.Time, int, bool) {
+	n2, k, ok := readMiddle(s, j)
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	y, e := readNum(s, k+1, 4)
+	if e-(k+1) != 4 || !boundary(s, e) {
+		return time.Time{}, 0, false
+	}
+	if t, ok := mkDate(y, n2, n1); ok {
+		return t, e, true
+	}
+	t, ok := mkDate(y, n1, n2) // month first, when day first cannot be
+	return t, e, ok
+}
+
+// readDayMonthName reads the rest of "8 May 2023", "8th of May, 2023" or
+// "8 de mayo de 2023" after the day d, which ends at s[j].
+func readDayMonthName(s string, d, j int) (time.Time, int, bool) {
+	k := skipOrdinal(s, j)
+	k2 := skipSpaces(s, k)
+	if k2 == k && !(k < len(s) && s[k] == '-') {
+		return time.Time{}, 0, false
+	}
+	if k2 == k {
+		k2++ // "8-May-2023"
+	}
+	k2 = skipWord(s, k2, "of ", "de ")
+	mon, e, ok := readMonth(s, k2)
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	return withYear(s, e, mon, d)
+}
+
+// readMonthFirst reads "May 8th 2023", "May 8, 2023" or "mayo 8 de 2023"
+// at s[i].
+func readMonthFirst(s string, i int) (time.Time, int, bool) {
 	mon, j, ok := readMonth(s, i)
 	if !ok {
 		return time.Time{}, 0, false
@@ -270,6 +297,12 @@ func readDate(s string, i int) (time.Time, int, bool) {
 	if e < len(s) && isDigit(s[e]) {
 		return time.Time{}, 0, false
 	}
+	return withYear(s, e, mon, d)
+}
+
+// withYear reads the year that follows a month name and day, at s[e], and
+// makes the date.
+func withYear(s string, e int, mon time.Month, d int) (time.Time, int, bool) {
 	y, e, ok := readYearAfterMonth(s, e)
 	if !ok {
 		return time.Time{}, 0, false
@@ -283,13 +316,7 @@ func readYearAfterMonth(s string, j int) (int, int, bool) {
 	if j < len(s) && (s[j] == ',' || s[j] == '-') {
 		j++
 	}
-	k := skipSpaces(s, j)
-	for _, w := range []string{"de ", "del "} {
-		if hasFoldPrefix(s[k:], w) {
-			k = skipSpaces(s, k+len(w))
-			break
-		}
-	}
+	k := skipWord(s, skipSpaces(s, j), "de ", "del ")
 	y, e := readNum(s, k, 4)
 	if e-k != 4 || !boundary(s, e) {
 		return 0, 0, false

@@ -24,12 +24,7 @@ func dense(n int) string {
 		"Refactor the handler: parseRequest should validate the body before touching the store, see issue 42 for details.",
 		"La reunión de planificación es los martes a las diez. El documento de arquitectura está en la wiki del equipo.",
 	}
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		b.WriteString(paras[i%len(paras)])
-		b.WriteString("\n\n")
-	}
-	return b.String()
+	return repeatParas(paras, n)
 }
 
 // realistic builds about n bytes of text shaped like a real store: most
@@ -52,6 +47,11 @@ func realistic(n int) string {
 		"TODO: document how the shim finds the project root when the client sends no roots, and what happens with nested git repositories.",
 		"Ana is now the tech lead for the platform team, and she wants design docs for anything that touches the storage format.",
 	}
+	return repeatParas(paras, n)
+}
+
+// repeatParas joins paragraphs, in turn, into about n bytes of text.
+func repeatParas(paras []string, n int) string {
 	var b strings.Builder
 	for i := 0; b.Len() < n; i++ {
 		b.WriteString(paras[i%len(paras)])
@@ -60,30 +60,19 @@ func realistic(n int) string {
 	return b.String()
 }
 
-func BenchmarkExtractRealistic1MiB(b *testing.B) {
-	text := realistic(1 << 20)
-	x := Default()
-	b.SetBytes(int64(len(text)))
-	b.ResetTimer()
-	for b.Loop() {
-		x.Extract(text)
-	}
-}
+func BenchmarkExtractRealistic1MiB(b *testing.B) { benchExtract(b, realistic(1<<20)) }
 
-func BenchmarkExtractDense1MiB(b *testing.B) {
-	text := dense(1 << 20)
-	x := Default()
-	b.SetBytes(int64(len(text)))
-	b.ResetTimer()
-	for b.Loop() {
-		x.Extract(text)
-	}
-}
+func BenchmarkExtractDense1MiB(b *testing.B) { benchExtract(b, dense(1<<20)) }
 
 func BenchmarkExtractMemory(b *testing.B) {
-	text := "2025-09-02: I moved to Valencia. The staging database is now PostgreSQL 17 and listens on port 5433."
+	benchExtract(b, "2025-09-02: I moved to Valencia. The staging database is now PostgreSQL 17 and listens on port 5433.")
+}
+
+// benchExtract measures the default extractor on text, in bytes a second.
+func benchExtract(b *testing.B, text string) {
 	x := Default()
 	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
 	for b.Loop() {
 		x.Extract(text)
 	}

@@ -54,16 +54,15 @@
 //
 // # Speed
 //
-// Go's regular expressions cost microseconds per sentence and there are
-// some sixty patterns, so most of this package is about not running them.
+// Go's regular expressions are slow next to a literal search and there are
+// dozens of patterns, so most of this package is about not running them.
 // One Aho-Corasick pass over the text finds, for each sentence, which
 // patterns have all their required literals ("moved" or "relocated", and
 // " to "), and where a value must follow a literal (" is "), whether what
 // follows could be one at all; a pattern then runs only at the words where
 // a match can start, anchored, and only within a window of 400 bytes, so
-// that a megabyte-long line without a full stop costs linear time. On a
-// shared two-core machine a megabyte of memory-like text takes some 40ms
-// (the benchmarks give current figures).
+// that a megabyte-long line without a full stop costs linear time (the
+// benchmarks give the figures).
 //
 // # The data file
 //
@@ -580,66 +579,64 @@ func (x *Extractor) runOne(pi int, text string) []candidate {
 // unanchored, window by window, retried from the next word after a match
 // that fails its checks.
 func (x *Extractor) run(cands []candidate, pi int, g *segment, base int) []candidate {
-	p := x.patterns[pi]
-	seg := g.s
-	accept := func(m []int) bool {
-		if p.tailGroup > 0 && m[2*p.tailGroup] >= 0 {
-			// The value runs to the end of the segment, or of its first
-			// maxTail bytes: no value is that long, and cleaning a
-			// megabyte-long tail for every match would be quadratic.
-			end := min(len(seg), m[2*p.tailGroup]+maxTail)
-			if i := strings.IndexByte(seg[m[2*p.tailGroup+1]:end], '\n'); i >= 0 {
-				end = m[2*p.tailGroup+1] + i
-			}
-			m[2*p.tailGroup+1], m[1] = end, end
-		}
-		c, ok := x.build(p, pi, g, m)
-		if ok {
-			c.at += base
-			c.vlo += base
-			c.vhi += base
-			cands = append(cands, c)
-		}
-		return ok
+	r := &runner{x: x, p: x.patterns[pi], pi: pi, g: g, base: base, cands: cands}
+	if r.p.startsAt != nil {
+		r.anchored()
+	} else {
+		r.windows()
 	}
-	if p.startsAt != nil {
-		// Try the anchored regex only where a match can start: at a word
-		// that begins like the pattern and ends, within the leading
-		// group's length, before one of the strings that must follow it.
-		lower := g.lowered()
-		next := 0
-		for _, i := range x.startCandidates(p, g) {
-			if i < next {
-				continue
-			}
-			if p.starts != nil {
-				if c := p.byFirst[lower[i]]; c == nil || !hasAnyPrefix(lower[i:], c) {
-					continue
-				}
-				if p.boundary && i > 0 && isWordByte(seg[i-1]) == isWordByte(seg[i]) {
-					continue
-				}
-			} else if r, _ := utf8.DecodeRuneInString(seg[i:]); !inClass(r, p.class) {
-				continue
-			}
-			if i > 0 && g.blocked(i) {
-				continue
-			}
-			m := p.startsAt.FindStringSubmatchIndex(seg[i:windowEnd(seg, i)])
-			if m == nil {
-				continue
-			}
-			for k := range m {
-				if m[k] >= 0 {
-					m[k] += i
-				}
-			}
-			if accept(m) {
-				next = m[1]
-			}
+	return r.cands
+}
+
+// runner is one run of a pattern over a segment.
+type runner struct {
+	x     *Extractor
+	p     *pattern
+	pi    int
+	g     *segment
+	base  int // the segment's offset in the text
+	cands []candidate
+}
+
+// anchored tries the anchored regex only where a match can start: at a
+// word that begins like the pattern and ends, within the leading group's
+// length, before one of the strings that must follow it.
+func (r *runner) anchored() {
+	p, g, seg := r.p, r.g, r.g.s
+	lower := g.lowered()
+	next := 0
+	for _, i := range r.x.startCandidates(p, g) {
+		if i < next {
+			continue
 		}
-		return cands
+		if p.starts != nil {
+			if c := p.byFirst[lower[i]]; c == nil || !hasAnyPrefix(lower[i:], c) {
+				continue
+			}
+			if p.boundary && i > 0 && isWordByte(seg[i-1]) == isWordByte(seg[i]) {
+				continue
+			}
+		} else if first, _ := utf8.DecodeRuneInString(seg[i:]); !inClass(first, p.class) {
+			continue
+		}
+		if i > 0 && g.blocked(i) {
+			continue
+		}
+		m := p.startsAt.FindStringSubmatchIndex(seg[i:windowEnd(seg, i)])
+		if m == nil {
+			continue
+		}
+		shift(m, i)
+		if r.accept(m) {
+			next = m[1]
+		}
 	}
+}
+
+// windows runs the unanchored regex window by window, retried from the
+// next word after a match that fails its checks.
+func (r *runner) windows() {
+	p, seg := r.p, r.g.s
 	for pos := 0; pos < len(seg); {
 		end := windowEnd(seg, pos)
 		m := p.re.FindStringSubmatchIndex(seg[pos:end])
@@ -650,12 +647,8 @@ func (x *Extractor) run(cands []candidate, pi int, g *segment, base int) []candi
 			pos = nextWord(seg, pos+(end-pos)/2) // windows overlap by half
 			continue
 		}
-		for i := range m {
-			if m[i] >= 0 {
-				m[i] += pos
-			}
-		}
-		if accept(m) {
+		shift(m, pos)
+		if r.accept(m) {
 			pos = max(m[1], m[0]+1)
 			if pos < len(seg) && seg[pos-1] != ' ' {
 				pos = nextWord(seg, pos)
@@ -667,7 +660,40 @@ func (x *Extractor) run(cands []candidate, pi int, g *segment, base int) []candi
 		}
 		pos = nextWord(seg, m[0])
 	}
-	return cands
+}
+
+// accept builds the candidate of match m, keeping it if it passes its
+// checks, and reports whether it did.
+func (r *runner) accept(m []int) bool {
+	p, seg := r.p, r.g.s
+	if p.tailGroup > 0 && m[2*p.tailGroup] >= 0 {
+		// The value runs to the end of the segment, or of its first
+		// maxTail bytes: no value is that long, and cleaning a
+		// megabyte-long tail for every match would be quadratic.
+		end := min(len(seg), m[2*p.tailGroup]+maxTail)
+		if i := strings.IndexByte(seg[m[2*p.tailGroup+1]:end], '\n'); i >= 0 {
+			end = m[2*p.tailGroup+1] + i
+		}
+		m[2*p.tailGroup+1], m[1] = end, end
+	}
+	c, ok := r.x.build(p, r.pi, r.g, m)
+	if ok {
+		c.at += r.base
+		c.vlo += r.base
+		c.vhi += r.base
+		r.cands = append(r.cands, c)
+	}
+	return ok
+}
+
+// shift moves the offsets of match m, found in a slice starting at by, to
+// the segment's.
+func shift(m []int, by int) {
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += by
+		}
+	}
 }
 
 // startCandidates returns, in order, the offsets of g where p may start
@@ -772,78 +798,19 @@ func group(m []int, idx []int) (int, int, bool) {
 
 // build checks one match and turns it into a candidate.
 func (x *Extractor) build(p *pattern, pi int, g *segment, m []int) (candidate, bool) {
-	seg := g.s
 	if m[0] > 0 && g.blocked(m[0]) {
 		return candidate{}, false
 	}
 	c := candidate{prio: pi, at: m[0], phraseTmpl: p.spec.Phrase}
 	if p.spec.Names != "" {
-		lo, hi, ok := group(m, p.subject)
-		if !ok {
+		if !x.takeNames(&c, p, g, m) {
 			return candidate{}, false
 		}
-		if lo, hi, ok = x.subjectSpan(p, g, lo, hi); !ok {
-			return candidate{}, false
-		}
-		c.names, c.subjText, c.vlo, c.vhi = p.spec.Names, seg[lo:hi], lo, hi
-		c.fact.Subject = NormalizeSubject(c.subjText)
 		return c, true
 	}
 	// Value first: it is what most often disqualifies a match.
-	vlo, vhi, ok := group(m, p.value)
-	if !ok || !x.mayBeValue(p, seg, vlo, vhi) {
+	if !x.takeValue(&c, p, g, m) || !x.takeSubject(&c, p, g, m) || !x.takeFrom(&c, p, g, m) || !x.takeKind(&c, p, g, m) {
 		return candidate{}, false
-	}
-	vlo, vhi = x.clean(p, g, vlo, vhi, true)
-	if vlo >= vhi || !x.valueOK(p, g, vlo, vhi) {
-		return candidate{}, false
-	}
-	c.vlo, c.vhi = vlo, vhi
-	c.fact.Value = seg[vlo:vhi]
-	c.valueText = c.fact.Value
-	// Subject.
-	if lo, hi, ok := group(m, p.subject); ok {
-		lo, hi, ok = x.subjectSpan(p, g, lo, hi)
-		if !ok {
-			return candidate{}, false
-		}
-		c.subjText = seg[lo:hi]
-		if fw := g.wordsIn(lo, hi); len(fw) > 0 && determiners[fw[0].lower] {
-			r, n := utf8.DecodeRuneInString(c.subjText)
-			c.subjText = strings.ToLower(string(r)) + c.subjText[n:]
-		}
-		c.fact.Subject = NormalizeSubject(c.subjText)
-		if c.fact.Subject == "" {
-			return candidate{}, false
-		}
-	} else if p.spec.Subject != "" {
-		c.fact.Subject = p.spec.Subject
-		c.subjText = p.spec.Subject
-		c.fixed = true
-	}
-	// From.
-	if lo, hi, ok := group(m, p.from); ok {
-		lo, hi = x.clean(p, g, lo, hi, true)
-		if lo >= hi || len(g.wordsIn(lo, hi)) > p.maxWords || pronouns[strings.ToLower(seg[lo:hi])] {
-			return candidate{}, false
-		}
-		c.fact.From = seg[lo:hi]
-		c.fromText = c.fact.From
-		if strings.EqualFold(c.fact.From, c.fact.Value) {
-			return candidate{}, false
-		}
-	}
-	// Attribute.
-	c.fact.Attribute = p.spec.Attribute
-	if lo, hi, ok := group(m, p.kind); ok {
-		hi, c.fact.Attribute = x.kindAt(g, lo, hi)
-		if c.fact.Attribute == "" {
-			return candidate{}, false
-		}
-		c.kindText = seg[lo:hi]
-		if r, n := utf8.DecodeRuneInString(c.kindText); strings.ToLower(c.kindText[n:]) == c.kindText[n:] {
-			c.kindText = strings.ToLower(string(r)) + c.kindText[n:]
-		}
 	}
 	if c.fact.Attribute == "" && c.fact.From == "" {
 		return candidate{}, false
@@ -852,6 +819,97 @@ func (x *Extractor) build(p *pattern, pi int, g *segment, m []int) (candidate, b
 		return candidate{}, false
 	}
 	return c, true
+}
+
+// takeNames fills c for a "names" pattern: the subject it names.
+func (x *Extractor) takeNames(c *candidate, p *pattern, g *segment, m []int) bool {
+	lo, hi, ok := group(m, p.subject)
+	if !ok {
+		return false
+	}
+	if lo, hi, ok = x.subjectSpan(p, g, lo, hi); !ok {
+		return false
+	}
+	c.names, c.subjText, c.vlo, c.vhi = p.spec.Names, g.s[lo:hi], lo, hi
+	c.fact.Subject = NormalizeSubject(c.subjText)
+	return true
+}
+
+// takeValue fills c's value from match m, cleaned; false if there is none
+// that passes.
+func (x *Extractor) takeValue(c *candidate, p *pattern, g *segment, m []int) bool {
+	vlo, vhi, ok := group(m, p.value)
+	if !ok || !x.mayBeValue(p, g.s, vlo, vhi) {
+		return false
+	}
+	vlo, vhi = x.clean(p, g, vlo, vhi, true)
+	if vlo >= vhi || !x.valueOK(p, g, vlo, vhi) {
+		return false
+	}
+	c.vlo, c.vhi = vlo, vhi
+	c.fact.Value = g.s[vlo:vhi]
+	c.valueText = c.fact.Value
+	return true
+}
+
+// takeSubject fills c's subject: the one match m captured, normalised, or
+// the pattern's own; false if a captured one is not a subject.
+func (x *Extractor) takeSubject(c *candidate, p *pattern, g *segment, m []int) bool {
+	lo, hi, ok := group(m, p.subject)
+	if !ok {
+		if p.spec.Subject != "" {
+			c.fact.Subject = p.spec.Subject
+			c.subjText = p.spec.Subject
+			c.fixed = true
+		}
+		return true
+	}
+	if lo, hi, ok = x.subjectSpan(p, g, lo, hi); !ok {
+		return false
+	}
+	c.subjText = g.s[lo:hi]
+	if fw := g.wordsIn(lo, hi); len(fw) > 0 && determiners[fw[0].lower] {
+		r, n := utf8.DecodeRuneInString(c.subjText)
+		c.subjText = strings.ToLower(string(r)) + c.subjText[n:]
+	}
+	c.fact.Subject = NormalizeSubject(c.subjText)
+	return c.fact.Subject != ""
+}
+
+// takeFrom fills c's old value ("switched from X"), if match m has one;
+// false if it is no value or the same as the new one.
+func (x *Extractor) takeFrom(c *candidate, p *pattern, g *segment, m []int) bool {
+	lo, hi, ok := group(m, p.from)
+	if !ok {
+		return true
+	}
+	seg := g.s
+	lo, hi = x.clean(p, g, lo, hi, true)
+	if lo >= hi || len(g.wordsIn(lo, hi)) > p.maxWords || pronouns[strings.ToLower(seg[lo:hi])] {
+		return false
+	}
+	c.fact.From = seg[lo:hi]
+	c.fromText = c.fact.From
+	return !strings.EqualFold(c.fact.From, c.fact.Value)
+}
+
+// takeKind fills c's attribute: the pattern's, or the one the kind match
+// m captured names; false if a captured kind names none.
+func (x *Extractor) takeKind(c *candidate, p *pattern, g *segment, m []int) bool {
+	c.fact.Attribute = p.spec.Attribute
+	lo, hi, ok := group(m, p.kind)
+	if !ok {
+		return true
+	}
+	hi, c.fact.Attribute = x.kindAt(g, lo, hi)
+	if c.fact.Attribute == "" {
+		return false
+	}
+	c.kindText = g.s[lo:hi]
+	if r, n := utf8.DecodeRuneInString(c.kindText); strings.ToLower(c.kindText[n:]) == c.kindText[n:] {
+		c.kindText = strings.ToLower(string(r)) + c.kindText[n:]
+	}
+	return true
 }
 
 // mayBeValue rejects, before any cleaning, a raw value text[lo:hi] that

@@ -34,11 +34,24 @@ func sameFacts(got, want []Fact) bool {
 	return true
 }
 
+// extractCase is a text and the facts it states, in order.
+type extractCase struct {
+	text string
+	want []Fact
+}
+
+// checkExtract checks the facts x extracts from each case's text.
+func checkExtract(t *testing.T, x *Extractor, tests []extractCase) {
+	t.Helper()
+	for _, tt := range tests {
+		if got := x.Extract(tt.text); !sameFacts(got, tt.want) {
+			t.Errorf("Extract(%q)\n got  %+v\n want %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestExtractEnglish(t *testing.T) {
-	tests := []struct {
-		text string
-		want []Fact
-	}{
+	checkExtract(t, Default(), []extractCase{
 		// Where the user lives.
 		{"I live in Madrid.", []Fact{{Subject: "user", Attribute: "lives_in", Value: "Madrid", Phrase: "you live in Madrid"}}},
 		{"I live in Valencia now.", []Fact{f("user", "lives_in", "Valencia")}},
@@ -87,20 +100,11 @@ func TestExtractEnglish(t *testing.T) {
 		// Several facts, in text order.
 		{"I live in Madrid. I work at Acme. My editor is Neovim.", []Fact{
 			f("user", "lives_in", "Madrid"), f("user", "employer", "Acme"), f("user", "editor", "Neovim")}},
-	}
-	x := Default()
-	for _, tt := range tests {
-		if got := x.Extract(tt.text); !sameFacts(got, tt.want) {
-			t.Errorf("Extract(%q)\n got  %+v\n want %+v", tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestExtractSpanish(t *testing.T) {
-	tests := []struct {
-		text string
-		want []Fact
-	}{
+	checkExtract(t, Default(), []extractCase{
 		{"Vivo en Madrid.", []Fact{{Subject: "user", Attribute: "lives_in", Value: "Madrid", Phrase: "you live in Madrid"}}},
 		{"Vivo en Valencia desde 2025.", []Fact{f("user", "lives_in", "Valencia")}},
 		{"Vivo en Valencia porque me gusta el mar.", []Fact{f("user", "lives_in", "Valencia")}},
@@ -129,13 +133,7 @@ func TestExtractSpanish(t *testing.T) {
 		{"Paciente: Juan Pérez\nDiagnóstico: gripe A\nTratamiento: oseltamivir", []Fact{
 			f("juan pérez", "diagnosis", "gripe A"), f("juan pérez", "treatment", "oseltamivir")}},
 		{"Diagnóstico de María López: bronquitis aguda", []Fact{f("maría lópez", "diagnosis", "bronquitis aguda")}},
-	}
-	x := Default()
-	for _, tt := range tests {
-		if got := x.Extract(tt.text); !sameFacts(got, tt.want) {
-			t.Errorf("Extract(%q)\n got  %+v\n want %+v", tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // TestExtractNonFacts holds statements that must not become durable facts,

@@ -248,18 +248,12 @@ func compile(f *fileSpec, name string, nUser int) (*Extractor, error) {
 	return x, nil
 }
 
+// compilePattern checks a pattern of the file and compiles it with what
+// the prefilter and the anchored runs need. Its errors name the field at
+// fault.
 func compilePattern(ps patternSpec, macros map[string]string) (*pattern, error) {
-	if ps.Name == "" {
-		return nil, errors.New("name is required")
-	}
-	if ps.Regex == "" {
-		return nil, errors.New("regex is required")
-	}
-	if !valueKinds[ps.Value] {
-		return nil, fmt.Errorf("value %q: want one of any, term, name, org, place, number, role", ps.Value)
-	}
-	if !subjectKinds[ps.SubjectKind] {
-		return nil, fmt.Errorf("subject_kind %q: want one of any, det, token, name", ps.SubjectKind)
+	if err := checkSpec(ps); err != nil {
+		return nil, err
 	}
 	src, err := expand(ps.Regex, macros)
 	if err != nil {
@@ -270,6 +264,49 @@ func compilePattern(ps patternSpec, macros map[string]string) (*pattern, error) 
 		return nil, fmt.Errorf("regex: %w", err)
 	}
 	p := &pattern{spec: ps, maxWords: ps.MaxWords, valueKind: ps.Value, subjectKind: ps.SubjectKind}
+	if err := p.groups(parsed); err != nil {
+		return nil, err
+	}
+	if err := checkPhrase(ps.Phrase); err != nil {
+		return nil, err
+	}
+	if p.maxWords == 0 {
+		p.maxWords = defaultMaxWords(ps)
+	}
+	if len(ps.Stops) > 0 {
+		p.stopper = &stopper{}
+		if err := p.stopper.add(ps.Stops, stopAlways, macros); err != nil {
+			return nil, fmt.Errorf("stops%w", err)
+		}
+	}
+	parsed = parsed.Simplify()
+	src = p.analyse(parsed, src)
+	if err := p.compile(parsed, src); err != nil {
+		return nil, fmt.Errorf("regex: %w", err)
+	}
+	return p, nil
+}
+
+// checkSpec checks the fields of a pattern that need no regex.
+func checkSpec(ps patternSpec) error {
+	if ps.Name == "" {
+		return errors.New("name is required")
+	}
+	if ps.Regex == "" {
+		return errors.New("regex is required")
+	}
+	if !valueKinds[ps.Value] {
+		return fmt.Errorf("value %q: want one of any, term, name, org, place, number, role", ps.Value)
+	}
+	if !subjectKinds[ps.SubjectKind] {
+		return fmt.Errorf("subject_kind %q: want one of any, det, token, name", ps.SubjectKind)
+	}
+	return nil
+}
+
+// groups records the regex's named groups and checks the pattern has the
+// ones its fields do not stand in for.
+func (p *pattern) groups(parsed *syntax.Regexp) error {
 	for i, n := range parsed.CapNames() {
 		switch n {
 		case "subject":
@@ -282,41 +319,42 @@ func compilePattern(ps patternSpec, macros map[string]string) (*pattern, error) 
 			p.kind = append(p.kind, i)
 		case "":
 		default:
-			return nil, fmt.Errorf("regex: unknown group name %q (want subject, value, from or kind)", n)
+			return fmt.Errorf("regex: unknown group name %q (want subject, value, from or kind)", n)
 		}
 	}
+	ps := p.spec
 	switch {
 	case ps.Names != "":
 		if len(p.subject) == 0 {
-			return nil, errors.New(`a "names" pattern needs a subject group`)
+			return errors.New(`a "names" pattern needs a subject group`)
 		}
 	case len(p.value) == 0:
-		return nil, errors.New("regex: a (?P<value>...) group is required")
+		return errors.New("regex: a (?P<value>...) group is required")
 	case ps.Attribute == "" && len(p.kind) == 0 && len(p.from) == 0:
-		return nil, errors.New(`attribute is required unless the regex has a kind or from group`)
+		return errors.New(`attribute is required unless the regex has a kind or from group`)
 	case ps.Subject == "" && len(p.subject) == 0 && len(p.from) == 0:
-		return nil, errors.New(`subject is required unless the regex has a subject or from group`)
+		return errors.New(`subject is required unless the regex has a subject or from group`)
 	}
-	if err := checkPhrase(ps.Phrase); err != nil {
-		return nil, err
+	return nil
+}
+
+// defaultMaxWords is how many words a value of ps may run to when ps does
+// not say.
+func defaultMaxWords(ps patternSpec) int {
+	switch {
+	case ps.Raw:
+		return 80
+	case ps.List:
+		return 16
+	default:
+		return 8
 	}
-	if p.maxWords == 0 {
-		switch {
-		case ps.Raw:
-			p.maxWords = 80
-		case ps.List:
-			p.maxWords = 16
-		default:
-			p.maxWords = 8
-		}
-	}
-	if len(ps.Stops) > 0 {
-		p.stopper = &stopper{}
-		if err := p.stopper.add(ps.Stops, stopAlways, macros); err != nil {
-			return nil, fmt.Errorf("stops%w", err)
-		}
-	}
-	parsed = parsed.Simplify()
+}
+
+// analyse reads from the simplified regex what the prefilter needs: whether
+// it is anchored, what the value must start with, the literals a match
+// must contain. It returns src rewritten for a trailing value group.
+func (p *pattern) analyse(parsed *syntax.Regexp, src string) string {
 	p.anchored = startsAnchored(parsed)
 	if len(p.value) == 1 {
 		p.valuePre = valuePrefixes(parsed, p.value[0])
@@ -325,7 +363,7 @@ func compilePattern(ps patternSpec, macros map[string]string) (*pattern, error) 
 	if tail := trailingAny(parsed); tail != nil {
 		// A group that runs to the end of the sentence ((?P<value>.+)) is
 		// matched as one character and extended in code: Go's backtracker
-		// spends some 15ns a character on it, and the cleaning that
+		// spends time on every character of it, and the cleaning that
 		// follows decides where the value really ends anyway. The rewrite
 		// is textual (printing a parsed expression back folds every case
 		// range again, which is slow), so it applies to the usual spelling.
@@ -334,43 +372,57 @@ func compilePattern(ps patternSpec, macros map[string]string) (*pattern, error) 
 			p.tailGroup = tail.Cap
 		}
 	}
-	if !p.anchored {
-		if p.starts, p.boundary = startSet(parsed); p.starts != nil {
-			for _, s := range p.starts {
-				p.byFirst[s[0]] = append(p.byFirst[s[0]], s)
-			}
-		} else {
-			p.class = firstClass(parsed)
-		}
-		if g, f := leadFollowers(parsed); f != nil {
-			switch {
-			case slices.Contains(p.subject, g):
-				p.followers = newAfterWords(f)
-				switch p.subjectKind {
-				case "token":
-					p.leadWords = 1
-				case "name":
-					p.leadWords = 4
-				default:
-					p.leadWords = 7
-				}
-			case slices.Contains(p.value, g):
-				p.followers, p.leadWords = newAfterWords(f), p.maxWords
-			}
-		}
-		if p.starts != nil || p.class != nil {
-			// Only the anchored form is needed: run tries it where a
-			// match can start.
-			if p.startsAt, err = regexp.Compile(`^(?:` + src + `)`); err != nil {
-				return nil, fmt.Errorf("regex: %w", err)
-			}
-			return p, nil
-		}
+	return src
+}
+
+// compile compiles src: for a pattern that can be tried only where a match
+// can start (the words it starts with, or the class of its first
+// character), in its anchored form alone, with what follows its leading
+// group; otherwise as it is.
+func (p *pattern) compile(parsed *syntax.Regexp, src string) (err error) {
+	if p.anchored {
+		p.re, err = regexp.Compile(src)
+		return err
 	}
-	if p.re, err = regexp.Compile(src); err != nil {
-		return nil, fmt.Errorf("regex: %w", err)
+	if p.starts, p.boundary = startSet(parsed); p.starts != nil {
+		for _, s := range p.starts {
+			p.byFirst[s[0]] = append(p.byFirst[s[0]], s)
+		}
+	} else {
+		p.class = firstClass(parsed)
 	}
-	return p, nil
+	p.leaders(parsed)
+	if p.starts != nil || p.class != nil {
+		// Only the anchored form is needed: run tries it where a match
+		// can start.
+		p.startsAt, err = regexp.Compile(`^(?:` + src + `)`)
+		return err
+	}
+	p.re, err = regexp.Compile(src)
+	return err
+}
+
+// leaders records the words that may follow the regex's leading subject or
+// value group, and how many words that group may take.
+func (p *pattern) leaders(parsed *syntax.Regexp) {
+	g, f := leadFollowers(parsed)
+	if f == nil {
+		return
+	}
+	switch {
+	case slices.Contains(p.subject, g):
+		p.followers = newAfterWords(f)
+		switch p.subjectKind {
+		case "token":
+			p.leadWords = 1
+		case "name":
+			p.leadWords = 4
+		default:
+			p.leadWords = 7
+		}
+	case slices.Contains(p.value, g):
+		p.followers, p.leadWords = newAfterWords(f), p.maxWords
+	}
 }
 
 // trailingAny returns the capture group that ends every match of re when

@@ -49,21 +49,13 @@ func TestLoadExtends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		text string
-		want []Fact
-	}{
+	checkExtract(t, x, []extractCase{
 		{"I now version my code with jujutsu for the time being.", []Fact{{Subject: "user", Attribute: "vcs", Value: "jujutsu", Phrase: "you version with jujutsu"}}},
 		{"My version control is Jujutsu.", []Fact{f("user", "vcs", "Jujutsu")}},
 		{"Marta is now the release captain.", []Fact{f("marta", "role", "release captain")}},
 		{"I moved to Valencia.", nil},                                      // disabled
 		{"I live in Valencia.", []Fact{f("user", "lives_in", "Valencia")}}, // the rest still there
-	}
-	for _, tt := range tests {
-		if got := x.Extract(tt.text); !sameFacts(got, tt.want) {
-			t.Errorf("Extract(%q)\n got  %+v\n want %+v", tt.text, got, tt.want)
-		}
-	}
+	})
 	// The default extractor is unchanged.
 	if got := Default().Extract("I moved to Valencia."); len(got) != 1 {
 		t.Errorf("Default changed by Load: %+v", got)

@@ -8,8 +8,8 @@ import (
 
 // The prefilter keeps extraction linear in the size of the text. Running
 // every pattern's regular expression on every sentence would cost
-// patterns × text, and Go's regular expressions cost microseconds per
-// sentence; instead each pattern is reduced, once, to a few requirements —
+// patterns × text, and Go's regular expressions are slow next to a
+// literal search; instead each pattern is reduced, once, to a few requirements —
 // sets of literal strings one of which any match must contain: {"moved",
 // "relocated"} and {" to "} — all the literals go into one Aho-Corasick
 // automaton, and a single pass over the text says which sentences meet
@@ -123,49 +123,64 @@ func required(re *syntax.Regexp) []string {
 			return required(re.Sub[0])
 		}
 	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			s := required(sub)
-			if s == nil {
-				return nil
-			}
-			out = append(out, s...)
-		}
-		if out = dedupe(out); len(out) > maxLiterals {
-			return nil
-		}
-		return out
+		return unionOf(re.Sub, required)
 	case syntax.OpConcat:
-		// Runs of adjacent exact children concatenate into longer, more
-		// selective literals (" is " rather than "is"); the best candidate
-		// of the whole concatenation wins.
+		// The best candidate of the whole concatenation wins.
 		var best []string
-		run := []string{""}
-		flush := func() {
-			if c := usable(run); better(c, best) {
-				best = c
-			}
-			run = []string{""}
-		}
-		for _, sub := range re.Sub {
-			if s, ok := exactSet(sub); ok {
-				if p, ok := product(run, s); ok {
-					run = p
-					continue
-				}
-				flush()
-				run = s
-				continue
-			}
-			flush()
-			if c := required(sub); better(c, best) {
+		keep := func(c []string) {
+			if better(c, best) {
 				best = c
 			}
 		}
-		flush()
+		concatRuns(re.Sub, keep, func(sub *syntax.Regexp) { keep(required(sub)) })
 		return best
 	}
 	return nil
+}
+
+// unionOf returns the union of f over subs, the alternatives of an
+// alternation, or nil if f knows nothing of one of them or the union is
+// too large to be worth looking for.
+func unionOf(subs []*syntax.Regexp, f func(*syntax.Regexp) []string) []string {
+	var out []string
+	for _, sub := range subs {
+		s := f(sub)
+		if s == nil {
+			return nil
+		}
+		out = append(out, s...)
+	}
+	if out = dedupe(out); len(out) > maxLiterals {
+		return nil
+	}
+	return out
+}
+
+// concatRuns walks the children of a concatenation. Runs of adjacent exact
+// children concatenate into longer, more selective literals (" is " rather
+// than "is"): each run, made usable, goes to lit (nil when it yields
+// nothing), as long as its set stays small; every other child goes to
+// other, in order.
+func concatRuns(subs []*syntax.Regexp, lit func([]string), other func(*syntax.Regexp)) {
+	run := []string{""}
+	flush := func() {
+		lit(usable(run))
+		run = []string{""}
+	}
+	for _, sub := range subs {
+		if s, ok := exactSet(sub); ok {
+			if p, ok := product(run, s); ok {
+				run = p
+				continue
+			}
+			flush()
+			run = s
+			continue
+		}
+		flush()
+		other(sub)
+	}
+	flush()
 }
 
 // usable reduces a literal set to what the automaton can look for — the
@@ -246,27 +261,11 @@ func requirements(re *syntax.Regexp) [][]string {
 			}
 			return
 		case syntax.OpConcat:
-			run := []string{""}
-			flush := func() {
-				if c := usable(run); c != nil {
+			concatRuns(re.Sub, func(c []string) {
+				if c != nil {
 					out = append(out, c)
 				}
-				run = []string{""}
-			}
-			for _, sub := range re.Sub {
-				if s, ok := exactSet(sub); ok {
-					if p, ok := product(run, s); ok {
-						run = p
-						continue
-					}
-					flush()
-					run = s
-					continue
-				}
-				flush()
-				walk(sub)
-			}
-			flush()
+			}, walk)
 			return
 		}
 		if c := required(re); c != nil {
@@ -436,18 +435,7 @@ func prefixSet(re *syntax.Regexp) []string {
 	case syntax.OpConcat:
 		return prefixSeq(re.Sub)
 	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			s := prefixSet(sub)
-			if s == nil {
-				return nil
-			}
-			out = append(out, s...)
-		}
-		if out = dedupe(out); len(out) > maxLiterals {
-			return nil
-		}
-		return out
+		return unionOf(re.Sub, prefixSet)
 	}
 	if s, ok := exactSet(re); ok && !containsEmptyString(s) {
 		return s

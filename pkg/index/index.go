@@ -18,6 +18,18 @@
 // rarest terms first and stops admitting documents once no unread term
 // could lift a new one into the results (see Search).
 //
+// # Cost and limits
+//
+// The index lives in memory only: its owner builds it from the stored
+// texts when it opens them. Add costs tokenizing the text; Search costs
+// the posting lists of the query's terms, the rare ones whole and the
+// common ones only as far as pruning allows; posting lists are kept
+// compressed (see postings.go). Matching is by term, as package tokenize
+// makes terms (lower-cased, folded, stemmed): no phrases, no positions, no
+// fuzzy spelling, so "postgress" does not find "PostgreSQL". Hiding a
+// document (SetLive) keeps its postings, so an index only grows until it
+// is built again.
+//
 // An Index is not safe for concurrent mutation. The store serialises writes
 // through its single writer and guards the index with a RWMutex; any number
 // of searches may run at once under the read lock.
@@ -32,7 +44,8 @@ import (
 
 // BM25 parameters. b is lower than the textbook 0.75: memories vary a lot in
 // length and a long one is usually long because it says more, not because it
-// repeats itself (measured on LoCoMo: b≈0.3–0.4 beats 0.75; k1 barely matters).
+// repeats itself (on the LoCoMo evaluation, scripts/locomo, a lower b ranks
+// better; k1 barely matters).
 const (
 	K1 = 1.2
 	B  = 0.4
@@ -66,7 +79,7 @@ type docInfo struct {
 // link is one side of Link: the neighbour and the weight of its words.
 // A search reads links for every posting it walks, so what it needs is kept
 // in the link itself rather than looked up in the neighbour's docInfo (a
-// cache miss per link, most of a linked search's time at 100k memories):
+// cache miss per link, which dominates a linked search on a large store):
 // w is negative while the neighbour is hidden, and a link never crosses
 // groups, so the neighbour is visible exactly when the document is.
 type link struct {
@@ -151,8 +164,9 @@ func (ix *Index) Add(text string, g Group) Doc {
 // NeighbourWeight is the weight to Link a document with the one saved
 // distance places before it in the same conversation (for a store: the same
 // session on the same day): 0.5 for the previous one, 0.25 for the one
-// before, 0 beyond. Measured on LoCoMo (scripts/locomo): ±2 at .5/.25 beat
-// ±1 alone, ±3, flat and heavier weights. Words are lent, not scores: adding
+// before, 0 beyond. On LoCoMo (scripts/locomo) two neighbours a side at
+// these weights rank better than one or three, flat or heavier weights.
+// Words are lent, not scores: adding
 // a share of a neighbour's score instead was found to pull the neighbour
 // above the memory that actually answers.
 func NeighbourWeight(distance int) float64 {

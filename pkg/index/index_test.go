@@ -63,24 +63,10 @@ func TestSearchNoMatch(t *testing.T) {
 // correct BM25 over every visible document.
 func TestSearchEqualsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	vocab := make([]string, 300)
-	for i := range vocab {
-		vocab[i] = fmt.Sprintf("w%d", i)
-	}
-	word := func() string { return vocab[int(math.Pow(rng.Float64(), 2)*float64(len(vocab)))] }
+	_, word := skewedWords(rng, 300)
 	ix := New()
-	var texts []string
-	var groups []Group
-	for i := 0; i < 3000; i++ {
-		n := 3 + rng.IntN(40)
-		ws := make([]string, n)
-		for j := range ws {
-			ws[j] = word()
-		}
-		texts = append(texts, strings.Join(ws, " "))
-		groups = append(groups, Group(rng.IntN(4)))
-		ix.Add(texts[i], groups[i])
-	}
+	texts, groups := addTexts(ix, 3000, func() int { return 3 + rng.IntN(40) }, word,
+		func(int) Group { return Group(rng.IntN(4)) })
 	for q := 0; q < 200; q++ {
 		terms := tokenize.Terms(word() + " " + word() + " " + word())
 		vis := func(g Group) bool { return g == 0 || g == Group(q%4) }
@@ -95,6 +81,31 @@ func TestSearchEqualsBruteForce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// skewedWords returns a vocabulary of size words, "w0" on, and a draw from
+// it in which the first words are far more frequent than the last.
+func skewedWords(rng *rand.Rand, size int) (vocab []string, word func() string) {
+	vocab = make([]string, size)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%d", i)
+	}
+	return vocab, func() string { return vocab[int(math.Pow(rng.Float64(), 2)*float64(len(vocab)))] }
+}
+
+// addTexts adds n texts to ix, the i-th made of length() words drawn by
+// word, in group(i), and returns them with their groups.
+func addTexts(ix *Index, n int, length func() int, word func() string, group func(i int) Group) (texts []string, groups []Group) {
+	for i := range n {
+		ws := make([]string, length())
+		for j := range ws {
+			ws[j] = word()
+		}
+		texts = append(texts, strings.Join(ws, " "))
+		groups = append(groups, group(i))
+		ix.Add(texts[i], groups[i])
+	}
+	return texts, groups
 }
 
 func bruteForce(texts []string, groups []Group, terms []string, vis func(Group) bool, k int) []Hit {

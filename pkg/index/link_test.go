@@ -71,23 +71,10 @@ func TestHiddenNeighbourLendsNothing(t *testing.T) {
 // with some documents hidden and the links made in random order.
 func TestLinkEqualsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	vocab := make([]string, 200)
-	for i := range vocab {
-		vocab[i] = fmt.Sprintf("w%d", i)
-	}
-	word := func() string { return vocab[int(math.Pow(rng.Float64(), 2)*float64(len(vocab)))] }
+	vocab, word := skewedWords(rng, 200)
 	ix := New()
-	var texts []string
-	var groups []Group
-	for i := 0; i < 1500; i++ {
-		ws := make([]string, 2+rng.IntN(20))
-		for j := range ws {
-			ws[j] = word()
-		}
-		texts = append(texts, strings.Join(ws, " "))
-		groups = append(groups, Group(i/100%3)) // neighbours share a group
-		ix.Add(texts[i], groups[i])
-	}
+	texts, groups := addTexts(ix, 1500, func() int { return 2 + rng.IntN(20) }, word,
+		func(i int) Group { return Group(i / 100 % 3) }) // neighbours share a group
 	type pair struct {
 		a, b int
 		w    float64

@@ -2,11 +2,11 @@ package index
 
 import "encoding/binary"
 
-// Posting lists are most of what the index holds (at 100,000 memories some
-// five million postings), so they are kept compressed: a document's id as
+// Posting lists are most of what the index holds (a posting per distinct
+// word of every memory), so they are kept compressed: a document's id as
 // the gap from the previous posting's, and its count only when it is not
 // 1, both as varints. A posting then takes one or two bytes instead of
-// eight, which is what keeps a large store's index a few tens of MB.
+// eight, which is what keeps a large store's index small.
 //
 // A list is read front to back by Search and Scorer.Postings. Scorer.Score,
 // Contains and a search completing its last candidates (termCount) ask for

@@ -314,8 +314,8 @@ func (acc *accumulator) kth(k int) float64 {
 // accumulator is one search's working state, by document. A linked search
 // counts a term for documents in no useful order (a neighbour may be
 // anywhere), so the counting touches only a small array — 8 bytes a
-// document, which mostly stays in the CPU's cache at 100k documents — and
-// the rest of a document's state (its slot) is updated once per term.
+// document, which mostly stays in the CPU's cache even for a large store —
+// and the rest of a document's state (its slot) is updated once per term.
 type accumulator struct {
 	counts []count // the current term's counts
 	slots  []slot
@@ -339,10 +339,11 @@ type slot struct {
 }
 
 // accumulators keeps the accumulators of finished searches for the next
-// ones: at 100k documents one is some 5 MB. A sync.Pool would do, except
-// that it is emptied at every garbage collection, and a daemon running
-// under a memory limit collects often: each search after a collection then
-// allocated a fresh 5 MB, which brought the next collection sooner.
+// ones: one holds a count and a slot for every document. A sync.Pool would
+// do, except that it is emptied at every garbage collection, and a daemon
+// running under a memory limit collects often: each search after a
+// collection then allocated a fresh accumulator, which brought the next
+// collection sooner.
 var accumulators struct {
 	mu   sync.Mutex
 	free []*accumulator
@@ -456,10 +457,10 @@ func (h *hitHeap) Pop() any {
 // lendFloor documents) is not lent to neighbours. Such a word says little
 // about which memory answers — its IDF is low — yet lending it reaches
 // every neighbour of every memory holding it, most of a large store for the
-// commonest words: that walk was most of a search's time at 100k memories.
-// Ranking gained too: on LoCoMo, recall@5 0.710 → 0.724 (1/8 and 1/16 did
-// about as well, 1/4 and 1/32 worse). The floor keeps a small store's
-// words lent: there every walk is cheap.
+// commonest words: that walk was most of a search's time on a large store.
+// Ranking gained too, on LoCoMo (scripts/locomo): a share of 1/8 ranks
+// about as well as 1/16, 1/4 and 1/32 worse. The floor keeps a small
+// store's words lent: there every walk is cheap.
 const (
 	lendShare = 16
 	lendFloor = 16

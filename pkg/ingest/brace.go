@@ -251,40 +251,11 @@ func (x *braceLexer) code(top bool, stop byte) {
 		case c == '`':
 			x.backtick(top)
 		case c == '{' || c == '(' || c == '[':
-			x.i++
-			if top {
-				if c == '{' {
-					x.brackets = append(x.brackets, bracket{open: x.i - 1, close: -1, depth: x.depth, ch: '{'})
-					x.open = append(x.open, len(x.brackets)-1)
-				}
-				x.depth++
-			} else {
-				local++
-			}
-			x.mark(top, string(c))
+			x.openBracket(top, c, &local)
 		case c == '}' || c == ')' || c == ']':
-			x.i++
-			if !top {
-				if local == 0 && c == stop {
-					x.prev = ")"
-					return
-				}
-				if local > 0 {
-					local--
-				}
-				x.prev = string(c)
-				continue
+			if x.closeBracket(top, c, stop, &local) {
+				return
 			}
-			if c == '}' {
-				if n := len(x.open); n > 0 {
-					x.brackets[x.open[n-1]].close = x.i - 1
-					x.open = x.open[:n-1]
-				}
-			}
-			if x.depth > 0 {
-				x.depth--
-			}
-			x.mark(top, string(c))
 		case c == '?' && n1 == '>' && x.l.php && top:
 			x.i += 2
 			x.mark(top, ";")
@@ -302,6 +273,52 @@ func (x *braceLexer) code(top bool, stop byte) {
 			x.mark(top, string(c))
 		}
 	}
+}
+
+// openBracket consumes the opening bracket c: at the outer level it nests
+// (a brace is recorded for the splitter), inside an interpolation it
+// counts in local.
+func (x *braceLexer) openBracket(top bool, c byte, local *int) {
+	x.i++
+	if top {
+		if c == '{' {
+			x.brackets = append(x.brackets, bracket{open: x.i - 1, close: -1, depth: x.depth, ch: '{'})
+			x.open = append(x.open, len(x.brackets)-1)
+		}
+		x.depth++
+	} else {
+		*local++
+	}
+	x.mark(top, string(c))
+}
+
+// closeBracket consumes the closing bracket c, the counterpart of
+// openBracket. It reports whether c is the unmatched stop that ends an
+// interpolation.
+func (x *braceLexer) closeBracket(top bool, c, stop byte, local *int) (done bool) {
+	x.i++
+	if !top {
+		if *local == 0 && c == stop {
+			x.prev = ")"
+			return true
+		}
+		if *local > 0 {
+			*local--
+		}
+		x.prev = string(c)
+		return false
+	}
+	if c == '}' {
+		if n := len(x.open); n > 0 {
+			x.brackets[x.open[n-1]].close = x.i - 1
+			x.open = x.open[:n-1]
+		}
+	}
+	if x.depth > 0 {
+		x.depth--
+	}
+	x.mark(top, string(c))
+	return false
 }
 
 // nested scans an interpolation's code up to its closing bracket. Past a
@@ -591,13 +608,7 @@ func braceKind(l *braceLang, m *codeModel, it item) itemKind {
 }
 
 func braceTitle(m *codeModel, it item) string {
-	i := it.code
-	for i < it.to && (m.lines[i].attr || m.lines[i].kind != lineCode) {
-		i++
-	}
-	if i >= it.to {
-		i = it.code
-	}
+	i := m.titleLine(it)
 	if l := m.lines[i]; l.kind == lineDirective && l.dir == "define" {
 		if toks := headerTokens(m.src[l.off:m.off(i+1)], 4); len(toks) >= 3 {
 			return toks[2] // "#", "define", NAME

@@ -22,12 +22,7 @@ func (x *braceLexer) str(top bool, q byte) {
 		c := x.src[x.i]
 		switch {
 		case c == '\\':
-			if x.l.interp == 's' && x.peek(1) == '(' {
-				x.i += 2
-				x.nested(')')
-				continue
-			}
-			x.escape()
+			x.backslash()
 		case c == q:
 			x.i++
 			x.mark(top, "\"")
@@ -39,20 +34,41 @@ func (x *braceLexer) str(top bool, q byte) {
 			}
 			x.i++
 			x.nl(true, lineCode)
-		case x.l.interp == 'k' && c == '$' && x.peek(1) == '{':
-			x.i += 2
-			x.nested('}')
-		case x.l.interp == 'p' && c == '{' && x.peek(1) == '$':
-			x.i++
-			x.nested('}')
-		case x.l.interp == 'p' && c == '$' && x.peek(1) == '{':
-			x.i += 2
-			x.nested('}')
+		case x.interpolation():
 		default:
 			x.i++
 		}
 	}
 	x.mark(top, "\"")
+}
+
+// backslash scans what a backslash in a string starts: Swift's \(…)
+// interpolation, or an escape.
+func (x *braceLexer) backslash() {
+	if x.l.interp == 's' && x.peek(1) == '(' {
+		x.i += 2
+		x.nested(')')
+		return
+	}
+	x.escape()
+}
+
+// interpolation scans the interpolation that opens at x.i in a string —
+// Kotlin's ${…}, PHP's {$…} and ${…} — and reports whether one does.
+func (x *braceLexer) interpolation() bool {
+	c, next := x.src[x.i], x.peek(1)
+	switch {
+	case x.l.interp == 'k' && c == '$' && next == '{':
+		x.i += 2
+	case x.l.interp == 'p' && c == '{' && next == '$':
+		x.i++
+	case x.l.interp == 'p' && c == '$' && next == '{':
+		x.i += 2
+	default:
+		return false
+	}
+	x.nested('}')
+	return true
 }
 
 // escape skips a backslash and what it escapes; a line break it escapes
@@ -80,12 +96,7 @@ func (x *braceLexer) tripleStr(top bool) {
 		c := x.src[x.i]
 		switch {
 		case c == '\\' && x.l.tripleEscape:
-			if x.l.interp == 's' && x.peek(1) == '(' {
-				x.i += 2
-				x.nested(')')
-				continue
-			}
-			x.escape()
+			x.backslash()
 		case strings.HasPrefix(x.src[x.i:], `"""`):
 			x.i += 3
 			for x.i < len(x.src) && x.src[x.i] == '"' { // Kotlin: """a"""" is a"
@@ -96,9 +107,7 @@ func (x *braceLexer) tripleStr(top bool) {
 		case c == '\n':
 			x.i++
 			x.nl(true, lineCode)
-		case x.l.interp == 'k' && c == '$' && x.peek(1) == '{':
-			x.i += 2
-			x.nested('}')
+		case x.interpolation(): // Kotlin's (no language with """ has PHP's)
 		default:
 			x.i++
 		}
@@ -222,42 +231,34 @@ func (x *braceLexer) cppRawString(top bool) bool {
 	if j >= len(x.src) || x.src[j] != '(' {
 		return false
 	}
-	closer := ")" + x.src[x.i+1:j] + `"`
-	end := len(x.src)
-	if e := strings.Index(x.src[j+1:], closer); e >= 0 {
-		end = j + 1 + e + len(closer)
-	}
-	x.advance(end, lineCode)
-	x.mark(top, "\"")
+	x.rawString(top, j+1, ")"+x.src[x.i+1:j]+`"`)
 	return true
 }
 
 // rustRawString scans #*"..."#* after an r, br or cr prefix.
 func (x *braceLexer) rustRawString(top bool) bool {
+	j, ok := x.quoteAfterHashes()
+	if !ok {
+		return false // r#ident, a raw identifier
+	}
+	x.rawString(top, j+1, `"`+x.src[x.i:j])
+	return true
+}
+
+// quoteAfterHashes returns the offset of the quote that ends the run of
+// '#' at x.i; false if no quote follows the run.
+func (x *braceLexer) quoteAfterHashes() (int, bool) {
 	j := x.i
 	for j < len(x.src) && x.src[j] == '#' {
 		j++
 	}
-	if j >= len(x.src) || x.src[j] != '"' {
-		return false // r#ident, a raw identifier
-	}
-	closer := `"` + x.src[x.i:j]
-	end := len(x.src)
-	if e := strings.Index(x.src[j+1:], closer); e >= 0 {
-		end = j + 1 + e + len(closer)
-	}
-	x.advance(end, lineCode)
-	x.mark(top, "\"")
-	return true
+	return j, j < len(x.src) && x.src[j] == '"'
 }
 
 // swiftRawString scans #"..."#, ##"..."## and #"""..."""#.
 func (x *braceLexer) swiftRawString(top bool) bool {
-	j := x.i
-	for j < len(x.src) && x.src[j] == '#' {
-		j++
-	}
-	if j >= len(x.src) || x.src[j] != '"' {
+	j, ok := x.quoteAfterHashes()
+	if !ok {
 		return false
 	}
 	hashes := x.src[x.i:j]
@@ -265,14 +266,19 @@ func (x *braceLexer) swiftRawString(top bool) bool {
 	if strings.HasPrefix(x.src[j:], `"""`) {
 		q = `"""`
 	}
-	body := j + len(q)
+	x.rawString(top, j+len(q), q+hashes)
+	return true
+}
+
+// rawString consumes a raw string whose body starts at from, up to and
+// including closer, or to the end of the source if nothing closes it.
+func (x *braceLexer) rawString(top bool, from int, closer string) {
 	end := len(x.src)
-	if e := strings.Index(x.src[body:], q+hashes); e >= 0 {
-		end = body + e + len(q) + len(hashes)
+	if e := strings.Index(x.src[from:], closer); e >= 0 {
+		end = from + e + len(closer)
 	}
 	x.advance(end, lineCode)
 	x.mark(top, "\"")
-	return true
 }
 
 // csharpString scans @"verbatim", $"interpolated {x}", $@"both" and
@@ -294,13 +300,7 @@ func (x *braceLexer) csharpString(top bool) bool {
 		for q < len(x.src) && x.src[q] == '"' {
 			q++
 		}
-		closer := x.src[j:q]
-		end := len(x.src)
-		if e := strings.Index(x.src[q:], closer); e >= 0 {
-			end = q + e + len(closer)
-		}
-		x.advance(end, lineCode)
-		x.mark(top, "\"")
+		x.rawString(top, q, x.src[j:q])
 		return true
 	}
 	x.i++

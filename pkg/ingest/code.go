@@ -91,6 +91,25 @@ func (m *codeModel) lineOf(o int) int {
 	return sort.Search(len(m.lines), func(i int) bool { return m.lines[i].off > o }) - 1
 }
 
+// headLine returns the first code line of it that is not an attribute
+// (its header, past doc comments and annotations), or it.to if it has none.
+func (m *codeModel) headLine(it item) int {
+	i := it.code
+	for i < it.to && (m.lines[i].attr || m.lines[i].kind != lineCode) {
+		i++
+	}
+	return i
+}
+
+// titleLine returns the line a title of it is read from: its headLine, or
+// its first code line if it has none.
+func (m *codeModel) titleLine(it item) int {
+	if i := m.headLine(it); i < it.to {
+		return i
+	}
+	return it.code
+}
+
 // splitCode splits source in lang into units; languages without a scanner
 // split like generic text.
 func splitCode(lang, text string, max int) []unit {
@@ -360,10 +379,7 @@ func titleFromTokens(toks []string) string {
 		if !declKeywords[t] {
 			continue
 		}
-		j := i + 1
-		for j < len(toks) && (declKeywords[toks[j]] || toks[j] == "*" || toks[j] == "!") {
-			j++
-		}
+		j := skipTokens(toks, i+1, func(u string) bool { return declKeywords[u] || u == "*" || u == "!" })
 		if t == "impl" {
 			var parts []string
 			depth := 0
@@ -459,6 +475,15 @@ var afterContainerName = map[string]bool{
 	"private": true, "internal": true, "public": true, "constructor": true, "\"": true,
 }
 
+// skipTokens returns the index of the first of toks from j on that skip
+// does not match, or len(toks).
+func skipTokens(toks []string, j int, skip func(string) bool) int {
+	for j < len(toks) && skip(toks[j]) {
+		j++
+	}
+	return j
+}
+
 // isBraceContainer reports whether a header (the text before its body's
 // "{") declares a class-like container.
 func isBraceContainer(header string, _ byte) bool {
@@ -467,10 +492,7 @@ func isBraceContainer(header string, _ byte) bool {
 		if !containerKeywords[t] {
 			continue
 		}
-		j := i + 1
-		for j < len(toks) && (containerKeywords[toks[j]] || toks[j] == "companion" || toks[j] == "data") {
-			j++
-		}
+		j := skipTokens(toks, i+1, func(u string) bool { return containerKeywords[u] || u == "companion" || u == "data" })
 		if t == "impl" || t == "extern" || j >= len(toks) {
 			return true
 		}

@@ -304,63 +304,89 @@ func chatSpeaker(t string) string {
 // detectProse classifies a text that is not code.
 func detectProse(s string) Detection {
 	folded := foldASCII(s)
-	words := strings.FieldsFunc(folded, func(r rune) bool {
+	p := &proseSignals{s: s, folded: folded, speakers: map[string]int{}}
+	p.words = strings.FieldsFunc(folded, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
 	})
-	distinct := func(vocab map[string]bool) int {
-		seen := map[string]bool{}
-		for _, w := range words {
-			if vocab[w] {
-				seen[w] = true
-			}
-		}
-		return len(seen)
-	}
-	count := func(vocab map[string]bool) int {
-		n := 0
-		for _, w := range words {
-			if vocab[w] {
-				n++
-			}
-		}
-		return n
-	}
+	p.tally(proseLines(s))
+	return p.classify()
+}
 
-	ls := proseLines(s)
-	var dated, clinicalHeads, chapters, seps, nonBlank, steps, commands, chat int
-	speakers := map[string]int{}
+// proseSignals is what detectProse weighs: the text's words and counts of
+// its telling lines.
+type proseSignals struct {
+	s, folded string
+	words     []string // of folded
+
+	// Line counts: see tally.
+	dated, clinicalHeads, chapters, seps, nonBlank, steps, commands, chat int
+
+	speakers map[string]int // chat lines by speaker
+}
+
+// tally counts the telling lines among ls: dated, steps, commands, chat,
+// clinical headers, chapter lines and separators.
+func (p *proseSignals) tally(ls []pline) {
 	for _, l := range ls {
 		if l.blank || l.fenced {
 			continue
 		}
-		nonBlank++
+		p.nonBlank++
 		if isStep(l.text) {
-			steps++
+			p.steps++
 		}
 		if isCommand(l.text) {
-			commands++
+			p.commands++
 		}
 		if sp := chatSpeaker(l.text); sp != "" && !clinicalVocab[foldASCII(sp)] {
-			speakers[sp]++
-			chat++
+			p.speakers[sp]++
+			p.chat++
 		}
 		if _, _, ok := dates.Opening(l.text); ok {
-			dated++
+			p.dated++
 		}
 		if lbl, _, ok := labelLine(l.text); ok && clinicalVocab[foldASCII(lbl)] {
-			clinicalHeads++
+			p.clinicalHeads++
 		}
 		if l.chapter {
-			chapters++
+			p.chapters++
 		}
 		if l.sep {
-			seps++
+			p.seps++
 		}
 	}
-	clinical := distinct(clinicalTerms)
-	cooking := distinct(cookingTerms)
-	runbook := distinct(runbookTerms)
-	firstPerson := count(firstPersonTerms)
+}
+
+// distinct counts the words of vocab the text uses.
+func (p *proseSignals) distinct(vocab map[string]bool) int {
+	seen := map[string]bool{}
+	for _, w := range p.words {
+		if vocab[w] {
+			seen[w] = true
+		}
+	}
+	return len(seen)
+}
+
+// count counts the text's words that are in vocab.
+func (p *proseSignals) count(vocab map[string]bool) int {
+	n := 0
+	for _, w := range p.words {
+		if vocab[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// classify decides the type and domain from the signals, the most telling
+// first.
+func (p *proseSignals) classify() Detection {
+	folded, words, steps, nonBlank := p.folded, p.words, p.steps, p.nonBlank
+	clinical := p.distinct(clinicalTerms)
+	cooking := p.distinct(cookingTerms)
+	runbook := p.distinct(runbookTerms)
+	firstPerson := p.count(firstPersonTerms)
 	personal := len(words) > 0 && float64(firstPerson)/float64(len(words)) >= 0.04
 	diary := false
 	for _, m := range diaryMarkers {
@@ -369,17 +395,18 @@ func detectProse(s string) Detection {
 			break
 		}
 	}
-	isChat := chat >= 3 && len(speakers) <= 8 && chat >= nonBlank/3 && len(speakers) < chat
+	chat, speakers := p.chat, len(p.speakers)
+	isChat := chat >= 3 && speakers <= 8 && chat >= nonBlank/3 && speakers < chat
 
 	switch {
-	case clinical >= 5 || (clinicalHeads >= 2 && clinical >= 2):
+	case clinical >= 5 || (p.clinicalHeads >= 2 && clinical >= 2):
 		return Detection{Type: TypeClinical, Domain: "medicine.clinical"}
 	case cooking >= 4 && (strings.Contains(folded, "ingredient") || strings.Contains(folded, "precalent") ||
 		strings.Contains(folded, "preheat") || steps >= 2):
 		return Detection{Type: TypeProcess, Domain: "process.cooking"}
-	case runbook >= 3 && (steps >= 2 || commands >= 1) && runbook >= cooking:
+	case runbook >= 3 && (steps >= 2 || p.commands >= 1) && runbook >= cooking:
 		return Detection{Type: TypeProcess, Domain: "process.runbook"}
-	case dated >= 2 || (dated == 1 && nonBlank <= 6):
+	case p.dated >= 2 || (p.dated == 1 && nonBlank <= 6):
 		if personal || isChat || diary {
 			return Detection{Type: TypeTemporal, Domain: "personal"}
 		}
@@ -388,7 +415,7 @@ func detectProse(s string) Detection {
 		return Detection{Type: TypeTemporal, Domain: "personal"}
 	case diary && personal:
 		return Detection{Type: TypeTemporal, Domain: "personal"}
-	case chapters >= 1 || (seps >= 1 && nonBlank >= 6 && dialogue(s)) || (count(narrativeTerms) >= 8 && dialogue(s)):
+	case p.chapters >= 1 || (p.seps >= 1 && nonBlank >= 6 && dialogue(p.s)) || (p.count(narrativeTerms) >= 8 && dialogue(p.s)):
 		if personal {
 			return Detection{Type: TypeNarrative, Domain: "personal"}
 		}

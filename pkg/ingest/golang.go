@@ -23,118 +23,147 @@ func goModel(src string) *codeModel {
 	var s scanner.Scanner
 	s.Init(file, []byte(src), nil, scanner.ScanComments) // errors ignored: see above
 
-	titles := map[int]string{}
-	var (
-		depth    int
-		atStart  = true
-		next, li int // next line whose depth is unset; line of the current token
-		prev     token.Token
-		open     []int
-		stmt     = -1 // line of the top-level statement being read
-		stmtToks []goTok
-	)
-	endStmt := func() {
-		if stmt >= 0 {
-			titles[stmt] = goDeclTitle(stmtToks)
-		}
-		stmt, stmtToks = -1, stmtToks[:0]
-	}
+	r := &goReader{m: m, titles: map[int]string{}, atStart: true, stmt: -1}
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
 			break
 		}
-		off := file.Offset(pos)
-		for li+1 < len(m.lines) && m.lines[li+1].off <= off {
-			li++
-		}
-		for ; next <= li; next++ {
-			m.lines[next].depth = depth
-		}
-		text := lit
-		if text == "" {
-			text = tok.String()
-		}
-		if tok == token.SEMICOLON && lit != ";" { // automatic, at a line end or EOF
-			atStart = true
-			if depth == 0 {
-				endStmt()
-			}
-			continue
-		}
-		l := &m.lines[li]
-		// A token may span lines (a raw string, a block comment): the
-		// lines after its first start inside it.
-		if strings.Contains(text, "\n") {
-			endLine := m.lineOf(goTokenEnd(src, off, text) - 1)
-			for k := li + 1; k <= endLine; k++ {
-				m.lines[k].cont = true
-				m.lines[k].first = "\""
-				if tok == token.COMMENT {
-					m.lines[k].kind = lineComment
-				} else {
-					m.lines[k].kind = lineCode
-				}
-			}
-		}
-		if tok == token.COMMENT {
-			if l.kind == lineBlank {
-				l.kind = lineComment
-			}
-			continue
-		}
-		l.kind = lineCode
-		if l.first == "" {
-			l.first = text
-			if atStart && !l.cont {
-				l.start = true
-			}
-		} else if l.second == "" {
-			l.second = text
-		}
-		l.last = text
-		if depth == 0 && atStart {
-			endStmt()
-			stmt = li
-		}
-		if stmt >= 0 && len(stmtToks) < 32 {
-			stmtToks = append(stmtToks, goTok{tok, lit})
-		}
-		atStart = false
-		switch tok {
-		case token.LBRACE, token.LPAREN:
-			m.brackets = append(m.brackets, bracket{open: off, close: -1, depth: depth, ch: src[off]})
-			open = append(open, len(m.brackets)-1)
-			depth++
-			atStart = tok == token.LBRACE || prev == token.VAR || prev == token.CONST || prev == token.TYPE || prev == token.IMPORT
-		case token.LBRACK:
-			depth++
-		case token.RBRACE, token.RPAREN:
-			if n := len(open); n > 0 {
-				m.brackets[open[n-1]].close = off
-				open = open[:n-1]
-			}
-			if depth > 0 {
-				depth--
-			}
-		case token.RBRACK:
-			if depth > 0 {
-				depth--
-			}
-		case token.SEMICOLON:
-			atStart = true
-			if depth == 0 {
-				endStmt()
-			}
-		}
-		prev = tok
+		r.token(file.Offset(pos), tok, lit)
 	}
-	endStmt()
-	for ; next < len(m.lines); next++ {
-		m.lines[next].depth = depth
-	}
-	m.names = titles
+	r.endStmt()
+	r.setDepths(len(m.lines) - 1)
+	m.names = r.titles
 	return m
+}
+
+// goReader is goModel's state while it reads the tokens in order.
+type goReader struct {
+	m        *codeModel
+	titles   map[int]string // line of a top-level statement → its title
+	depth    int
+	atStart  bool // the next token starts a statement
+	next, li int  // next line whose depth is unset; line of the current token
+	prev     token.Token
+	open     []int // the brackets open, as indices into m.brackets
+	stmt     int   // line of the top-level statement being read, or -1
+	stmtToks []goTok
+}
+
+// token takes the token at offset off into the model: its line's kind and
+// words, the statement it starts or ends, the brackets it opens or closes.
+func (r *goReader) token(off int, tok token.Token, lit string) {
+	m := r.m
+	for r.li+1 < len(m.lines) && m.lines[r.li+1].off <= off {
+		r.li++
+	}
+	r.setDepths(r.li)
+	text := lit
+	if text == "" {
+		text = tok.String()
+	}
+	if tok == token.SEMICOLON && lit != ";" { // automatic, at a line end or EOF
+		r.atStart = true
+		if r.depth == 0 {
+			r.endStmt()
+		}
+		return
+	}
+	l := &m.lines[r.li]
+	if strings.Contains(text, "\n") {
+		r.span(off, tok, text)
+	}
+	if tok == token.COMMENT {
+		if l.kind == lineBlank {
+			l.kind = lineComment
+		}
+		return
+	}
+	l.kind = lineCode
+	if l.first == "" {
+		l.first = text
+		if r.atStart && !l.cont {
+			l.start = true
+		}
+	} else if l.second == "" {
+		l.second = text
+	}
+	l.last = text
+	if r.depth == 0 && r.atStart {
+		r.endStmt()
+		r.stmt = r.li
+	}
+	if r.stmt >= 0 && len(r.stmtToks) < 32 {
+		r.stmtToks = append(r.stmtToks, goTok{tok, lit})
+	}
+	r.atStart = false
+	r.nest(off, tok)
+	r.prev = tok
+}
+
+// span marks the lines after the first of a token that spans lines (a raw
+// string, a block comment): they start inside it.
+func (r *goReader) span(off int, tok token.Token, text string) {
+	m := r.m
+	endLine := m.lineOf(goTokenEnd(m.src, off, text) - 1)
+	for k := r.li + 1; k <= endLine; k++ {
+		m.lines[k].cont = true
+		m.lines[k].first = "\""
+		if tok == token.COMMENT {
+			m.lines[k].kind = lineComment
+		} else {
+			m.lines[k].kind = lineCode
+		}
+	}
+}
+
+// nest follows the brackets and explicit semicolons: the depth, the
+// brackets' extents, and where a statement (or a field or spec inside a
+// struct or group) starts.
+func (r *goReader) nest(off int, tok token.Token) {
+	m := r.m
+	switch tok {
+	case token.LBRACE, token.LPAREN:
+		m.brackets = append(m.brackets, bracket{open: off, close: -1, depth: r.depth, ch: m.src[off]})
+		r.open = append(r.open, len(m.brackets)-1)
+		r.depth++
+		p := r.prev
+		r.atStart = tok == token.LBRACE || p == token.VAR || p == token.CONST || p == token.TYPE || p == token.IMPORT
+	case token.LBRACK:
+		r.depth++
+	case token.RBRACE, token.RPAREN:
+		if n := len(r.open); n > 0 {
+			m.brackets[r.open[n-1]].close = off
+			r.open = r.open[:n-1]
+		}
+		if r.depth > 0 {
+			r.depth--
+		}
+	case token.RBRACK:
+		if r.depth > 0 {
+			r.depth--
+		}
+	case token.SEMICOLON:
+		r.atStart = true
+		if r.depth == 0 {
+			r.endStmt()
+		}
+	}
+}
+
+// setDepths gives the lines up to last not yet given one the current depth.
+func (r *goReader) setDepths(last int) {
+	for ; r.next <= last; r.next++ {
+		r.m.lines[r.next].depth = r.depth
+	}
+}
+
+// endStmt titles the top-level statement being read, if any.
+func (r *goReader) endStmt() {
+	if r.stmt >= 0 {
+		r.titles[r.stmt] = goDeclTitle(r.stmtToks)
+	}
+	r.stmt, r.stmtToks = -1, r.stmtToks[:0]
 }
 
 // goTokenEnd is the offset just past a token in src. The scanner drops

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 	"time"
@@ -163,21 +164,13 @@ func TestClinicalSections(t *testing.T) {
 		"2024-04-20 Control\n" +
 		"Evolución: mejoría.\n" +
 		"Plan:\n- mantener tratamiento\n- control en 3 meses\n"
-	det, blocks := Split("", text, Options{MaxBytes: 60})
-	if det.Type != TypeClinical || det.Domain != "medicine.clinical" {
-		t.Fatalf("detected %+v", det)
-	}
-	checkInvariant(t, text, det, blocks, 60)
-	for _, whole := range []string{
+	blocks := splitAs(t, "", text, 60, TypeClinical, "medicine.clinical")
+	checkWhole(t, blocks,
 		"Visita 12/03/2024\nMotivo de consulta: dolor torácico.\n",
 		"Exploración física:\nTA 140/90, FC 88.\n",
 		"Tratamiento:\n- Enalapril 10 mg/24h\n- Dieta hiposódica\n",
 		"Plan:\n- mantener tratamiento\n- control en 3 meses\n",
-	} {
-		if blockHolding(blocks, whole) < 0 {
-			t.Errorf("section cut: %q in %q", whole, texts(blocks))
-		}
-	}
+	)
 	for _, b := range blocks {
 		switch {
 		case strings.Contains(b.Text, "Paciente:"):
@@ -207,45 +200,29 @@ func TestClinicalSections(t *testing.T) {
 func TestProcessHeadingWithSteps(t *testing.T) {
 	cookbook := "# Recipes\n\n## Pancakes\n\n### Ingredients\n- 2 eggs\n- 200 g flour\n\n### Steps\n1. Mix.\n\n2. Cook on a hot pan.\n\n" +
 		"## Waffles\n\nIngredients:\n- 1 egg\n\nSteps:\n1. Preheat the waffle iron.\n2. Bake.\n"
-	det, blocks := Split("recipes.md", cookbook, Options{})
-	if det.Type != TypeProcess || det.Domain != "process.cooking" {
-		t.Fatalf("detected %+v", det)
-	}
-	checkInvariant(t, cookbook, det, blocks, DefaultMaxBytes)
+	blocks := splitAs(t, "recipes.md", cookbook, 0, TypeProcess, "process.cooking")
 	if len(blocks) != 2 || blocks[0].Title != "Pancakes — Ingredients" || blocks[1].Title != "Waffles" {
 		t.Fatalf("two recipes, never packed together: %q %q", titles(blocks), texts(blocks))
 	}
 	// Under a tiny limit each heading keeps its steps, stored whole.
-	det, blocks = Split("recipes.md", cookbook, Options{MaxBytes: 10})
+	det, blocks := Split("recipes.md", cookbook, Options{MaxBytes: 10})
 	checkInvariant(t, cookbook, det, blocks, 10)
-	for _, whole := range []string{
+	checkWhole(t, blocks,
 		"### Steps\n1. Mix.\n\n2. Cook on a hot pan.\n",
 		"## Pancakes\n\n### Ingredients\n- 2 eggs\n- 200 g flour\n",
 		"## Waffles\n\nIngredients:\n- 1 egg\n\nSteps:\n1. Preheat the waffle iron.\n2. Bake.\n",
-	} {
-		if blockHolding(blocks, whole) < 0 {
-			t.Errorf("cut: %q in %q", whole, texts(blocks))
-		}
-	}
+	)
 
 	// Without markdown, label lines open sections.
 	runbook := "Restart the API after a bad deploy.\n\nPREREQUISITES\n- kubectl access\n- on-call role\n\n" +
 		"Steps:\n1. kubectl rollout undo deploy/api\n2. Verify the dashboard.\n\n3. Tell the incident channel.\n\n" +
 		"**Rollback**\n$ kubectl rollout undo deploy/api\n"
-	det, blocks = Split("", runbook, Options{MaxBytes: 10})
-	if det.Type != TypeProcess || det.Domain != "process.runbook" {
-		t.Fatalf("runbook detected %+v", det)
-	}
-	checkInvariant(t, runbook, det, blocks, 10)
-	for _, whole := range []string{
+	blocks = splitAs(t, "", runbook, 10, TypeProcess, "process.runbook")
+	checkWhole(t, blocks,
 		"PREREQUISITES\n- kubectl access\n- on-call role\n",
 		"Steps:\n1. kubectl rollout undo deploy/api\n2. Verify the dashboard.\n\n3. Tell the incident channel.\n",
 		"**Rollback**\n$ kubectl rollout undo deploy/api\n",
-	} {
-		if blockHolding(blocks, whole) < 0 {
-			t.Errorf("cut: %q in %q", whole, texts(blocks))
-		}
-	}
+	)
 }
 
 func TestItemLevel(t *testing.T) {
@@ -263,6 +240,28 @@ func TestItemLevel(t *testing.T) {
 	for _, tt := range tests {
 		if got := itemLevel(tt.levels); got != tt.want {
 			t.Errorf("itemLevel(%v) = %d, want %d", tt.levels, got, tt.want)
+		}
+	}
+}
+
+// splitAs splits text under max (0: the default) and checks it was
+// detected as typ in domain (failing t now if not) and kept the invariant.
+func splitAs(t testing.TB, name, text string, max int, typ Type, domain string) []Block {
+	t.Helper()
+	det, blocks := Split(name, text, Options{MaxBytes: max})
+	if det.Type != typ || det.Domain != domain {
+		t.Fatalf("detected %+v, want %s %s", det, typ, domain)
+	}
+	checkInvariant(t, text, det, blocks, cmp.Or(max, DefaultMaxBytes))
+	return blocks
+}
+
+// checkWhole fails t for each of wholes that no single block holds.
+func checkWhole(t testing.TB, blocks []Block, wholes ...string) {
+	t.Helper()
+	for _, whole := range wholes {
+		if blockHolding(blocks, whole) < 0 {
+			t.Errorf("cut: %q in %q", whole, texts(blocks))
 		}
 	}
 }

@@ -249,13 +249,7 @@ func pyKind(m *codeModel, it item) itemKind {
 }
 
 func pyTitle(m *codeModel, it item) string {
-	i := it.code
-	for i < it.to && (m.lines[i].attr || m.lines[i].kind != lineCode) {
-		i++
-	}
-	if i >= it.to {
-		i = it.code
-	}
+	i := m.titleLine(it)
 	if it.kind == kindImport {
 		return "imports"
 	}
@@ -271,10 +265,7 @@ func pyTitle(m *codeModel, it item) string {
 // class line to the ':' that ends it, the members are the statements at
 // the indentation of the first line after it.
 func pyBody(m *codeModel, it item, d int) (int, int, int, bool) {
-	i := it.code
-	for i < it.to && (m.lines[i].attr || m.lines[i].kind != lineCode) {
-		i++
-	}
+	i := m.headLine(it)
 	if i >= it.to || m.lines[i].first != "class" {
 		return 0, 0, 0, false
 	}

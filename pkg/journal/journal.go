@@ -75,50 +75,85 @@ func Open(path string) (*Journal, error) {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
 	j := &Journal{f: f, path: path}
-	var good int64
+	if err := j.load(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// lineSpan is where a line of the log is: its offset and length.
+type lineSpan struct{ off, n int64 }
+
+// load reads the log Open opened: it counts the entries, cuts a torn tail,
+// finds the hash the chain continues from and records crash damage.
+func (j *Journal) load() error {
 	// The last lines' places, to find the hash the chain continues from: a
 	// crash can leave the very last lines damaged.
-	type span struct{ off, n int64 }
-	var tail [maxBatchLines]span
-	err = scan(f, 0, func(off int64, line []byte) error {
+	var tail [maxBatchLines]lineSpan
+	var good int64
+	err := scan(j.f, 0, func(off int64, line []byte) error {
 		good = off + int64(len(line)) + 1
-		tail[j.entries%maxBatchLines] = span{off, int64(len(line))}
+		tail[j.entries%maxBatchLines] = lineSpan{off, int64(len(line))}
 		j.entries++
 		return nil
 	})
 	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("read log %s: %w", path, err)
+		return fmt.Errorf("read log %s: %w", j.path, err)
 	}
-	st, err := f.Stat()
+	if err := j.cutTornTail(good); err != nil {
+		return err
+	}
+	damaged, err := j.chainEnd(&tail)
 	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("stat log: %w", err)
+		return fmt.Errorf("read log %s: %w", j.path, err)
+	}
+	if _, err := j.f.Seek(good, io.SeekStart); err != nil {
+		return fmt.Errorf("seek log: %w", err)
+	}
+	if len(damaged) > 0 {
+		slices.Sort(damaged)
+		rec, _ := json.Marshal(recovered{Op: opRecovered, Damaged: damaged,
+			Detail: fmt.Sprintf("%d lines damaged by an interrupted write were skipped; nothing in them was acknowledged", len(damaged))})
+		if err := j.Append([][]byte{rec}); err != nil {
+			return fmt.Errorf("record damaged log lines: %w", err)
+		}
+	}
+	return atomicfile.SyncDir(filepath.Dir(j.path))
+}
+
+// cutTornTail cuts the log back to good, the end of its last complete
+// line: bytes after the last newline were never acknowledged.
+func (j *Journal) cutTornTail(good int64) error {
+	st, err := j.f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat log: %w", err)
 	}
 	if st.Size() != good {
-		// A torn tail: bytes after the last newline were never acknowledged.
-		if err := f.Truncate(good); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("truncate torn log tail: %w", err)
+		if err := j.f.Truncate(good); err != nil {
+			return fmt.Errorf("truncate torn log tail: %w", err)
 		}
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("sync log: %w", err)
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("sync log: %w", err)
 		}
 	}
 	j.size = good
-	// Walk the tail back: the chain continues from the last readable line,
-	// and unreadable lines there are crash damage, named once in a chained
-	// "recovered" entry so that Verify can tell them from an edit. The walk
-	// stops at the last such entry: what lies before it was named already.
-	var damaged []int64
+	return nil
+}
+
+// chainEnd walks the tail back, tail holding the places of the last lines:
+// the chain continues from the last readable line, and unreadable lines
+// there are crash damage, returned (by line number) to be named once in a
+// chained "recovered" entry so that Verify can tell them from an edit. The
+// walk stops at the last such entry: what lies before it was named
+// already.
+func (j *Journal) chainEnd(tail *[maxBatchLines]lineSpan) (damaged []int64, err error) {
 	found := false
 	for i := j.entries - 1; i >= 0 && i >= j.entries-maxBatchLines; i-- {
 		sp := tail[i%maxBatchLines]
 		line := make([]byte, sp.n)
-		if _, err := f.ReadAt(line, sp.off); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("read log %s: %w", path, err)
+		if _, err := j.f.ReadAt(line, sp.off); err != nil {
+			return nil, err
 		}
 		var e struct {
 			Op   string `json:"op"`
@@ -135,24 +170,7 @@ func Open(path string) (*Journal, error) {
 			break
 		}
 	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("seek log: %w", err)
-	}
-	if len(damaged) > 0 {
-		slices.Sort(damaged)
-		rec, _ := json.Marshal(recovered{Op: opRecovered, Damaged: damaged,
-			Detail: fmt.Sprintf("%d lines damaged by an interrupted write were skipped; nothing in them was acknowledged", len(damaged))})
-		if err := j.Append([][]byte{rec}); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("record damaged log lines: %w", err)
-		}
-	}
-	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return j, nil
+	return damaged, nil
 }
 
 // Append chains objs (JSON objects on one line each, without "prev" and
@@ -322,56 +340,80 @@ const maxProblems = 20
 // for every line and may report a problem with its content (a text that no
 // longer matches its checksum, say) as an error.
 func Verify(path string, check func(line []byte) error) (Report, error) {
-	type link struct {
-		Seq     int64  `json:"seq"`
-		Prev    string `json:"prev"`
-		Hash    string `json:"hash"`
-		damaged bool
-	}
-	var lines []link
-	var problems []Problem
-	add := func(p Problem) {
-		if len(problems) < maxProblems {
-			problems = append(problems, p)
-		}
-	}
-	var rep Report
-	named := map[int64]bool{} // lines a recovered entry names as crash damage
-	err := Read(path, func(line []byte) error {
-		rep.Entries++
-		n := rep.Entries
-		var l link
-		if err := json.Unmarshal(line, &l); err != nil {
-			lines = append(lines, link{damaged: true})
-			return nil
-		}
-		var r recovered
-		if json.Unmarshal(line, &r) == nil && r.Op == opRecovered {
-			for _, d := range r.Damaged {
-				named[d] = true
-			}
-		}
-		lines = append(lines, l)
-		if l.Hash == "" {
-			if len(lines) > 1 && lines[len(lines)-2].Hash != "" {
-				add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: "the entry has no hash, but the entries before it do"})
-			} else {
-				rep.Unchained++
-			}
-			return nil
-		}
-		if h, err := Hash(line); err != nil || h != l.Hash {
-			add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: "its content no longer matches its hash"})
-		} else if check != nil {
-			if err := check(line); err != nil {
-				add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: err.Error()})
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	v := &verifier{check: check, named: map[int64]bool{}}
+	if err := Read(path, v.read); err != nil {
 		return Report{}, err
 	}
+	v.walk()
+	slices.SortStableFunc(v.problems, func(a, b Problem) int { return cmp.Compare(a.Line, b.Line) })
+	v.rep.Problems = v.problems
+	return v.rep, nil
+}
+
+// link is a log line as the chain sees it.
+type link struct {
+	Seq     int64  `json:"seq"`
+	Prev    string `json:"prev"`
+	Hash    string `json:"hash"`
+	damaged bool
+}
+
+// verifier is Verify's state: the lines read, what recovered entries name,
+// the report so far.
+type verifier struct {
+	check    func(line []byte) error
+	lines    []link
+	named    map[int64]bool // lines a recovered entry names as crash damage
+	rep      Report
+	problems []Problem
+}
+
+// add records a problem, up to maxProblems.
+func (v *verifier) add(p Problem) {
+	if len(v.problems) < maxProblems {
+		v.problems = append(v.problems, p)
+	}
+}
+
+// read takes in one line: its place in the chain, the damage it names, and
+// whether its own content still matches its hash (and check).
+func (v *verifier) read(line []byte) error {
+	v.rep.Entries++
+	n := v.rep.Entries
+	var l link
+	if err := json.Unmarshal(line, &l); err != nil {
+		v.lines = append(v.lines, link{damaged: true})
+		return nil
+	}
+	var r recovered
+	if json.Unmarshal(line, &r) == nil && r.Op == opRecovered {
+		for _, d := range r.Damaged {
+			v.named[d] = true
+		}
+	}
+	v.lines = append(v.lines, l)
+	if l.Hash == "" {
+		if len(v.lines) > 1 && v.lines[len(v.lines)-2].Hash != "" {
+			v.add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: "the entry has no hash, but the entries before it do"})
+		} else {
+			v.rep.Unchained++
+		}
+		return nil
+	}
+	if h, err := Hash(line); err != nil || h != l.Hash {
+		v.add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: "its content no longer matches its hash"})
+	} else if v.check != nil {
+		if err := v.check(line); err != nil {
+			v.add(Problem{Line: n, Seq: l.Seq, Kind: "changed", Detail: err.Error()})
+		}
+	}
+	return nil
+}
+
+// walk follows the chain from line to line, telling crash damage from
+// edits.
+func (v *verifier) walk() {
+	lines := v.lines
 	at := make(map[string]int, len(lines))
 	for i, l := range lines {
 		if l.Hash != "" {
@@ -381,10 +423,10 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 	prev := ""
 	for i, l := range lines {
 		if l.damaged {
-			if named[int64(i+1)] {
-				rep.Damaged = append(rep.Damaged, int64(i+1))
+			if v.named[int64(i+1)] {
+				v.rep.Damaged = append(v.rep.Damaged, int64(i+1))
 			} else {
-				add(Problem{Line: int64(i + 1), Kind: "changed", Detail: "not a readable entry, and no crash recovery names it"})
+				v.add(Problem{Line: int64(i + 1), Kind: "changed", Detail: "not a readable entry, and no crash recovery names it"})
 			}
 			continue // the chain continues past it from the last good hash
 		}
@@ -392,37 +434,41 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 			prev = ""
 			continue
 		}
-		if l.Prev != prev && i > 0 && lines[i-1].damaged && named[int64(i)] {
+		if l.Prev != prev && i > 0 && lines[i-1].damaged && v.named[int64(i)] {
 			// Written in the same batch as the damaged line before it.
-			rep.Damaged = append(rep.Damaged, int64(i+1))
+			v.rep.Damaged = append(v.rep.Damaged, int64(i+1))
 		} else if l.Prev != prev {
-			p := Problem{Line: int64(i + 1), Seq: l.Seq}
-			switch j, ok := at[l.Prev]; {
-			case ok && j > i:
-				p.Kind, p.Detail = "reordered", fmt.Sprintf("it follows line %d's entry, which now comes after it", j+1)
-			case l.Prev == "" && prev != "":
-				p.Kind, p.Detail = "changed", "it claims to start the chain, but entries come before it"
-			case i > 0 && l.Seq > 0 && l.Seq == lines[i-1].Seq+1:
-				// Nothing is missing, so the entry before was edited and
-				// its own hash recomputed to match.
-				p = Problem{Line: int64(i), Seq: lines[i-1].Seq, Kind: "changed",
-					Detail: "edited and re-hashed: the next entry no longer chains to it"}
-			default:
-				p.Kind, p.Detail = "removed", "the entry it follows is missing"
-				if prevSeq := lines[max(i-1, 0)].Seq; l.Seq > prevSeq+1 && i > 0 {
-					p.Detail = fmt.Sprintf("entries %d to %d are missing", prevSeq+1, l.Seq-1)
-					if l.Seq == prevSeq+2 {
-						p.Detail = fmt.Sprintf("entry %d is missing", prevSeq+1)
-					}
-				}
-			}
-			add(p)
+			v.add(v.breakAt(i, prev, at))
 		}
 		prev = l.Hash
 	}
-	slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Compare(a.Line, b.Line) })
-	rep.Problems = problems
-	return rep, nil
+}
+
+// breakAt says what broke the chain at line index i, which does not follow
+// prev, the hash of the line before; at finds a line by its hash.
+func (v *verifier) breakAt(i int, prev string, at map[string]int) Problem {
+	lines, l := v.lines, v.lines[i]
+	p := Problem{Line: int64(i + 1), Seq: l.Seq}
+	switch j, ok := at[l.Prev]; {
+	case ok && j > i:
+		p.Kind, p.Detail = "reordered", fmt.Sprintf("it follows line %d's entry, which now comes after it", j+1)
+	case l.Prev == "" && prev != "":
+		p.Kind, p.Detail = "changed", "it claims to start the chain, but entries come before it"
+	case i > 0 && l.Seq > 0 && l.Seq == lines[i-1].Seq+1:
+		// Nothing is missing, so the entry before was edited and its own
+		// hash recomputed to match.
+		p = Problem{Line: int64(i), Seq: lines[i-1].Seq, Kind: "changed",
+			Detail: "edited and re-hashed: the next entry no longer chains to it"}
+	default:
+		p.Kind, p.Detail = "removed", "the entry it follows is missing"
+		if prevSeq := lines[max(i-1, 0)].Seq; l.Seq > prevSeq+1 && i > 0 {
+			p.Detail = fmt.Sprintf("entries %d to %d are missing", prevSeq+1, l.Seq-1)
+			if l.Seq == prevSeq+2 {
+				p.Detail = fmt.Sprintf("entry %d is missing", prevSeq+1)
+			}
+		}
+	}
+	return p
 }
 
 // Entries returns the number of lines in the log.

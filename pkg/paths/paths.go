@@ -37,6 +37,14 @@
 // Fallback c deliberately ignores XDG_STATE_HOME: it is as easily stripped
 // as XDG_RUNTIME_DIR, and honouring it would bring back the disagreement the
 // rules exist to prevent.
+//
+// Resolving costs a few environment reads and, off macOS, one stat of
+// /run/user/<uid>. What the rules cannot do is reconcile overrides: a
+// process that sees IHMT_HOME or IHMT_SOCKET and one that does not get
+// different answers, so an override must be set for the daemon, the CLI
+// and every agent's MCP server alike. A socket path longer than a Unix
+// socket allows (MaxSocketPathLinux, MaxSocketPathDarwin) is an error
+// rather than a path that fails later.
 package paths
 
 import (

@@ -30,6 +30,15 @@
 // values (the statement was wrong, so what was current before it is
 // current again), while History still shows them, marked.
 //
+// A timeline lives in memory only (its owner fills it with every leaf's
+// facts when it opens): an entry per fact stated, a leaf's id and dates held once for all
+// its facts. A question reads only the timelines it names (Status, those
+// of the leaf's facts). What it cannot do is read meaning: it knows only
+// the facts package facts found, so a correction no pattern reads changes
+// nothing here unless a link says so; and values are compared folded (case
+// and accents aside), not by sense, so "NYC" after "New York" is a change
+// of value.
+//
 // A Timeline is not safe for concurrent mutation: the store guards it
 // with its own lock. Reads do not modify it, so concurrent reads are safe.
 package timeline
@@ -412,7 +421,7 @@ func (t *Timeline) resolve(src Source, f facts.Fact) (Key, bool) {
 			continue
 		}
 		if e := s.entries[i]; best == nil || t.compare(e, best) > 0 ||
-			t.compare(e, best) == 0 && keyLess(s.key, best.s.key) {
+			t.compare(e, best) == 0 && keyCompare(s.key, best.s.key) < 0 {
 			best = e
 		}
 	}
@@ -429,16 +438,16 @@ func (t *Timeline) resolve(src Source, f facts.Fact) (Key, bool) {
 	return Key{src.Scope, subject, "switched_to"}, true
 }
 
-func keyLess(a, b Key) bool {
+// keyCompare orders keys by scope, subject, then attribute.
+func keyCompare(a, b Key) int {
 	return cmp.Or(strings.Compare(a.Scope, b.Scope), strings.Compare(a.Subject, b.Subject),
-		strings.Compare(a.Attribute, b.Attribute)) < 0
+		strings.Compare(a.Attribute, b.Attribute))
 }
 
 // insert adds one statement of leaf li to its key's timeline. Timelines
 // arrive mostly in valid-time order, so the binary search usually lands
 // at the end; a backdated statement costs a move of the entries after
-// it, which for the rare key with thousands of entries is still
-// microseconds.
+// it, one copy even for the rare key with thousands of entries.
 func (t *Timeline) insert(li int32, key Key, f facts.Fact) {
 	s := t.series[key]
 	if s == nil {

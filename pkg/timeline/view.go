@@ -329,15 +329,7 @@ func (t *Timeline) Keys(scopeVisible func(scope string) bool, subjectContains st
 		}
 		out = append(out, k)
 	}
-	slices.SortFunc(out, func(a, b Key) int {
-		if keyLess(a, b) {
-			return -1
-		}
-		if keyLess(b, a) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, keyCompare)
 	return out
 }
 

@@ -12,6 +12,15 @@
 // meet "live". Stop words are not stemmed, and neither is anything that
 // looks like an identifier: a word with digits, or the joined form of a
 // CamelCase name, which must still match exactly.
+//
+// Tokenizing is one pass over the text with a map lookup a word, cheap
+// enough to run on every save and every query. What it cannot do follows
+// from deciding by the word alone: the stop words and stemming rules are
+// English and Spanish ones, applied to every word whatever its language;
+// scripts written without spaces (Chinese, Japanese, Thai) are not
+// segmented, so a run of them is one term, cut at MaxTermLen; and nothing
+// is matched by meaning or spelling: "car" does not meet "automobile", nor
+// "postgress" "postgres".
 package tokenize
 
 import (

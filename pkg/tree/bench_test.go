@@ -119,12 +119,7 @@ func BenchmarkOpen100k(b *testing.B) {
 // postings an exhaustive search touches.
 func BenchmarkSearch100k(b *testing.B) {
 	w := newWorld(b, 100_000, 11)
-	var queries [][]string
-	for len(queries) < 1000 {
-		if q := w.gen.query(w.items); len(q) > 0 {
-			queries = append(queries, q)
-		}
-	}
+	queries := w.queries(1000)
 	for _, c := range []struct {
 		name                     string
 		loose, noDescent, scored bool

@@ -6,11 +6,11 @@ import (
 )
 
 // termCounts maps terms to positive counts: the rarity table, which holds
-// every keyword of the memory (some 100,000 terms of 8 bytes at 100,000
-// leaves). A map[string]int32 spends about 80 bytes a term on that (the
-// string's header and allocation, the slot, the map's spare room); this
-// packs the terms end to end in one arena and finds them through an
-// open-addressing table of 4-byte indices, about 20 bytes a term.
+// every keyword of the memory, about as many terms as leaves, most of
+// them short. A map[string]int32 spends on each term a string header and
+// allocation, a slot and the map's spare room, several times the term
+// itself; this packs the terms end to end in one arena and finds them
+// through an open-addressing table of 4-byte indices.
 //
 // A count that drops to 0 reads as absent; its term stays in the arena
 // until the table next grows, which packs the live terms again.

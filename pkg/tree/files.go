@@ -411,25 +411,49 @@ func (t *Tree) load() error {
 	if err != nil {
 		return err
 	}
-
-	// A branch counts only if its file is there, it is the only branch
-	// listing each of its children, and its child branches count (so,
-	// bottom-up, the whole subtree is sound). Anything else is dropped:
-	// its children are parentless again.
-	type entry struct {
-		v uint64
-		n *node
+	if t.acceptBranches(entries, files) {
+		catRepaired = true
 	}
-	order := make([]entry, 0, len(entries))
+	if err := t.removeOrphans(files); err != nil {
+		return err
+	}
+	read, dropped, err := t.readRootBranches()
+	if err != nil {
+		return err
+	}
+	if dropped {
+		catRepaired = true
+	}
+	if t.keepGone(gone) {
+		catRepaired = true
+	}
+	t.fillRoot(rootItems, read)
+	t.kwDF.clip()
+	return t.writeRepairs(catRepaired, rootRaw)
+}
+
+// catalogEntry is a branch the catalog records, by number.
+type catalogEntry struct {
+	v uint64
+	n *node
+}
+
+// acceptBranches takes into the tree the catalog's branches that are
+// sound. A branch counts only if its file is there, it is the only branch
+// listing each of its children, and its child branches count (so,
+// bottom-up, the whole subtree is sound). Anything else is dropped: its
+// children are parentless again. It reports whether it dropped any.
+func (t *Tree) acceptBranches(entries map[uint64]*node, files map[string][]int) (dropped bool) {
+	order := make([]catalogEntry, 0, len(entries))
 	leaves := 0
 	for v, n := range entries {
-		order = append(order, entry{v, n})
+		order = append(order, catalogEntry{v, n})
 		if n.layer == 1 {
 			leaves += len(n.kids)
 		}
 	}
 	// Numbers order as the ids they spell.
-	slices.SortFunc(order, func(a, b entry) int {
+	slices.SortFunc(order, func(a, b catalogEntry) int {
 		if a.n.layer != b.n.layer {
 			return int(a.n.layer - b.n.layer)
 		}
@@ -438,54 +462,64 @@ func (t *Tree) load() error {
 	// The leaves' parents are most of what the tree holds: sized once.
 	t.parent = make(map[uint64]uint64, leaves)
 	for _, e := range order {
-		v, n := e.v, e.n
-		id := branchString(v)
-		why := ""
-		if !slices.Contains(files[id], int(n.layer)) {
-			why = "its file is missing"
-		}
-		top := int32(0)
-		for i, c := range n.kids {
-			if why != "" {
-				break
-			}
-			if n.leaf(i) {
-				if p, ok := t.parent[c]; ok {
-					why = fmt.Sprintf("its child %s is %s's", n.child(i), branchString(p))
-				}
-				continue
-			}
-			switch cn := t.branches[c]; {
-			case cn == nil:
-				why = fmt.Sprintf("its child branch %s is missing or dropped", n.child(i))
-			case cn.hasParent:
-				why = fmt.Sprintf("its child %s is %s's", n.child(i), branchString(cn.parent))
-			case cn.group != n.group:
-				why = fmt.Sprintf("its child branch %s is of another group", n.child(i))
-			default:
-				top = max(top, cn.layer)
-			}
-		}
-		if why == "" && n.layer != top+1 {
-			why = "its layer disagrees with its children's"
-		}
-		if why != "" {
+		id := branchString(e.v)
+		if why := t.unsound(e.n, files[id]); why != "" {
 			t.note("dropped branch %s from the catalog: %s", id, why)
-			catRepaired = true
+			dropped = true
 			continue
 		}
-		t.branches[v] = n
-		for i, c := range n.kids {
-			if n.leaf(i) {
-				t.parent[c] = v
-			} else {
-				cn := t.branches[c]
-				cn.parent, cn.hasParent = v, true
+		t.attach(e.v, e.n)
+	}
+	return dropped
+}
+
+// unsound says why branch n, whose file is found under the given layers,
+// cannot join the tree as it stands, or "" if it can.
+func (t *Tree) unsound(n *node, layers []int) string {
+	if !slices.Contains(layers, int(n.layer)) {
+		return "its file is missing"
+	}
+	top := int32(0)
+	for i, c := range n.kids {
+		if n.leaf(i) {
+			if p, ok := t.parent[c]; ok {
+				return fmt.Sprintf("its child %s is %s's", n.child(i), branchString(p))
 			}
+			continue
+		}
+		switch cn := t.branches[c]; {
+		case cn == nil:
+			return fmt.Sprintf("its child branch %s is missing or dropped", n.child(i))
+		case cn.hasParent:
+			return fmt.Sprintf("its child %s is %s's", n.child(i), branchString(cn.parent))
+		case cn.group != n.group:
+			return fmt.Sprintf("its child branch %s is of another group", n.child(i))
+		default:
+			top = max(top, cn.layer)
 		}
 	}
-	// Files the catalog does not account for are orphans of an interrupted
-	// consolidation, or strays: never trusted, deleted.
+	if n.layer != top+1 {
+		return "its layer disagrees with its children's"
+	}
+	return ""
+}
+
+// attach puts branch v in the tree as its children's parent.
+func (t *Tree) attach(v uint64, n *node) {
+	t.branches[v] = n
+	for i, c := range n.kids {
+		if n.leaf(i) {
+			t.parent[c] = v
+		} else {
+			cn := t.branches[c]
+			cn.parent, cn.hasParent = v, true
+		}
+	}
+}
+
+// removeOrphans deletes the branch files the tree does not account for:
+// orphans of an interrupted consolidation, or strays, never trusted.
+func (t *Tree) removeOrphans(files map[string][]int) error {
 	for _, id := range slices.Sorted(maps.Keys(files)) {
 		for _, layer := range files[id] {
 			if _, n := t.node(id); n != nil && int(n.layer) == layer {
@@ -497,10 +531,14 @@ func (t *Tree) load() error {
 			}
 		}
 	}
+	return nil
+}
 
-	// The root's branches: their summaries, which the descent ranks first
-	// and the next consolidation embeds, come from their files. A damaged
-	// one is dropped, and its child branches are root branches instead.
+// readRootBranches reads the files of the root's branches: their
+// summaries, which the descent ranks first and the next consolidation
+// embeds, come from there. A damaged one is dropped, and its child
+// branches are root branches instead. It reports whether it dropped any.
+func (t *Tree) readRootBranches() (read map[string]*Branch, dropped bool, err error) {
 	var tops []string
 	for v, n := range t.branches {
 		if !n.hasParent {
@@ -508,7 +546,7 @@ func (t *Tree) load() error {
 		}
 	}
 	slices.Sort(tops)
-	read := make(map[string]*Branch, len(tops))
+	read = make(map[string]*Branch, len(tops))
 	for len(tops) > 0 {
 		id := tops[0]
 		tops = tops[1:]
@@ -519,26 +557,35 @@ func (t *Tree) load() error {
 			continue
 		}
 		if !errors.Is(err, errDamaged) {
-			return err
+			return nil, false, err
 		}
 		t.note("dropped branch %s: %v", id, err)
-		catRepaired = true
+		dropped = true
 		rise, _ := t.drop([]string{id})
 		tops = append(tops, rise...)
 	}
+	return read, dropped, nil
+}
+
+// keepGone keeps as the tree's forgotten leaves those of gone still filed
+// in a branch. It reports whether it let any go.
+func (t *Tree) keepGone(gone map[string]bool) (changed bool) {
 	for id := range gone {
 		if !t.filed(id) {
 			delete(gone, id)
-			catRepaired = true
+			changed = true
 		}
 	}
 	t.gone = gone
+	return changed
+}
 
-	// The root: parentless leaves from root.json (their summaries live
-	// nowhere else) and parentless branches, in root.json's order, which
-	// is arrival order within a group and layer; branches root.json does
-	// not list yet (a crash after the catalog, before root.json) follow by
-	// creation.
+// fillRoot builds the root: parentless leaves from root.json (their
+// summaries live nowhere else) and parentless branches, read, in
+// root.json's order, which is arrival order within a group and layer;
+// branches root.json does not list yet (a crash after the catalog, before
+// root.json) follow by creation.
+func (t *Tree) fillRoot(rootItems []rootItem, read map[string]*Branch) {
 	listed := make(map[string]bool)
 	for _, it := range rootItems {
 		if listed[it.ID] {
@@ -572,8 +619,11 @@ func (t *Tree) load() error {
 	for _, b := range rest {
 		t.push(&rootEntry{sum: branchSummary(b), group: b.Group, layer: b.Layer})
 	}
-	t.kwDF.clip()
+}
 
+// writeRepairs writes back what load repaired: a new catalog snapshot if
+// catRepaired, and root.json if it differs from rootRaw, as read.
+func (t *Tree) writeRepairs(catRepaired bool, rootRaw []byte) error {
 	if catRepaired {
 		if err := t.writeSnapshot(t.cat.gen + 1); err != nil {
 			return err
@@ -841,64 +891,61 @@ const maxCatalogLen = 1 << 30
 // re-derived); the log is replayed up to its first damaged line. repaired
 // says the snapshot must be rewritten.
 func (t *Tree) loadCatalog() (entries map[uint64]*node, gone map[string]bool, repaired bool, err error) {
-	entries = make(map[uint64]*node)
-	gone = make(map[string]bool)
-	groups := make(interner)
-	add := func(where string, es []branchEntry) {
-		for _, e := range es {
-			if why := checkEntry(e); why != "" {
-				t.note("%s: dropped malformed branch %q: %s", where, e.ID, why)
-				repaired = true
-				continue
-			}
-			v, _ := branchNum(e.ID)
-			if n := entries[v]; n != nil {
-				if int(n.layer) != e.Layer || n.group != e.Group {
-					t.note("%s: dropped a second, different record of branch %s", where, e.ID)
-					repaired = true
-				}
-				continue
-			}
-			entries[v] = newNode(e.Layer, groups.str(e.Group), e.Children)
-		}
-	}
-	count := func(leaves int, kw map[string]int32) {
-		t.kwN += max(leaves, 0)
-		t.kwDF.reserve(len(kw))
-		for k, n := range kw {
-			if n > 0 && k != "" {
-				t.kwDF.add(k, n)
-			}
-		}
-	}
-
-	snapPath := filepath.Join(t.dir, catalogName)
-	data, err := readSmall(snapPath, maxCatalogLen)
-	if err != nil && !errors.Is(err, errTooLarge) {
+	c := &catalogReader{t: t, entries: make(map[uint64]*node), gone: make(map[string]bool), groups: make(interner)}
+	if err := c.readSnapshot(); err != nil {
 		return nil, nil, false, err
 	}
-	if len(data) > 0 || err != nil {
-		var snap catalogSnapshot
-		if err != nil || json.Unmarshal(data, &snap) != nil || snap.Version != catalogVersion || snap.Gen < 0 {
-			t.note("catalog.json unreadable: starting from an empty catalog")
-			repaired = true
-		} else {
-			t.cat.gen, t.cat.snapSize = snap.Gen, int64(len(data))
-			add("catalog.json", snap.Branches)
-			for _, id := range snap.Gone {
-				gone[id] = true
-			}
-			count(snap.Leaves, snap.Keywords)
-		}
+	if err := c.replayLog(); err != nil {
+		return nil, nil, false, err
 	}
+	return c.entries, c.gone, c.repaired, nil
+}
 
-	logPath := filepath.Join(t.dir, catalogLogName)
-	f, err := os.Open(logPath)
+// catalogReader gathers what catalog.json and catalog.log record, for
+// loadCatalog.
+type catalogReader struct {
+	t        *Tree
+	entries  map[uint64]*node
+	gone     map[string]bool
+	groups   interner
+	repaired bool
+}
+
+// readSnapshot reads catalog.json; a damaged one counts as empty.
+func (c *catalogReader) readSnapshot() error {
+	t := c.t
+	data, err := readSmall(filepath.Join(t.dir, catalogName), maxCatalogLen)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return err
+	}
+	if len(data) == 0 && err == nil {
+		return nil
+	}
+	var snap catalogSnapshot
+	if err != nil || json.Unmarshal(data, &snap) != nil || snap.Version != catalogVersion || snap.Gen < 0 {
+		t.note("catalog.json unreadable: starting from an empty catalog")
+		c.repaired = true
+		return nil
+	}
+	t.cat.gen, t.cat.snapSize = snap.Gen, int64(len(data))
+	c.add("catalog.json", snap.Branches)
+	for _, id := range snap.Gone {
+		c.gone[id] = true
+	}
+	c.count(snap.Leaves, snap.Keywords)
+	return nil
+}
+
+// replayLog applies the lines of catalog.log that extend the snapshot read,
+// up to the first damaged one.
+func (c *catalogReader) replayLog() error {
+	t := c.t
+	f, err := os.Open(filepath.Join(t.dir, catalogLogName))
 	if errors.Is(err, os.ErrNotExist) {
-		return entries, gone, repaired, nil
+		return nil
 	}
 	if err != nil {
-		return nil, nil, false, err
+		return err
 	}
 	defer f.Close()
 	t.cat.logExists = true
@@ -906,10 +953,10 @@ func (t *Tree) loadCatalog() (entries map[uint64]*node, gone map[string]bool, re
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if err == io.EOF && len(line) == 0 {
-			break
+			return nil
 		}
 		if err != nil && err != io.EOF {
-			return nil, nil, false, err
+			return err
 		}
 		t.cat.logSize += int64(len(line))
 		var rec catalogRecord
@@ -918,22 +965,54 @@ func (t *Tree) loadCatalog() (entries map[uint64]*node, gone map[string]bool, re
 			// consolidation never committed. Anything after a damaged
 			// line is not trusted either.
 			t.note("catalog.log damaged at line %d: ignoring it and what follows", n)
-			repaired = true
-			break
+			c.repaired = true
+			return nil
 		}
 		if rec.Gen != t.cat.gen {
 			continue // folded into a newer snapshot already
 		}
-		add(fmt.Sprintf("catalog.log line %d", n), rec.Branches)
+		c.add(fmt.Sprintf("catalog.log line %d", n), rec.Branches)
 		for _, id := range rec.Gone {
-			gone[id] = true
+			c.gone[id] = true
 		}
 		for _, id := range rec.Back {
-			delete(gone, id)
+			delete(c.gone, id)
 		}
-		count(rec.Leaves, rec.Keywords)
+		c.count(rec.Leaves, rec.Keywords)
 	}
-	return entries, gone, repaired, nil
+}
+
+// add records the well-formed entries of es, read from where; of two
+// records of one branch the first counts.
+func (c *catalogReader) add(where string, es []branchEntry) {
+	for _, e := range es {
+		if why := checkEntry(e); why != "" {
+			c.t.note("%s: dropped malformed branch %q: %s", where, e.ID, why)
+			c.repaired = true
+			continue
+		}
+		v, _ := branchNum(e.ID)
+		if n := c.entries[v]; n != nil {
+			if int(n.layer) != e.Layer || n.group != e.Group {
+				c.t.note("%s: dropped a second, different record of branch %s", where, e.ID)
+				c.repaired = true
+			}
+			continue
+		}
+		c.entries[v] = newNode(e.Layer, c.groups.str(e.Group), e.Children)
+	}
+}
+
+// count adds the rarity counts of leaves filed in branches.
+func (c *catalogReader) count(leaves int, kw map[string]int32) {
+	t := c.t
+	t.kwN += max(leaves, 0)
+	t.kwDF.reserve(len(kw))
+	for k, n := range kw {
+		if n > 0 && k != "" {
+			t.kwDF.add(k, n)
+		}
+	}
 }
 
 // checkEntry checks a catalog entry on its own: ids shaped as ids, children

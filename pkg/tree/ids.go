@@ -9,8 +9,8 @@ import (
 // The structure holds ids as numbers. A leaf id is 16 lower-case hex digits
 // and a branch id "b" and 16 more, so each spells a 64-bit number: 8
 // bytes, where the string costs a 16-byte header and a 16- or 24-byte
-// allocation, for each of the 100,000 children and parents the tree holds
-// at 100,000 leaves. Which kind a number is comes from where it is held
+// allocation, for each of the children and parents the tree holds: about
+// two per leaf. Which kind a number is comes from where it is held
 // (see node.leaf); ids are spelled out again where they leave the
 // structure, and a number spells exactly the id it was read from.
 

@@ -134,11 +134,11 @@ const (
 // ScoredPostings, single postings are ruled out without being scored.
 //
 // A good descent makes θ high early and leaves the guarantee little to do;
-// a poor one costs time, never results. Measured on the package tests'
-// synthetic corpus (topics scattered at random, so summaries say little),
-// the descent reaches the top hit about one time in seven and costs more
-// leaf scores than the θ it brings saves; its value there is the path to
-// each hit and the browsing, and Beam < 0 skips it.
+// a poor one costs time, never results. On the package tests' synthetic
+// corpus (topics scattered at random, so summaries say little) the descent
+// seldom reaches the top hit and costs more leaf scores than the θ it
+// brings saves (TestSearchEqualsExhaustive logs both); its value there is
+// the path to each hit and the browsing, and Beam < 0 skips it.
 func (t *Tree) Search(q Query) Result {
 	var res Result
 	if q.Scorer == nil {
@@ -498,9 +498,9 @@ func (t *topK) sorted() []Hit {
 }
 
 // bag is a summary's weighted terms and its weighted length. The distinct
-// terms are sorted and packed into one string (term i ends at ends[i]):
-// about half the memory of a slice of strings, and bags are what the
-// search cache holds (some 500 bytes a summary).
+// terms are sorted and packed into one string (term i ends at ends[i]),
+// which spares a string header and an allocation a term: bags are what the
+// search cache holds, and its bound is in bytes.
 type bag struct {
 	terms string
 	ends  []uint32

@@ -43,6 +43,17 @@ func newWorld(t testing.TB, n int, seed uint64) *world {
 	return &world{tr: tr, ix: ix, items: items, gen: g}
 }
 
+// queries draws n queries of at least one term.
+func (w *world) queries(n int) [][]string {
+	var queries [][]string
+	for len(queries) < n {
+		if q := w.gen.query(w.items); len(q) > 0 {
+			queries = append(queries, q)
+		}
+	}
+	return queries
+}
+
 // visibility is a caller's view: every group, or global plus one project.
 type visibility struct {
 	name  string
@@ -219,12 +230,7 @@ func TestSearchSmall(t *testing.T) {
 // caller's read lock do; with -race it checks they share the tree safely.
 func TestSearchConcurrent(t *testing.T) {
 	w := newWorld(t, 2000, 5)
-	var queries [][]string
-	for len(queries) < 64 {
-		if q := w.gen.query(w.items); len(q) > 0 {
-			queries = append(queries, q)
-		}
-	}
+	queries := w.queries(64)
 	wants := make([][]Hit, len(queries))
 	for i, terms := range queries {
 		v := views[i%len(views)]

@@ -119,81 +119,103 @@ func informative(t string) bool {
 
 // Summarize implements Summarizer.
 func (x Extractive) Summarize(group string, children []ChildSummary) (string, []string) {
-	type stat struct {
-		tf float64
-		df int
-	}
-	stats := make(map[string]*stat)
-	type sentence struct {
-		text  string
-		terms []string
-	}
+	stats, sentences := childStats(children)
+	score := x.branchScores(stats, len(children))
+	terms := topKeys(score, branchKeywords)
+	return clipText(bestSentence(sentences, terms, score), titleLen), terms
+}
+
+// termStat is how much a branch's children use a term: tf sums their
+// capped weights, df counts the children using it.
+type termStat struct {
+	tf float64
+	df int
+}
+
+// sentence is a child's title or excerpt sentence, a candidate for the
+// branch's title, with its informative terms.
+type sentence struct {
+	text  string
+	terms []string
+}
+
+// childStats weighs the terms of a branch's children and collects their
+// sentences, in order.
+func childStats(children []ChildSummary) (map[string]*termStat, []sentence) {
+	stats := make(map[string]*termStat)
 	var sentences []sentence
 	for _, c := range children {
-		w := make(map[string]float64)
-		for _, k := range c.Keywords {
-			w[k] += 2
-		}
-		for i, s := range append([]string{c.Title}, splitSentences(c.Excerpt)...) {
-			weight := 1.0
-			if i == 0 {
-				weight = 2 // the title
-			}
-			var terms []string
-			tokenize.Each(s, func(t string) {
-				if informative(t) {
-					w[t] += weight
-					terms = append(terms, t)
-				}
-			})
-			if s != "" {
-				sentences = append(sentences, sentence{s, terms})
-			}
-		}
-		for _, tag := range c.Tags {
-			tokenize.Each(tag, func(t string) {
-				if informative(t) {
-					w[t]++
-				}
-			})
-		}
+		w, ss := childWeights(c)
+		sentences = append(sentences, ss...)
 		for t, x := range w {
 			st := stats[t]
 			if st == nil {
-				st = &stat{}
+				st = &termStat{}
 				stats[t] = st
 			}
 			st.tf += min(x, 6) // one chatty child does not name the branch
 			st.df++
 		}
 	}
-	n := float64(len(children))
+	return stats, sentences
+}
+
+// childWeights weighs one child's terms (its keywords and title count
+// double, its tags once) and returns its sentences: the title, then the
+// excerpt's.
+func childWeights(c ChildSummary) (map[string]float64, []sentence) {
+	w := make(map[string]float64)
+	for _, k := range c.Keywords {
+		w[k] += 2
+	}
+	var sentences []sentence
+	for i, s := range append([]string{c.Title}, splitSentences(c.Excerpt)...) {
+		weight := 1.0
+		if i == 0 {
+			weight = 2 // the title
+		}
+		var terms []string
+		tokenize.Each(s, func(t string) {
+			if informative(t) {
+				w[t] += weight
+				terms = append(terms, t)
+			}
+		})
+		if s != "" {
+			sentences = append(sentences, sentence{s, terms})
+		}
+	}
+	for _, tag := range c.Tags {
+		tokenize.Each(tag, func(t string) {
+			if informative(t) {
+				w[t]++
+			}
+		})
+	}
+	return w, sentences
+}
+
+// branchScores scores each term by use × rarity, the rarity Rarity's or,
+// without it, the term's among the n children.
+func (x Extractive) branchScores(stats map[string]*termStat, n int) map[string]float64 {
 	score := make(map[string]float64, len(stats))
-	terms := make([]string, 0, len(stats))
 	for t, st := range stats {
 		if x.Rarity != nil {
 			score[t] = st.tf * x.Rarity(t)
 		} else {
-			score[t] = st.tf * (1 + math.Log(n/float64(st.df)))
+			score[t] = st.tf * (1 + math.Log(float64(n)/float64(st.df)))
 		}
-		terms = append(terms, t)
 	}
-	slices.SortFunc(terms, func(a, b string) int {
-		if c := cmp.Compare(score[b], score[a]); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-	if len(terms) > branchKeywords {
-		terms = terms[:branchKeywords]
-	}
+	return score
+}
+
+// bestSentence returns the branch's title: the sentence covering the most
+// of the top terms (by score), the shorter on a tie, then the first.
+func bestSentence(sentences []sentence, terms []string, score map[string]float64) string {
 	top := make(map[string]float64, len(terms))
 	for _, t := range terms {
 		top[t] = score[t]
 	}
-
-	// The title: the sentence covering the most of the top terms (by
-	// score), the shorter on a tie, then the first.
 	best, bestScore := -1, 0.0
 	for i, s := range sentences {
 		seen := make(map[string]bool)
@@ -208,11 +230,10 @@ func (x Extractive) Summarize(group string, children []ChildSummary) (string, []
 			best, bestScore = i, sc
 		}
 	}
-	title := ""
-	if best >= 0 {
-		title = sentences[best].text
+	if best < 0 {
+		return ""
 	}
-	return clipText(title, titleLen), terms
+	return sentences[best].text
 }
 
 // collapseSpace trims s and collapses every run of white space into one
@@ -273,8 +294,8 @@ func clipText(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ") + "…"
 }
 
-// topCounts returns the n keys with the highest counts, ties by key.
-func topCounts(m map[string]int, n int) []string {
+// topKeys returns the n keys with the highest values, ties by key.
+func topKeys[V cmp.Ordered](m map[string]V, n int) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

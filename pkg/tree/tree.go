@@ -60,15 +60,15 @@
 // That structure is exactly what catalog.json and its log record, so Open
 // reads the catalog, lists the branch files, reads root.json and the files
 // of the root's branches (the descent ranks their summaries first, and the
-// next consolidation embeds them), and no other branch file. At 100,000
-// leaves of about 500 bytes (14,000 branches, 80 MB of branch files) that
-// is some 0.2 s and 6 MB, where reading every file was 2.6 s and 94 MB.
+// next consolidation embeds them), and no other branch file: a small
+// fraction of the time and memory reading every file would take
+// (BenchmarkOpen100k measures both).
 //
 // A branch's summaries are read from its file when a descent opens it,
 // tokenized, and kept in a cache bounded in bytes (Options.CacheBytes),
 // least recently used out first; with the default, the branches every
-// search passes through stay cached and a descent at 100,000 leaves reads
-// about two files. Outline reads the file of every branch it lists the
+// search passes through stay cached and a descent reads few files beyond
+// the branches no earlier search opened. Outline reads the file of every branch it lists the
 // children of (it is a person's command; depth 2 costs the root's branches,
 // everything costs every file). The root keeps its items' summaries: there
 // are at most a few per group and layer between consolidations.
@@ -192,18 +192,16 @@ type Options struct {
 	// Now stamps new branches (default time.Now).
 	Now func() time.Time
 	// CacheBytes bounds the memory of the branch summaries searches keep
-	// tokenized, about 4 KB a branch (default 16 MiB: every branch above
-	// the first layer of a 100,000-leaf tree and a few thousand of the
-	// first; negative: none, every descent reads its branches' files).
+	// tokenized (default 16 MiB: every branch above the first layer of a
+	// large tree and some of the first; negative: none, every descent
+	// reads its branches' files).
 	CacheBytes int64
 }
 
-// defaultCacheBytes is Options.CacheBytes' default. Measured on the
-// package's synthetic corpus at 100,000 leaves (14,000 branches) with
-// random queries: a descent opens about 10 branches; with 8 MiB cached it
-// reads 3.4 of them from their files, with 16 MiB 1.8, about the floor
-// (branches no earlier query opened), and each read costs some 0.2–0.3 ms
-// (JSON decoding and tokenizing the summaries).
+// defaultCacheBytes is Options.CacheBytes' default: about as small as a
+// cache gets while a descent still reads from their files little more than
+// the branches no earlier query opened (BenchmarkSearch100k reports the
+// files read; each costs JSON decoding and tokenizing the summaries).
 const defaultCacheBytes = 16 << 20
 
 // Tree is the memory's summary tree. See the package comment for the rules
@@ -473,8 +471,8 @@ func (t *Tree) Remove(id string) bool {
 // Reconcile makes the tree hold exactly the given live leaves: it adds the
 // ones it does not know (or knows as removed) and removes the ones not in
 // items. Call it after Open with every live leaf, so that whatever a crash
-// kept from the tree's files is caught up; it costs O(store) map lookups
-// (some 60 ms at 100,000 leaves), describes only the leaves it adds (their
+// kept from the tree's files is caught up; it costs O(store) map lookups,
+// describes only the leaves it adds (their
 // Text is not read otherwise), and writes nothing until Consolidate.
 func (t *Tree) Reconcile(items []Item) (added, removed int, err error) {
 	live := make(map[uint64]bool, len(items)) // by leaf number; a bad id is Add's error
@@ -759,7 +757,7 @@ func branchSummary(b *Branch) ChildSummary {
 			titles = append(titles, c.Title)
 		}
 	}
-	s.Tags = topCounts(tags, 5)
+	s.Tags = topKeys(tags, 5)
 	s.Excerpt = clipText(strings.Join(titles, "; "), branchExcerptLen)
 	return s
 }

@@ -54,6 +54,18 @@ func consolidate(t testing.TB, tr *Tree, force bool) int {
 	return n
 }
 
+// growTree opens a tree under dir and saves items to it in two runs, the
+// first cut, each followed by a consolidation.
+func growTree(t testing.TB, dir string, items []Item, cut int) *Tree {
+	t.Helper()
+	tr := mustOpen(t, dir)
+	addAll(t, tr, items[:cut])
+	consolidate(t, tr, false)
+	addAll(t, tr, items[cut:])
+	consolidate(t, tr, false)
+	return tr
+}
+
 // simpleItems returns n leaves of one group with distinct, readable texts.
 func simpleItems(group string, from, n int) []Item {
 	var out []Item
@@ -516,14 +528,10 @@ func TestInterruptedConsolidation(t *testing.T) {
 	items := simpleItems("global|personal", 0, 30)
 	// The reference: the same saves, never interrupted.
 	ref := t.TempDir()
-	tr := mustOpen(t, ref)
-	addAll(t, tr, items[:20])
-	consolidate(t, tr, false)
-	addAll(t, tr, items[20:])
-	consolidate(t, tr, false)
+	growTree(t, ref, items, 20)
 
 	dir := t.TempDir()
-	tr = mustOpen(t, dir)
+	tr := mustOpen(t, dir)
 	addAll(t, tr, items[:20])
 	consolidate(t, tr, false)
 	addAll(t, tr, items[20:])
@@ -724,11 +732,7 @@ func TestAddRejectsBadIDs(t *testing.T) {
 func TestOpenRepairs(t *testing.T) {
 	items := simpleItems("g", 0, 40)
 	template := t.TempDir()
-	tr := mustOpen(t, template)
-	addAll(t, tr, items[:36])
-	consolidate(t, tr, false)
-	addAll(t, tr, items[36:])
-	consolidate(t, tr, false)
+	tr := growTree(t, template, items, 36)
 	files := readDir(t, template)
 	var aBranch, aTop string
 	for name := range files {
