@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 	"os"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ihmt-dev/ihmt/client"
@@ -317,20 +315,13 @@ func (e *env) printJSON(v any) error {
 }
 
 // printProto prints an API message as JSON with the proto field names, the
-// same shape grpcurl shows.
+// same shape grpcurl shows, and numbers as numbers (see marshalProto).
 func (e *env) printProto(m proto.Message) error {
-	b, err := protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
+	b, err := marshalProto(m)
 	if err != nil {
 		return err
 	}
-	// protojson varies its spacing on purpose (so nobody depends on it);
-	// re-indenting makes the output stable for scripts that grep it.
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return err
-	}
-	out.WriteByte('\n')
-	_, err = e.stdout.Write(out.Bytes())
+	_, err = e.stdout.Write(append(b, '\n'))
 	return err
 }
 

@@ -235,6 +235,10 @@ func cmdLog(e *env, args []string) error {
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.LogResponse, error) {
 		return c.Log(e.ctx, &ihmtv1.LogRequest{Agent: *agent, SessionId: *session, Since: *since, Limit: int32(*limit)})
 	}, func(resp *ihmtv1.LogResponse) error {
+		if len(resp.GetEntries()) == 0 {
+			fmt.Fprintln(e.stdout, "no entries match"+logFilters(*agent, *session, *since))
+			return nil
+		}
 		for _, l := range resp.GetEntries() {
 			who := l.GetAgent().GetName()
 			if l.GetProject() != "" {
@@ -247,6 +251,21 @@ func cmdLog(e *env, args []string) error {
 		}
 		return nil
 	})
+}
+
+// logFilters names the filters a log read used, for an answer that found
+// nothing: " (agent codex, since 2026-11-01)".
+func logFilters(agent, session, since string) string {
+	var fs []string
+	for _, f := range [][2]string{{"agent", agent}, {"session", session}, {"since", since}} {
+		if f[1] != "" {
+			fs = append(fs, f[0]+" "+f[1])
+		}
+	}
+	if len(fs) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(fs, ", ") + ")"
 }
 
 func cmdAudit(e *env, args []string) error {

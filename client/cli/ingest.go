@@ -63,7 +63,7 @@ func cmdIngest(e *env, args []string) error {
 	}
 	like := &ihmtv1.IngestRequest{Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}
 	return e.withClient(func(c *client.Client) error {
-		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like}
+		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like, prog: e.progress(*asJSON || len(files) < 2)}
 		for i, name := range files {
 			r, err := in.document(name)
 			if err != nil {
@@ -85,6 +85,7 @@ type ingester struct {
 	like    *ihmtv1.IngestRequest // every document's request, but for its name and text
 	results []ingestResult
 	counts  map[string]int // by status, "error" for a document the daemon refused outright
+	prog    *progress
 }
 
 // document ingests one file ("-" for stdin). One bad document does not stop
@@ -123,28 +124,40 @@ func (in *ingester) document(name string) (ingestResult, error) {
 
 // print is one document's line, and the progress of many on stderr.
 func (in *ingester) print(r ingestResult, i, n int) {
+	in.prog.clear()
+	fmt.Fprintln(in.e.stdout, resultLine(r))
+	in.prog.update("%d/%d files", i+1, n)
+}
+
+// resultLine says what became of one document.
+func resultLine(r ingestResult) string {
 	if r.Status == "error" {
-		fmt.Fprintf(in.e.stdout, "%s: error: %s\n", r.Name, r.Message)
-		return
+		return fmt.Sprintf("%s: error: %s", r.Name, r.Message)
 	}
 	line := fmt.Sprintf("%s: %s", r.Name, r.Status)
 	switch r.Status {
 	case "saved", "pending_review":
-		line += fmt.Sprintf(", %d leaves (%s, %s)", len(r.IDs), r.Type, r.Domain)
+		line += fmt.Sprintf(", %s (%s, %s)", plural(len(r.IDs), "leaf", "leaves"), r.Type, r.Domain)
 		if len(r.Superseded) > 0 {
-			line += fmt.Sprintf(", %d leaves of the older version superseded", len(r.Superseded))
+			line += fmt.Sprintf(", %s of the older version superseded", plural(len(r.Superseded), "leaf", "leaves"))
 		}
 		if r.Oversized > 0 {
-			line += fmt.Sprintf(", %d oversized", r.Oversized)
+			line += fmt.Sprintf(", %s kept whole although over the split size (one block that cannot be cut without breaking it)",
+				plural(int(r.Oversized), "leaf", "leaves"))
 		}
 	}
 	if r.Message != "" && r.Status != "unchanged" {
 		line += ": " + r.Message
 	}
-	fmt.Fprintln(in.e.stdout, line)
-	if n > 1 {
-		fmt.Fprintf(in.e.stderr, "\r%d/%d files", i+1, n)
+	return line
+}
+
+// plural counts n things: "1 leaf", "2 leaves".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // report sums up n documents and what was skipped; a refused or failed
@@ -156,13 +169,11 @@ func (in *ingester) report(n int, skipped []string) error {
 			return err
 		}
 	} else {
-		if n > 1 {
-			fmt.Fprint(in.e.stderr, "\r")
-		}
+		in.prog.clear()
 		for _, s := range skipped {
 			fmt.Fprintf(in.e.stdout, "skipped %s\n", s)
 		}
-		fmt.Fprintf(in.e.stdout, "%d documents: %d saved, %d unchanged, %d pending review, %d refused, %d failed\n", n,
+		fmt.Fprintf(in.e.stdout, "%s: %d saved, %d unchanged, %d pending review, %d refused, %d failed\n", plural(n, "document", "documents"),
 			in.counts["saved"], in.counts["unchanged"], in.counts["pending_review"], in.counts["refused"], in.counts["error"])
 	}
 	if failed {

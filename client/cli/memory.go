@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -105,6 +106,7 @@ func cmdSearch(e *env, args []string) error {
 	limit := fs.Int("limit", 5, "results to return (1-50)")
 	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
 	knownAt := fs.String("known-at", "", "answer with what the memory had recorded by this date (YYYY-MM-DD)")
+	full := fs.Bool("full", false, "show every result whole (long ones are clipped otherwise)")
 	q, err := query(fs, args, "give a query: ihmt search where do I deploy staging")
 	if err != nil {
 		return err
@@ -121,9 +123,43 @@ func cmdSearch(e *env, args []string) error {
 		}
 		return resp, err
 	}, func(resp *ihmtv1.SearchResponse) error {
-		printSearch(e.stdout, resp)
+		printSearch(e.stdout, resp, *full)
 		return nil
 	})
+}
+
+// A compact answer shows a result's first lines only: an ingested function
+// or a long paste would push the other results off the screen.
+const (
+	compactLines = 12
+	compactRunes = 1200
+)
+
+// printContent prints a result's text, indented; clipped to its first
+// lines unless full, with a line saying what was left out and how to see it.
+func printContent(w io.Writer, m *ihmtv1.Memory, full bool) {
+	lines := strings.Split(strings.TrimRight(m.GetContent(), "\n"), "\n")
+	shown, runes := len(lines), 0
+	if !full {
+		for i, line := range lines {
+			runes += utf8.RuneCountInString(line)
+			if i == compactLines || (i > 0 && runes > compactRunes) {
+				shown = i
+				break
+			}
+		}
+	}
+	for _, line := range lines[:shown] {
+		if r := []rune(line); !full && len(r) > compactRunes {
+			line = string(r[:compactRunes]) + "…" // one line too long to show whole
+		}
+		fmt.Fprintf(w, "   %s\n", line)
+	}
+	if left := len(lines) - shown; left > 0 {
+		fmt.Fprintf(w, "   … %s more: `ihmt get %s` shows it all (or search with --full)\n", plural(left, "line", "lines"), m.GetId())
+	} else if !full && utf8.RuneCountInString(lines[0]) > compactRunes {
+		fmt.Fprintf(w, "   … clipped: `ihmt get %s` shows it all (or search with --full)\n", m.GetId())
+	}
 }
 
 // query reads a search's words: the positional arguments, which hint says
@@ -142,7 +178,7 @@ func query(fs *flag.FlagSet, args []string, hint string) (string, error) {
 
 // printSearch renders a search for a person: the verdict, then each result
 // with its provenance, or the candidates to choose between.
-func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
+func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
 	cov := resp.GetCoverage()
 	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", ihmtv1.SearchStatusName(resp.GetStatus()), resp.GetConfidence(), resp.GetMessage())
 	for i, r := range resp.GetResults() {
@@ -153,9 +189,7 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse) {
 		}
 		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, client.FormatTime(m.GetValidFrom().AsTime()), client.Where(m),
 			state, m.GetAgent().GetName(), m.GetId(), r.GetScore())
-		for _, line := range strings.Split(strings.TrimRight(m.GetContent(), "\n"), "\n") {
-			fmt.Fprintf(w, "   %s\n", line)
-		}
+		printContent(w, m, full)
 		for _, n := range r.GetNotices() {
 			fmt.Fprintf(w, "   NOTICE: %s\n", n)
 		}
@@ -206,12 +240,12 @@ func (e *env) ask(c *client.Client, req *ihmtv1.SearchRequest) error {
 			return err
 		}
 		if resp.GetStatus() != ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS {
-			printSearch(e.stdout, resp)
+			printSearch(e.stdout, resp, false)
 			return nil
 		}
 		if round > maxClues {
 			fmt.Fprintf(e.stdout, "still ambiguous after %d clues; look at each with `ihmt get ID`\n", maxClues)
-			printSearch(e.stdout, resp)
+			printSearch(e.stdout, resp, false)
 			return nil
 		}
 		more, ok := e.askClue(in, resp)

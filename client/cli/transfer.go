@@ -41,7 +41,7 @@ func cmdExport(e *env, args []string) error {
 // on stderr.
 func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string) error {
 	w := bufio.NewWriter(e.stdout)
-	n := 0
+	n, prog := 0, e.progress(false)
 	for offset := int64(0); ; {
 		resp, err := c.Export(e.ctx, &ihmtv1.ExportRequest{Scope: sc, Offset: offset})
 		if err != nil {
@@ -55,12 +55,13 @@ func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string) erro
 		if offset = resp.GetNextOffset(); offset == 0 {
 			break
 		}
-		fmt.Fprintf(e.stderr, "\rexported %d memories…", n)
+		prog.update("exported %d memories…", n)
 	}
+	prog.clear()
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write export: %w", err)
 	}
-	fmt.Fprintf(e.stderr, "\rexported %d memories (%s)\n", n, scope)
+	fmt.Fprintf(e.stderr, "exported %s (%s)\n", plural(n, "memory", "memories"), scope)
 	return nil
 }
 
@@ -98,7 +99,7 @@ func cmdImport(e *env, args []string) error {
 	}
 	var imp *importer
 	if err := e.withClient(func(c *client.Client) error {
-		imp = &importer{e: e, c: c, quiet: *asJSON}
+		imp = &importer{e: e, c: c, prog: e.progress(*asJSON)}
 		if err := imp.records(r, pos[0]); err != nil {
 			return err
 		}
@@ -109,17 +110,17 @@ func cmdImport(e *env, args []string) error {
 	if *asJSON {
 		return e.printJSON(map[string]int64{"records": imp.total, "imported": imp.imported, "unchanged": imp.unchanged})
 	}
-	fmt.Fprintf(e.stderr, "\r")
-	fmt.Fprintf(e.stdout, "%d records: %d imported, %d already stored exactly\n", imp.total, imp.imported, imp.unchanged)
+	imp.prog.clear()
+	fmt.Fprintf(e.stdout, "%s: %d imported, %d already stored exactly\n", plural(int(imp.total), "record", "records"), imp.imported, imp.unchanged)
 	return nil
 }
 
 // importer sends an export's records in batches and counts what became of
 // them.
 type importer struct {
-	e     *env
-	c     *client.Client
-	quiet bool // no progress on stderr (--json)
+	e    *env
+	c    *client.Client
+	prog *progress
 
 	batch                      []string
 	size                       int
@@ -168,9 +169,7 @@ func (imp *importer) flush() error {
 	imp.imported += resp.GetImported()
 	imp.unchanged += resp.GetUnchanged()
 	imp.batch, imp.size = imp.batch[:0], 0
-	if !imp.quiet {
-		fmt.Fprintf(imp.e.stderr, "\rimported %d records…", imp.total)
-	}
+	imp.prog.update("imported %d records…", imp.total)
 	return nil
 }
 
@@ -207,7 +206,7 @@ func importPython(e *env, dir string, asJSON bool) error {
 		return err
 	}
 	defer c.Close()
-	counts := map[string]int{}
+	counts, prog := map[string]int{}, e.progress(asJSON)
 	var problems []string
 	for i, path := range files {
 		req, err := readPythonLeaf(path)
@@ -221,15 +220,13 @@ func importPython(e *env, dir string, asJSON bool) error {
 			return fmt.Errorf("migrate %s: %w", path, err)
 		}
 		counts[ihmtv1.SaveStatusName(resp.GetStatus())]++
-		if !asJSON && (i+1)%100 == 0 {
-			fmt.Fprintf(e.stderr, "\rmigrated %d of %d leaves…", i+1, len(files))
-		}
+		prog.update("migrated %d of %d leaves…", i+1, len(files))
 	}
 	if asJSON {
 		return e.printJSON(map[string]any{"leaves": len(files), "outcomes": counts, "problems": problems})
 	}
-	fmt.Fprintf(e.stderr, "\r")
-	fmt.Fprintf(e.stdout, "%d leaves from %s: %d saved, %d already stored, %d pending review, %d refused, %d unreadable\n", len(files), layer0,
+	prog.clear()
+	fmt.Fprintf(e.stdout, "%s from %s: %d saved, %d already stored, %d pending review, %d refused, %d unreadable\n", plural(len(files), "leaf", "leaves"), layer0,
 		counts["saved"], counts["duplicate"], counts["pending_review"], counts["refused"], counts["unreadable"])
 	for _, p := range problems {
 		fmt.Fprintf(e.stdout, "  %s\n", p)

@@ -43,6 +43,9 @@ type intake struct {
 	scope  Scope
 	domain string
 	tags   []string
+	// stated: the caller states this memory itself (a save), rather than
+	// handing in a document to keep. A person's own statement is verified.
+	stated bool
 }
 
 // terms are what checkIntake settled for a caller's text: where its
@@ -92,7 +95,7 @@ func (s *Store) checkIntake(in intake) (terms, error) {
 	if found := screen.Secrets(in.text); len(found) > 0 {
 		return terms{refused: s.refuseSecret(in.caller, found)}, nil
 	}
-	t.trust, t.note = s.screenTrust(in.caller, in.text)
+	t.trust, t.note = s.screenTrust(in)
 	return t, nil
 }
 
@@ -336,15 +339,20 @@ func (s *Store) refuseSecret(c Caller, found []screen.Finding) string {
 		strings.Join(what, ", and "))
 }
 
-// screenTrust decides whether an agent's new text waits for review: when
+// screenTrust decides a new text's trust. What a person saves themselves
+// is verified: they are the one who confirms facts. A document a person
+// ingests is asserted, like an agent's save: keeping a file is not
+// vouching for every sentence in it. An agent's text waits for review when
 // it reads like instructions aimed at agents (how a prompt injection
-// persists), or when the person reviews everything. A person's own saves
-// are theirs to make.
-func (s *Store) screenTrust(c Caller, text string) (trust, note string) {
-	if c.IsPerson() {
-		return leaf.TrustAsserted, ""
+// persists), or when the person reviews everything.
+func (s *Store) screenTrust(in intake) (trust, note string) {
+	switch {
+	case in.caller.IsPerson() && in.stated:
+		return leaf.TrustVerified, ""
+	case in.caller.IsPerson():
+		return leaf.TrustAsserted, "" // a document the person keeps, not a statement they confirmed
 	}
-	if reason, ok := screen.Instructions(text); ok {
+	if reason, ok := screen.Instructions(in.text); ok {
 		return leaf.TrustPending, "held for review: it " + reason + ", which is how a prompt injection persists; a person must approve it"
 	}
 	if s.reviewAll {

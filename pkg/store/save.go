@@ -143,7 +143,7 @@ func (s *Store) prepare(in SaveInput) (*saveReq, error) {
 
 // intake is what a save hands in to admission.
 func (in SaveInput) intake() intake {
-	return intake{caller: in.Caller, text: in.Content, check: leaf.ValidateText, date: in.Date, scope: in.Scope, domain: in.Domain, tags: in.Tags}
+	return intake{caller: in.Caller, text: in.Content, check: leaf.ValidateText, date: in.Date, scope: in.Scope, domain: in.Domain, tags: in.Tags, stated: true}
 }
 
 // resolveReplaces turns `replaces` into the id of the memory to link, or
