@@ -13,8 +13,8 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/test/bufconn"
 
-	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -29,13 +29,13 @@ func TestRunOverListener(t *testing.T) {
 	lis := bufconn.Listen(1 << 20)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &daemontest.Logs{}
+	logs := &testenv.Logs{}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Config{Paths: p, Listener: lis, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	}()
 
-	conn := daemontest.Dial(t, lis)
+	conn := testenv.Dial(t, lis)
 	health := healthpb.NewHealthClient(conn)
 	deadline := time.Now().Add(10 * time.Second)
 	for {

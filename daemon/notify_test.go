@@ -9,18 +9,14 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // notifyListener stands in for systemd: a datagram socket whose path goes
 // into NOTIFY_SOCKET. It returns a function that reads the next message.
 func notifyListener(t *testing.T) func() string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "ihmt-notify")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	name := filepath.Join(dir, "notify.sock")
+	name := filepath.Join(testenv.SocketDir(t), "notify.sock")
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: name, Net: "unixgram"})
 	if err != nil {
 		t.Fatal(err)
@@ -60,11 +56,7 @@ func TestSdNotifyWithoutSocketIsANoOp(t *testing.T) {
 // once it serves, and STOPPING=1 when it begins to stop.
 func TestRunNotifiesSystemd(t *testing.T) {
 	next := notifyListener(t)
-	dir, err := os.MkdirTemp("", "ihmt-d")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.SocketDir(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

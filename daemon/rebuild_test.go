@@ -10,9 +10,9 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // TestRebuildOffline: with no daemon running, every derived file is rebuilt
@@ -21,14 +21,14 @@ import (
 func TestRebuildOffline(t *testing.T) {
 	dir := t.TempDir()
 	p := paths.Paths{Data: filepath.Join(dir, "data"), Socket: filepath.Join(dir, "s.sock")}
-	st := daemontest.OpenStore(t, p.Data)
+	st := testenv.OpenStore(t, p.Data)
 	c := store.Caller{Agent: store.Agent{Name: "claude-code"}, Session: "s1"}
 	for i := range 20 {
 		text := fmt.Sprintf("Service %d logs to journald.", i)
 		if i == 0 {
 			text = "I live in Valencia now."
 		}
-		if _, err := st.Save(daemontest.Context(t), store.SaveInput{Caller: c, Content: text, Scope: store.ScopeGlobal}); err != nil {
+		if _, err := st.Save(testenv.Context(t), store.SaveInput{Caller: c, Content: text, Scope: store.ScopeGlobal}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,7 +37,7 @@ func TestRebuildOffline(t *testing.T) {
 	os.WriteFile(filepath.Join(p.Data, "tree", "root.json"), []byte("{garbage"), 0o600)
 
 	log := slog.New(slog.DiscardHandler)
-	r, err := RebuildOffline(daemontest.Context(t), p, log)
+	r, err := RebuildOffline(testenv.Context(t), p, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestRebuildOffline(t *testing.T) {
 		t.Fatalf("take the lock: %v %v", ok, err)
 	}
 	defer held.Unlock()
-	if _, err := RebuildOffline(daemontest.Context(t), p, log); !errors.Is(err, ErrLockHeld) {
+	if _, err := RebuildOffline(testenv.Context(t), p, log); !errors.Is(err, ErrLockHeld) {
 		t.Fatalf("rebuild under a held lock: %v, want ErrLockHeld", err)
 	}
 }

@@ -254,7 +254,7 @@ func TestAskRunsTheClueLoop(t *testing.T) {
 	env := e.environ("")
 	e.ihmt(env, "save", "--scope", "global", "Luis is my cousin; he lives in Sevilla and loves football.")
 	e.ihmt(env, "save", "--scope", "global", "Luis Marín is the reviewer on my pull requests and insists on small commits.")
-	cmd := exec.Command(bins.ihmt, "ask", "Luis")
+	cmd := exec.Command(bins.CLI, "ask", "Luis")
 	cmd.Dir, cmd.Env, cmd.Stdin = e.workDir, env, strings.NewReader("reviewer\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

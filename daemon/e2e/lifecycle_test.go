@@ -22,7 +22,7 @@ func TestSecondDaemonRefused(t *testing.T) {
 	first := e.waitReady(t, d)
 
 	other := filepath.Join(e.sockDir, "other.sock")
-	r := runCmd(bins.ihmtd, e.workDir, e.environ(""), nil, "-data", e.home, "-socket", other)
+	r := runCmd(bins.Daemon, e.workDir, e.environ(""), nil, "-data", e.home, "-socket", other)
 	if r.code != 3 || !strings.Contains(r.stderr, "already running") {
 		t.Errorf("second ihmtd on the same store: want exit status 3 and \"already running\" on stderr; got %s", r)
 	}

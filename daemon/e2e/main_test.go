@@ -21,8 +21,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 
 	// The binaries under test are built by TestMain, which go test's cache
 	// cannot see; importing what they are made of makes a change to any of
@@ -33,9 +33,7 @@ import (
 )
 
 // bins are the binaries TestMain built, all in one directory.
-var bins struct {
-	dir, ihmtd, shim, ihmt string
-}
+var bins testenv.Binaries
 
 // TestMain builds the three binaries once for the whole package. A plain
 // build, without -race: the binaries are the system under test, the race
@@ -58,25 +56,11 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: the go command is needed to build the binaries:", err)
-		return 1
-	}
 	start := time.Now()
-	cmd := exec.Command(goTool, "build", "-o", dir+string(filepath.Separator),
-		"github.com/ihmt-dev/ihmt/daemon/cmd/ihmtd",
-		"github.com/ihmt-dev/ihmt/shim/cmd/ihmt-mcp",
-		"github.com/ihmt-dev/ihmt/client/cmd/ihmt",
-	)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: build the binaries: %v\n%s", err, out)
+	if bins, err = testenv.Build(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	bins.dir = dir
-	bins.ihmtd = filepath.Join(dir, "ihmtd")
-	bins.shim = filepath.Join(dir, "ihmt-mcp")
-	bins.ihmt = filepath.Join(dir, "ihmt")
 	if testing.Verbose() {
 		fmt.Printf("e2e: built ihmtd, ihmt-mcp and ihmt in %s\n", time.Since(start).Round(10*time.Millisecond))
 	}
@@ -89,7 +73,7 @@ type testEnv struct {
 	t       *testing.T
 	root    string // t.TempDir(): store, working directory, scratch
 	home    string // IHMT_HOME
-	sockDir string // os.MkdirTemp("", "ihmt"): short, for sun_path
+	sockDir string // testenv.SocketDir: short, for sun_path
 	sock    string // IHMT_SOCKET
 	workDir string // outside any git repository
 }
@@ -97,10 +81,7 @@ type testEnv struct {
 func newEnv(t *testing.T) *testEnv {
 	t.Helper()
 	root := t.TempDir()
-	sockDir, err := os.MkdirTemp("", "ihmt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sockDir := testenv.SocketDir(t)
 	e := &testEnv{
 		t:       t,
 		root:    root,
@@ -112,11 +93,9 @@ func newEnv(t *testing.T) *testEnv {
 	if err := os.Mkdir(e.workDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// Registered after t.TempDir, so it runs before the store is removed.
-	t.Cleanup(func() {
-		e.killDaemons()
-		os.RemoveAll(sockDir)
-	})
+	// Registered after t.TempDir and SocketDir, so it runs before the
+	// store and the socket's directory are removed.
+	t.Cleanup(e.killDaemons)
 	return e
 }
 
@@ -201,7 +180,7 @@ func (r cliResult) String() string {
 // ihmt runs the CLI with env and args. It is safe to call from any
 // goroutine: a failure to run at all is reported as exit status -1.
 func (e *testEnv) ihmt(env []string, args ...string) cliResult {
-	return runCmd(bins.ihmt, e.workDir, env, nil, args...)
+	return runCmd(bins.CLI, e.workDir, env, nil, args...)
 }
 
 func runCmd(bin, dir string, env []string, attr *syscall.SysProcAttr, args ...string) cliResult {
@@ -290,7 +269,7 @@ func (e *testEnv) waitReady(t *testing.T, d *daemonProc) statusJSON {
 
 type daemonProc struct {
 	cmd     *exec.Cmd
-	out     *daemontest.Logs
+	out     *testenv.Logs
 	done    chan struct{}
 	waitErr error
 }
@@ -299,9 +278,9 @@ type daemonProc struct {
 // Cleanup kills it if it is still running.
 func (e *testEnv) startDaemon(t *testing.T, args ...string) *daemonProc {
 	t.Helper()
-	cmd := exec.Command(bins.ihmtd, append([]string{"-data", e.home, "-socket", e.sock}, args...)...)
+	cmd := exec.Command(bins.Daemon, append([]string{"-data", e.home, "-socket", e.sock}, args...)...)
 	cmd.Dir, cmd.Env = e.workDir, e.environ("")
-	d := &daemonProc{cmd: cmd, out: &daemontest.Logs{}, done: make(chan struct{})}
+	d := &daemonProc{cmd: cmd, out: &testenv.Logs{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = d.out, d.out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -356,7 +335,7 @@ type shimOpts struct {
 
 // connectShim launches ihmt-mcp as an MCP client named o.name would, and
 // closes it at cleanup. The returned buffer collects the shim's stderr.
-func (e *testEnv) connectShim(t *testing.T, ctx context.Context, o shimOpts) (*mcp.ClientSession, *daemontest.Logs) {
+func (e *testEnv) connectShim(t *testing.T, ctx context.Context, o shimOpts) (*mcp.ClientSession, *testenv.Logs) {
 	t.Helper()
 	cs, stderr, err := e.dialShim(ctx, o)
 	if err != nil {
@@ -366,14 +345,14 @@ func (e *testEnv) connectShim(t *testing.T, ctx context.Context, o shimOpts) (*m
 	return cs, stderr
 }
 
-func (e *testEnv) dialShim(ctx context.Context, o shimOpts) (*mcp.ClientSession, *daemontest.Logs, error) {
+func (e *testEnv) dialShim(ctx context.Context, o shimOpts) (*mcp.ClientSession, *testenv.Logs, error) {
 	path := o.path
 	if path == "" {
-		path = bins.shim
+		path = bins.Shim
 	}
 	cmd := exec.Command(path)
 	cmd.Dir, cmd.Env = e.workDir, e.environ(o.project, o.env...)
-	stderr := &daemontest.Logs{}
+	stderr := &testenv.Logs{}
 	cmd.Stderr = stderr
 	var opts *mcp.ClientSessionOptions
 	if o.protocol != "" {
@@ -391,7 +370,7 @@ func loneShim(t *testing.T) (path, pathEnv string) {
 	t.Helper()
 	dir := t.TempDir()
 	path = filepath.Join(dir, "ihmt-mcp")
-	copyFile(t, bins.shim, path, 0o755)
+	copyFile(t, bins.Shim, path, 0o755)
 	return path, "PATH=" + dir
 }
 

@@ -59,7 +59,7 @@ func TestOtherUserRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	ihmt := filepath.Join(binDir, "ihmt")
-	copyFile(t, bins.ihmt, ihmt, 0o755)
+	copyFile(t, bins.CLI, ihmt, 0o755)
 	env := e.environ(project, "HOME=/nonexistent")
 	asNobody := &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 

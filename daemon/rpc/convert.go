@@ -55,11 +55,11 @@ func known[K ~int32, V any](table map[K]V, k K, what, hint string) (V, error) {
 }
 
 func saveScope(s ihmtv1.Scope) (store.Scope, error) {
-	return known(saveScopes, s, "scope", "use global or project")
+	return known(saveScopes, s, "scope", ihmtv1.ScopeHint())
 }
 
 func searchScope(s ihmtv1.SearchScope) (store.SearchScope, error) {
-	return known(searchScopes, s, "search scope", "use default, project, global or all")
+	return known(searchScopes, s, "search scope", ihmtv1.SearchScopeHint())
 }
 
 func decision(d ihmtv1.ReviewDecision) (store.Decision, error) {
@@ -101,17 +101,9 @@ func logFilter(req *ihmtv1.LogRequest) store.LogFilter {
 	return store.LogFilter{Agent: req.GetAgent(), Session: req.GetSessionId(), Since: req.GetSince(), Limit: int(req.GetLimit())}
 }
 
-// The store's words as the API's enums. A reply with a value not listed
-// here (a newer store's trust, say) leaves the field unspecified; an
-// outcome not listed is the daemon's own mistake (outcome).
+// What a call on the store came to, as the API's enums. An outcome not
+// listed is the daemon's own mistake (outcome).
 var (
-	scopes = map[store.Scope]ihmtv1.Scope{store.ScopeGlobal: ihmtv1.Scope_SCOPE_GLOBAL, store.ScopeProject: ihmtv1.Scope_SCOPE_PROJECT}
-	trusts = map[string]ihmtv1.Trust{
-		store.TrustAsserted: ihmtv1.Trust_TRUST_ASSERTED,
-		store.TrustVerified: ihmtv1.Trust_TRUST_VERIFIED,
-		store.TrustPending:  ihmtv1.Trust_TRUST_PENDING,
-		store.TrustRejected: ihmtv1.Trust_TRUST_REJECTED,
-	}
 	saveStatuses = map[store.SaveStatus]ihmtv1.SaveStatus{
 		store.Saved:         ihmtv1.SaveStatus_SAVE_STATUS_SAVED,
 		store.Duplicate:     ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE,
@@ -161,8 +153,8 @@ func memory(l store.Memory) *ihmtv1.Memory {
 		Checksum:      l.Checksum,
 		ReviewNote:    l.ReviewNote,
 		OriginProject: l.OriginProject,
-		Scope:         scopes[store.ScopeOf(l)],
-		Trust:         trusts[l.Trust],
+		Scope:         scope(l.Scope),
+		Trust:         trust(l.Trust),
 	}
 	if src := l.Source; src != nil {
 		m.Source = &ihmtv1.Source{Name: src.Name, Digest: src.Digest, Part: int32(src.Part), Parts: int32(src.Parts), Type: src.Type, Context: src.Context, Oversized: src.Oversized}
@@ -180,6 +172,19 @@ func memory(l store.Memory) *ihmtv1.Memory {
 		}
 	}
 	return m
+}
+
+// scope and trust read a memory's words (its header's) as the API's
+// enums, by the wire's vocabulary. A word that is not one (a newer store's
+// trust, say) leaves the field unspecified.
+func scope(word string) ihmtv1.Scope {
+	s, _ := ihmtv1.ParseScope(word)
+	return s
+}
+
+func trust(word string) ihmtv1.Trust {
+	t, _ := ihmtv1.ParseTrust(word)
+	return t
 }
 
 func agent(a store.Agent) *ihmtv1.Agent {

@@ -21,8 +21,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/ihmt-dev/ihmt/daemon/internal/daemontest"
 	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -40,14 +40,14 @@ type testDaemon struct {
 	store *atomic.Pointer[store.Store]
 	conn  *grpc.ClientConn
 	api   ihmtv1.MemoryServiceClient
-	logs  *daemontest.Logs
+	logs  *testenv.Logs
 }
 
 // serve starts the server; st may be nil to stand for a store still
 // opening.
 func serve(t *testing.T, st *store.Store) *testDaemon {
 	t.Helper()
-	logs := &daemontest.Logs{}
+	logs := &testenv.Logs{}
 	open := &atomic.Pointer[store.Store]{}
 	srv := New(Config{
 		Log:        slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -64,14 +64,14 @@ func serve(t *testing.T, st *store.Store) *testDaemon {
 	ihmtv1.RegisterMemoryServiceServer(gs, srv)
 	go gs.Serve(lis)
 	t.Cleanup(gs.Stop)
-	conn := daemontest.Dial(t, lis)
+	conn := testenv.Dial(t, lis)
 	return &testDaemon{srv: srv, store: open, conn: conn, api: ihmtv1.NewMemoryServiceClient(conn), logs: logs}
 }
 
 func TestServiceRoundTrip(t *testing.T) {
-	st := daemontest.OpenStore(t, t.TempDir())
+	st := testenv.OpenStore(t, t.TempDir())
 	d := serve(t, st)
-	ctx := daemontest.Context(t)
+	ctx := testenv.Context(t)
 
 	saved, err := d.api.Save(ctx, &ihmtv1.SaveRequest{
 		Caller:  alice,
@@ -174,7 +174,7 @@ func TestServiceRoundTrip(t *testing.T) {
 // is open; until then every call answers Unavailable and says to retry.
 func TestServiceUnavailableUntilOpen(t *testing.T) {
 	d := serve(t, nil)
-	ctx := daemontest.Context(t)
+	ctx := testenv.Context(t)
 	calls := map[string]func() error{
 		"Save": func() error {
 			_, err := d.api.Save(ctx, &ihmtv1.SaveRequest{Caller: alice, Content: "something to keep"})
@@ -197,7 +197,7 @@ func TestServiceUnavailableUntilOpen(t *testing.T) {
 		}
 	}
 
-	d.store.Store(daemontest.OpenStore(t, t.TempDir()))
+	d.store.Store(testenv.OpenStore(t, t.TempDir()))
 	for name, call := range calls {
 		if err := call(); status.Code(err) == codes.Unavailable {
 			t.Errorf("%s after the store opened: %v", name, err)
@@ -211,10 +211,10 @@ func TestServiceVersionHeader(t *testing.T) {
 	for _, open := range []bool{false, true} {
 		var st *store.Store
 		if open {
-			st = daemontest.OpenStore(t, t.TempDir())
+			st = testenv.OpenStore(t, t.TempDir())
 		}
 		d := serve(t, st)
-		ctx := daemontest.Context(t)
+		ctx := testenv.Context(t)
 
 		var hdr metadata.MD
 		_, err := d.api.Stats(ctx, &ihmtv1.StatsRequest{Caller: alice}, grpc.Header(&hdr))
@@ -234,8 +234,8 @@ func TestServiceVersionHeader(t *testing.T) {
 		}
 	}
 
-	d := serve(t, daemontest.OpenStore(t, t.TempDir()))
-	ctx := metadata.AppendToOutgoingContext(daemontest.Context(t), version.Header, "0.0.1-old")
+	d := serve(t, testenv.OpenStore(t, t.TempDir()))
+	ctx := metadata.AppendToOutgoingContext(testenv.Context(t), version.Header, "0.0.1-old")
 	for range 3 {
 		if _, err := d.api.Stats(ctx, &ihmtv1.StatsRequest{Caller: alice}); err != nil {
 			t.Fatal(err)
@@ -328,9 +328,9 @@ func withRawString(t *testing.T, m proto.Message, field protowire.Number, raw st
 // leaves the store's files exactly as they were.
 func TestServiceRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
-	st := daemontest.OpenStore(t, dir)
+	st := testenv.OpenStore(t, dir)
 	d := serve(t, st)
-	ctx := daemontest.Context(t)
+	ctx := testenv.Context(t)
 
 	// Something in the store, so "unchanged" covers existing files too.
 	first, err := d.api.Save(ctx, &ihmtv1.SaveRequest{Caller: alice, Content: "The staging database is PostgreSQL 17."})
@@ -447,8 +447,8 @@ func TestServiceRefusesBadInput(t *testing.T) {
 // invalid UTF-8 story: a Go client built from the generated code cannot
 // even send it, and says why before anything reaches the daemon.
 func TestServiceInvalidUTF8FromGeneratedClient(t *testing.T) {
-	d := serve(t, daemontest.OpenStore(t, t.TempDir()))
-	_, err := d.api.Save(daemontest.Context(t), &ihmtv1.SaveRequest{Caller: alice, Content: "bad byte \xff here"})
+	d := serve(t, testenv.OpenStore(t, t.TempDir()))
+	_, err := d.api.Save(testenv.Context(t), &ihmtv1.SaveRequest{Caller: alice, Content: "bad byte \xff here"})
 	if err == nil || !strings.Contains(err.Error(), "UTF-8") {
 		t.Errorf("save of invalid UTF-8 through the generated client: %v, want an error naming UTF-8", err)
 	}

@@ -1,11 +1,18 @@
-// Package testenv is what IHMT's tests need from the machine they run on:
-// directories short enough for a Unix socket, contexts bounded by the test,
-// and the three programs built once per test binary. Tests only: no
-// program imports it (the shim's deps test refuses every pkg/ package it
-// does not list).
+// Package testenv is what IHMT's tests and benchmarks need from the
+// machine they run on and from the daemon's parts: directories short
+// enough for a Unix socket, contexts bounded by the test, the three
+// programs built once per test binary, a log buffer a process and its test
+// may share, and the pieces of an in-process daemon (a store closed with
+// the test, a gRPC connection over an in-memory listener).
+//
+// Only tests and the benchmark scripts import it; no program that ships
+// does (the shim's deps test refuses every pkg/ package it does not list).
+// It imports the store, so the store and its parts cannot use it in their
+// own tests: that would be an import cycle.
 package testenv
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -118,4 +125,23 @@ func StaleSocket(t testing.TB, path string) {
 	}
 	l.SetUnlinkOnClose(false)
 	l.Close()
+}
+
+// Logs is a bytes.Buffer that a daemon (or a process it runs) and the test
+// may share: writes and reads may come from different goroutines.
+type Logs struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Logs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *Logs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

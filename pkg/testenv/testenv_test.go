@@ -6,8 +6,17 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/test/bufconn"
+
+	"github.com/ihmt-dev/ihmt/pkg/store"
 )
 
 func TestSocketDir(t *testing.T) {
@@ -55,5 +64,57 @@ func TestStaleSocket(t *testing.T) {
 	if c, err := net.Dial("unix", path); err == nil {
 		c.Close()
 		t.Error("something still listens on the stale socket")
+	}
+}
+
+// TestLogs writes from several goroutines while reading (the race detector
+// watches) and finds every line.
+func TestLogs(t *testing.T) {
+	const writers, lines = 4, 100
+	var l Logs
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range lines {
+				l.Write([]byte("line\n"))
+				_ = l.String()
+			}
+		})
+	}
+	wg.Wait()
+	if n := strings.Count(l.String(), "line\n"); n != writers*lines {
+		t.Errorf("%d lines, want %d", n, writers*lines)
+	}
+}
+
+// TestDial reaches a server on an in-memory listener.
+func TestDial(t *testing.T) {
+	lis := bufconn.Listen(1 << 16)
+	gs := grpc.NewServer()
+	healthpb.RegisterHealthServer(gs, health.NewServer())
+	go gs.Serve(lis)
+	t.Cleanup(gs.Stop)
+	r, err := healthpb.NewHealthClient(Dial(t, lis)).Check(Context(t), &healthpb.HealthCheckRequest{})
+	if err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("health over Dial = %v, %v; want SERVING", r, err)
+	}
+}
+
+// TestOpenStore opens a store that takes a save, and closes it when the
+// test ends.
+func TestOpenStore(t *testing.T) {
+	var st *store.Store
+	save := func(ctx context.Context) error {
+		_, err := st.Save(ctx, store.SaveInput{Caller: store.Caller{Agent: store.Agent{Name: "test"}}, Content: "The build runs on Go 1.25.", Scope: store.ScopeGlobal})
+		return err
+	}
+	t.Run("use", func(t *testing.T) {
+		st = OpenStore(t, t.TempDir())
+		if err := save(Context(t)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err := save(Context(t)); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("save after the test ended: %v, want store.ErrClosed", err)
 	}
 }

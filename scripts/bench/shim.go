@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // mcpProc is a raw JSON-RPC driver for one ihmt-mcp process over its stdio:
@@ -21,29 +21,12 @@ type mcpProc struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
-	stderr *lockedBuffer
+	stderr *testenv.Logs
 	nextID int
 	// The size of the last tool result the model is given: its text, and
 	// its structured content as JSON (some clients show the model only
 	// that).
 	lastText, lastStructured int
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 type rpcMsg struct {
@@ -70,7 +53,7 @@ func startShim(bin string, env []string) (*mcpProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &mcpProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), stderr: &lockedBuffer{}}
+	p := &mcpProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), stderr: &testenv.Logs{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err

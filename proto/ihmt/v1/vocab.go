@@ -21,8 +21,12 @@ type WordError struct {
 }
 
 func (e *WordError) Error() string {
-	return fmt.Sprintf("%s %q: use %s", e.Field, e.Word, orList(e.Valid))
+	return fmt.Sprintf("%s %q: %s", e.Field, e.Word, hint(e.Valid))
 }
+
+// hint tells someone who gave something else which words there are:
+// "use global or project".
+func hint(valid []string) string { return "use " + orList(valid) }
 
 // orList joins words as a sentence does: "a", "a or b", "a, b or c".
 func orList(words []string) string {
@@ -83,6 +87,8 @@ func (v vocabulary[E]) valid() []string {
 	return out
 }
 
+func (v vocabulary[E]) hint() string { return hint(v.valid()) }
+
 func ptr[E any](e E) *E { return &e }
 
 var (
@@ -119,6 +125,11 @@ func ParseScope(s string) (Scope, error) { return scopes.parse(s) }
 // ScopeName is a memory's scope as a word: "global" or "project".
 func ScopeName(s Scope) string { return scopes.name(s) }
 
+// ScopeHint is how a refusal of a save's scope ends, "use global or
+// project": for a refusal of what is not a word (an enum number this side
+// does not know), so that it lists the same words as a WordError.
+func ScopeHint() string { return scopes.hint() }
+
 // ParseSearchScope reads what a search (or a listing) may see: "default"
 // or "" (global + the caller's project), "project", "global" or "all"
 // (every project). Any other word is a *WordError.
@@ -126,6 +137,10 @@ func ParseSearchScope(s string) (SearchScope, error) { return searchScopes.parse
 
 // SearchScopeName is a search scope as a word.
 func SearchScopeName(s SearchScope) string { return searchScopes.name(s) }
+
+// SearchScopeHint is ScopeHint for a search's scope: "use default,
+// project, global or all".
+func SearchScopeHint() string { return searchScopes.hint() }
 
 // ParseTrust reads a trust state: "asserted", "verified", "pending" or
 // "rejected". Any other word, "" included, is a *WordError.

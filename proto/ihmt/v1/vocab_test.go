@@ -119,6 +119,18 @@ func TestExcerpt(t *testing.T) {
 	}
 }
 
+func TestHints(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{ScopeHint(), "use global or project"},
+		{SearchScopeHint(), "use default, project, global or all"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("hint %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
 func TestOrList(t *testing.T) {
 	for words, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
 		if got := orList(strings.Fields(words)); got != want {
