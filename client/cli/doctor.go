@@ -138,8 +138,13 @@ func (d *doctor) binaries() {
 	d.add("ihmt", checkOK, fmt.Sprintf("%s, version %s", d.h.exe, version.Version), "")
 	for _, name := range []string{"ihmtd", "ihmt-mcp"} {
 		bin, err := d.h.binary(name)
+		var missing *missingBinary
+		if errors.As(err, &missing) {
+			d.add(name, checkFail, "not installed: "+missing.where(), installHint)
+			continue
+		}
 		if err != nil {
-			d.add(name, checkFail, err.Error(), fmt.Sprintf("go install ./%s (from the IHMT source), or put %s beside %s", sourceDir[name], name, d.h.exe))
+			d.add(name, checkFail, err.Error(), installHint)
 			continue
 		}
 		if name == "ihmt-mcp" {
@@ -476,16 +481,21 @@ func (d *doctor) agents() {
 	for _, cl := range mcpconfig.Clients {
 		r := mcpconfig.Inspect(menv, cl, mcpconfig.ScopeUser)
 		fix := "ihmt mcp install --client " + cl
-		_, cliErr := d.h.lookPath(cl)
+		// In use here: its CLI is on PATH, or it keeps files of its own
+		// here; a directory holding only what IHMT left (backups) is not.
+		cliPath, cliErr := d.h.lookPath(cl)
 		switch {
 		case r.Problem != "":
 			d.add(cl, checkFail, r.Problem, "")
 			continue
-		case !r.Registered && (r.Seen || cliErr == nil):
-			d.add(cl, checkWarn, fmt.Sprintf("%s is installed here, but IHMT is not registered in %s", cl, r.File), fix)
+		case !r.Registered && cliErr == nil:
+			d.add(cl, checkWarn, fmt.Sprintf("%s is installed here (%s), but IHMT is not registered in %s", cl, cliPath, r.File), fix)
+			continue
+		case !r.Registered && r.InUse != "":
+			d.add(cl, checkWarn, fmt.Sprintf("%s is in use here (%s exists), but IHMT is not registered in %s", cl, r.InUse, r.File), fix)
 			continue
 		case !r.Registered:
-			d.add(cl, checkOK, "not in use here (no configuration found)", "")
+			d.add(cl, checkOK, fmt.Sprintf("not in use here (no %s on PATH, no configuration or state of its own)", cl), "")
 			continue
 		}
 		registered++

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,5 +151,61 @@ func TestDoctorHealthySetup(t *testing.T) {
 	os.WriteFile(cfg, []byte(strings.Replace(string(data), "IHMT_SOCKET", "IHMT_SOCKET_OLD", 1)), 0o600)
 	if code, r, text := runDoctor(t); code == 0 || !strings.Contains(r.find("codex").Finding, "IHMT_SOCKET="+sock) {
 		t.Errorf("a registration without IHMT_SOCKET passed:\n%s", text)
+	}
+}
+
+// TestDoctorAgentInUse: after an install and an uninstall on a machine
+// without the client, only IHMT's backups remain in its directory, and
+// doctor does not call the client installed; its CLI on PATH, or a file of
+// its own, does (the positive controls, on the same home).
+func TestDoctorAgentInUse(t *testing.T) {
+	own := map[string]string{
+		"claude":   ".claude/settings.json",
+		"codex":    ".codex/auth.json",
+		"opencode": ".local/share/opencode/auth.json",
+	}
+	for _, cl := range []string{"claude", "codex", "opencode"} {
+		t.Run(cl, func(t *testing.T) {
+			bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0"})
+			h := testHost(t, bin, nil, &recorder{})
+			home, _ := h.home()
+			for _, args := range [][]string{{"install"}, {"uninstall"}, {"install"}, {"uninstall"}} {
+				if code, out, errb := runCLI(t, "mcp", args[0], "--client", cl); code != 0 {
+					t.Fatalf("mcp %s: exit %d: %s%s", args[0], code, out, errb)
+				}
+			}
+			agentCheck := func() check {
+				d := &doctor{e: &env{ctx: context.Background(), stdout: io.Discard, stderr: io.Discard}, h: h, ctx: context.Background()}
+				d.agents()
+				for _, c := range d.checks {
+					if c.Name == cl {
+						return c
+					}
+				}
+				t.Fatalf("no %s check in %+v", cl, d.checks)
+				return check{}
+			}
+			if c := agentCheck(); c.Status != checkOK || !strings.Contains(c.Finding, "not in use here") {
+				t.Errorf("only IHMT's backups: %+v", c)
+			}
+
+			h.lookPath = func(name string) (string, error) {
+				if name == cl {
+					return "/usr/local/bin/" + cl, nil
+				}
+				return "", exec.ErrNotFound
+			}
+			if c := agentCheck(); c.Status != checkWarn || !strings.Contains(c.Finding, "installed here (/usr/local/bin/"+cl+")") || c.Fix != "ihmt mcp install --client "+cl {
+				t.Errorf("its CLI on PATH: %+v", c)
+			}
+
+			h.lookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+			path := filepath.Join(home, own[cl])
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			os.WriteFile(path, []byte("{}"), 0o600)
+			if c := agentCheck(); c.Status != checkWarn || !strings.Contains(c.Finding, "in use here ("+path+" exists)") {
+				t.Errorf("with %s: %+v", path, c)
+			}
+		})
 	}
 }

@@ -46,7 +46,7 @@ func cmdMCP(e *env, args []string) error {
 	}
 	switch sub {
 	case "config":
-		srv, err := e.mcpServer(h)
+		srv, missing, err := e.mcpServer(h)
 		if err != nil {
 			return err
 		}
@@ -54,8 +54,15 @@ func cmdMCP(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		if missing != nil {
+			missing.warn(e, "The snippet", "it works once ihmt-mcp is installed there")
+		}
 		if *asJSON {
-			return e.printJSON(map[string]string{"client": *clientName, "file": file, "snippet": text})
+			out := map[string]any{"client": *clientName, "file": file, "snippet": text, "server_command": srv.Command, "server_found": missing == nil}
+			if missing != nil {
+				out["warning"] = missing.Error()
+			}
+			return e.printJSON(out)
 		}
 		how := "merge it into"
 		if *clientName == mcpconfig.Codex {
@@ -99,13 +106,18 @@ func projectTop(dir string) string {
 
 // mcpServer is what gets registered: ihmt-mcp by absolute path, and the
 // overrides in effect here, since an agent — Codex above all — passes its
-// servers almost none of its own environment.
-func (e *env) mcpServer(h *host) (mcpconfig.Server, error) {
+// servers almost none of its own environment. When ihmt-mcp is not
+// installed, the server names where `go install` would put it, and missing
+// says so: a snippet or a dry run shows it, a real install refuses.
+func (e *env) mcpServer(h *host) (srv mcpconfig.Server, missing *missingBinary, err error) {
 	bin, err := h.binary("ihmt-mcp")
-	if err != nil {
-		return mcpconfig.Server{}, err
+	if errors.As(err, &missing) {
+		bin, err = missing.expected, nil
 	}
-	srv := mcpconfig.Server{Command: bin}
+	if err != nil {
+		return mcpconfig.Server{}, nil, err
+	}
+	srv = mcpconfig.Server{Command: bin}
 	set := func(k, v string) {
 		if filepath.IsAbs(v) {
 			if srv.Env == nil {
@@ -119,7 +131,7 @@ func (e *env) mcpServer(h *host) (mcpconfig.Server, error) {
 	if e.socket != "" {
 		set("IHMT_SOCKET", e.socket)
 	}
-	return srv, nil
+	return srv, missing, nil
 }
 
 func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, dryRun, uninstall, asJSON bool) error {
@@ -131,11 +143,15 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, 
 	}
 	var p *mcpconfig.Plan
 	var err error
+	var missing *missingBinary
 	if uninstall {
 		p, err = mcpconfig.Uninstall(opts)
 	} else {
-		if opts.Server, err = e.mcpServer(h); err != nil {
+		if opts.Server, missing, err = e.mcpServer(h); err != nil {
 			return err
+		}
+		if missing != nil && !dryRun {
+			return missing
 		}
 		p, err = mcpconfig.Install(opts)
 	}
@@ -156,24 +172,41 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, 
 	if asJSON {
 		type file struct {
 			*mcpconfig.Change
-			Diff string `json:"diff,omitempty"`
+			Diff         string   `json:"diff,omitempty"`
+			OlderBackups []string `json:"older_backups,omitempty"` // after an uninstall
 		}
 		out := struct {
 			*mcpconfig.Plan
 			Files   []file `json:"files"`
 			DryRun  bool   `json:"dry_run"`
 			Changed bool   `json:"changed"`
+			// Warning: the registration names an ihmt-mcp not installed
+			// yet (a dry run only); the exit status is then 1.
+			Warning string `json:"warning,omitempty"`
 		}{Plan: p, DryRun: dryRun, Changed: p.Changed()}
+		if missing != nil {
+			out.Warning = missing.Error()
+		}
 		for _, c := range p.Changes {
 			f := file{Change: c}
 			if dryRun && c.Changed() && c.Via == "" {
 				f.Diff = configDiff(c.Old, c.New)
 			}
+			if !dryRun && uninstall {
+				f.OlderBackups = olderBackups(c)
+			}
 			out.Files = append(out.Files, f)
 		}
-		return e.printJSON(out)
+		if err := e.printJSON(out); err != nil {
+			return err
+		}
+	} else {
+		e.printMCPPlan(p, dryRun)
 	}
-	e.printMCPPlan(p, dryRun)
+	if missing != nil {
+		missing.warn(e, "The registration", "the real run refuses until ihmt-mcp is installed")
+		return errReported
+	}
 	return nil
 }
 
@@ -198,7 +231,7 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 		}
 		fmt.Fprintf(w, "%s: %s\n", p.Client, describeChange(c, what, dryRun))
 		if c.Backup != "" {
-			fmt.Fprintf(w, "  backup: %s\n", c.Backup)
+			fmt.Fprintf(w, "  backup of the previous content: %s\n", c.Backup)
 		}
 		if dryRun && c.Via == "" {
 			fmt.Fprint(w, prefixLines(configDiff(c.Old, c.New), "  "))
@@ -239,16 +272,22 @@ func describeChange(c *mcpconfig.Change, what string, dryRun bool) string {
 }
 
 // printMCPAfter says what a person should know once a plan is carried out:
-// backups left behind by an uninstall, sessions to restart after an
+// the older backups an uninstall leaves, sessions to restart after an
 // install.
 func (e *env) printMCPAfter(p *mcpconfig.Plan, dryRun bool) {
 	w := e.stdout
 	if !dryRun && p.Uninstall {
-		// Backups of earlier edits are the person's safety copies, so they
-		// stay; they still mention IHMT, which is worth saying.
+		// Backups are the person's safety copies, so they stay; the ones
+		// from earlier runs are easy to forget, so name them — apart from
+		// the one this run just made, printed with its change.
 		for _, c := range p.Changes {
-			if old, _ := filepath.Glob(c.Path + ".ihmt-backup-*"); len(old) > 0 {
-				fmt.Fprintf(w, "%s: %d backup(s) of %s from earlier edits remain (%s…); delete them if you no longer need them\n", p.Client, len(old), c.Path, old[0])
+			old := olderBackups(c)
+			switch len(old) {
+			case 0:
+			case 1:
+				fmt.Fprintf(w, "%s: 1 older backup of %s remains, from an earlier edit: %s; delete it if you no longer need it\n", p.Client, c.Path, old[0])
+			default:
+				fmt.Fprintf(w, "%s: %d older backups of %s remain, from earlier edits (newest first): %s; delete them if you no longer need them\n", p.Client, len(old), c.Path, firstFew(old))
 			}
 		}
 	}
@@ -258,6 +297,18 @@ func (e *env) printMCPAfter(p *mcpconfig.Plan, dryRun bool) {
 			fmt.Fprintln(w, "codex: Codex reads a project's .codex/config.toml only when you trust the project")
 		}
 	}
+}
+
+// olderBackups lists the backups of c's file, newest first, but the one
+// applying c just made.
+func olderBackups(c *mcpconfig.Change) []string {
+	var old []string
+	for _, b := range mcpconfig.Backups(c.Path) {
+		if b != c.Backup {
+			old = append(old, b)
+		}
+	}
+	return old
 }
 
 func prefixLines(s, prefix string) string {

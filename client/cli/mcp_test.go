@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func TestMCPInstallCommand(t *testing.T) {
 		t.Fatal("a dry run changed the config")
 	}
 
-	if code, out, errb := runCLI(t, "mcp", "install", "--client", "codex"); code != 0 || !strings.Contains(out, "backup: "+cfg+".ihmt-backup-") {
+	if code, out, errb := runCLI(t, "mcp", "install", "--client", "codex"); code != 0 || !strings.Contains(out, "backup of the previous content: "+cfg+".ihmt-backup-") {
 		t.Fatalf("install: exit %d: %s%s", code, out, errb)
 	}
 	if code, out, _ := runCLI(t, "mcp", "install", "--client", "codex"); code != 0 || !strings.Contains(out, "nothing changed") {
@@ -68,5 +69,117 @@ func TestMCPInstallCommand(t *testing.T) {
 		if code, _, _ := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestMCPUninstallBackups: an uninstall names the backup it made with the
+// change it made, and lists as older only the backups earlier runs left —
+// none on the first round, the first round's on the second.
+func TestMCPUninstallBackups(t *testing.T) {
+	bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0"})
+	h := testHost(t, bin, nil, &recorder{})
+	home, _ := h.home()
+	cfg := filepath.Join(home, ".codex", "config.toml")
+	first := cfg + ".ihmt-backup-20261129T120000Z"
+	second := first + "-002"
+
+	runCLI(t, "mcp", "install", "--client", "codex")
+	code, out, errb := runCLI(t, "mcp", "uninstall", "--client", "codex")
+	if code != 0 || !strings.Contains(out, "removed "+cfg) || !strings.Contains(out, "backup of the previous content: "+first+"\n") {
+		t.Fatalf("first uninstall: exit %d: %s%s", code, out, errb)
+	}
+	if strings.Contains(out, "older") || strings.Contains(out, "earlier") {
+		t.Errorf("first uninstall mentions older backups, but there are none:\n%s", out)
+	}
+
+	runCLI(t, "mcp", "install", "--client", "codex")
+	code, out, errb = runCLI(t, "mcp", "uninstall", "--client", "codex")
+	if code != 0 || !strings.Contains(out, "backup of the previous content: "+second+"\n") {
+		t.Fatalf("second uninstall: exit %d: %s%s", code, out, errb)
+	}
+	want := "codex: 1 older backup of " + cfg + " remains, from an earlier edit: " + first + ";"
+	if !strings.Contains(out, want) {
+		t.Errorf("second uninstall does not say %q:\n%s", want, out)
+	}
+	for line := range strings.Lines(out) {
+		if strings.Contains(line, "older") && strings.Contains(line, second) {
+			t.Errorf("this run's own backup is listed as older: %s", line)
+		}
+	}
+
+	// The same facts for scripts: this run's backup, and the older ones.
+	runCLI(t, "mcp", "install", "--client", "codex")
+	code, out, _ = runCLI(t, "mcp", "uninstall", "--client", "codex", "--json")
+	var plan struct {
+		Files []struct {
+			Path, Backup string
+			OlderBackups []string `json:"older_backups"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &plan); code != 0 || err != nil || len(plan.Files) == 0 {
+		t.Fatalf("--json: exit %d, %v: %s", code, err, out)
+	}
+	if f := plan.Files[0]; f.Path != cfg || f.Backup != first+"-003" || strings.Join(f.OlderBackups, " ") != second+" "+first {
+		t.Errorf("--json: %+v", f)
+	}
+}
+
+// TestMCPWithoutShim: with no ihmt-mcp anywhere ihmt looks, the snippet
+// and the dry run are printed anyway, naming where `go install` puts it,
+// with a warning on stderr; the real install refuses with the same hint.
+// With ihmt-mcp beside ihmt (the positive control) there is no warning.
+func TestMCPWithoutShim(t *testing.T) {
+	bin := t.TempDir()
+	h := testHost(t, bin, map[string]string{"GOPATH": "$HOME/gopath"}, &recorder{})
+	home, _ := h.home()
+	expected := filepath.Join(home, "gopath", "bin", "ihmt-mcp")
+	hint := "go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt"
+
+	code, out, errb := runCLI(t, "mcp", "config", "--client", "codex")
+	if code != 0 || !strings.Contains(out, `command = "`+expected+`"`) {
+		t.Errorf("config: exit %d: %s%s", code, out, errb)
+	}
+	for _, want := range []string{"warning: ihmt-mcp was not found", "beside " + filepath.Join(bin, "ihmt"), "The snippet uses " + expected, hint, "$(go env GOPATH)/bin"} {
+		if !strings.Contains(errb, want) {
+			t.Errorf("config: stderr does not say %q:\n%s", want, errb)
+		}
+	}
+	code, out, _ = runCLI(t, "mcp", "config", "--client", "opencode", "--json")
+	var snip struct {
+		Command string `json:"server_command"`
+		Found   bool   `json:"server_found"`
+		Warning string
+		Snippet string
+	}
+	if err := json.Unmarshal([]byte(out), &snip); code != 0 || err != nil || snip.Found || snip.Command != expected || !strings.Contains(snip.Warning, hint) || !strings.Contains(snip.Snippet, expected) {
+		t.Errorf("config --json: exit %d, %v, %+v", code, err, snip)
+	}
+
+	code, out, errb = runCLI(t, "mcp", "install", "--client", "codex", "--dry-run")
+	if code != 1 || !strings.Contains(out, `+command = "`+expected+`"`) || !strings.Contains(errb, "the real run refuses until ihmt-mcp is installed") || !strings.Contains(errb, hint) {
+		t.Errorf("dry run: exit %d: %s%s", code, out, errb)
+	}
+	code, out, errb = runCLI(t, "mcp", "install", "--client", "codex")
+	if code != 1 || !strings.Contains(errb, "ihmt-mcp is not installed") || !strings.Contains(errb, hint) || !strings.Contains(errb, "must be on PATH") {
+		t.Errorf("install: exit %d: %s%s", code, out, errb)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".codex")); err == nil {
+		t.Error("a refused install wrote the codex configuration")
+	}
+
+	// Installed where `go install` puts it, it is found there, PATH or not.
+	os.MkdirAll(filepath.Dir(expected), 0o755)
+	os.WriteFile(expected, []byte("#!/bin/sh\n"), 0o755)
+	if code, out, errb := runCLI(t, "mcp", "config", "--client", "codex"); code != 0 || strings.Contains(errb, "warning") || !strings.Contains(out, expected) {
+		t.Errorf("config with %s: exit %d: %s%s", expected, code, out, errb)
+	}
+	// Beside ihmt, it is preferred, without a warning.
+	os.WriteFile(filepath.Join(bin, "ihmt-mcp"), []byte("#!/bin/sh\n"), 0o755)
+	code, out, errb = runCLI(t, "mcp", "config", "--client", "codex")
+	if code != 0 || strings.Contains(errb, "warning") || !strings.Contains(out, `command = "`+filepath.Join(bin, "ihmt-mcp")+`"`) {
+		t.Errorf("config with ihmt-mcp beside ihmt: exit %d: %s%s", code, out, errb)
+	}
+	if code, out, errb := runCLI(t, "mcp", "install", "--client", "codex", "--dry-run"); code != 0 || strings.Contains(errb, "warning") {
+		t.Errorf("dry run with ihmt-mcp beside ihmt: exit %d: %s%s", code, out, errb)
 	}
 }

@@ -81,23 +81,75 @@ func (h *host) paths(socket string) (paths.Paths, error) {
 }
 
 // binary finds one of IHMT's programs: beside this ihmt first (the three
-// are built and installed together), else on PATH. The path is absolute:
-// it goes into service files and agents' configurations.
+// are built and installed together), else on PATH, else where `go install`
+// puts it (whose directory a new user may not have on PATH yet). The path
+// is absolute: it goes into service files and agents' configurations. Not
+// found, the error is a *missingBinary.
 func (h *host) binary(name string) (string, error) {
 	if h.exe != "" {
-		p := filepath.Join(filepath.Dir(h.exe), name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		if p := filepath.Join(filepath.Dir(h.exe), name); isExecutable(p) {
 			return p, nil
 		}
 	}
-	p, err := h.lookPath(name)
-	if err != nil {
-		return "", fmt.Errorf("%s is neither beside %s nor on PATH: install it with `go install ./%s` from the IHMT source", name, h.exe, sourceDir[name])
+	if p, err := h.lookPath(name); err == nil {
+		return filepath.Abs(p)
 	}
-	return filepath.Abs(p)
+	gobin := h.goBin()
+	if p := filepath.Join(gobin, name); gobin != "" && isExecutable(p) {
+		return p, nil
+	}
+	return "", &missingBinary{name: name, exe: h.exe, expected: filepath.Join(gobin, name)}
 }
 
-var sourceDir = map[string]string{"ihmtd": "daemon/cmd/ihmtd", "ihmt-mcp": "shim/cmd/ihmt-mcp", "ihmt": "client/cmd/ihmt"}
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// goBin is where `go install` puts programs: GOBIN, else the first GOPATH
+// entry's bin, else ~/go/bin (Go's default GOPATH); "" without a usable
+// HOME. A GOBIN or GOPATH set only with `go env -w` is missed: asking `go
+// env` would mean running go, which a dry run does not.
+func (h *host) goBin() string {
+	if d := h.getenv("GOBIN"); filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	if list := filepath.SplitList(h.getenv("GOPATH")); len(list) > 0 && filepath.IsAbs(list[0]) {
+		return filepath.Join(list[0], "bin")
+	}
+	home, err := h.home()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, "go", "bin")
+}
+
+// installHint is how to install IHMT's programs, for every message that
+// finds one missing.
+const installHint = "install all three from the IHMT source with `go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt`; they go to $(go env GOPATH)/bin (or GOBIN), which must be on PATH"
+
+// missingBinary is one of IHMT's programs found nowhere ihmt looks.
+// expected is where `go install` would put it: what a dry run or a
+// snippet shows in its place.
+type missingBinary struct{ name, exe, expected string }
+
+func (m *missingBinary) Error() string {
+	return fmt.Sprintf("%s is not installed: %s; %s", m.name, m.where(), installHint)
+}
+
+func (m *missingBinary) where() string {
+	return fmt.Sprintf("it is neither beside %s, nor on PATH, nor at %s", m.exe, m.expected)
+}
+
+// warn says on stderr that what was printed (what, e.g. "the snippet")
+// uses m.expected, a program that is not there yet, how to put it there,
+// and then (then) what follows from that.
+func (m *missingBinary) warn(e *env, what, then string) {
+	fmt.Fprintf(e.stderr, "ihmt: warning: %s was not found: %s.\n", m.name, m.where())
+	fmt.Fprintf(e.stderr, "  %s uses %s, where `go install` puts it; %s. From the IHMT source:\n", what, m.expected, then)
+	fmt.Fprintf(e.stderr, "    go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt\n")
+	fmt.Fprintf(e.stderr, "  and make sure $(go env GOPATH)/bin (or GOBIN) is on PATH.\n")
+}
 
 // serviceConfig describes this machine to package unitfile. The daemon's
 // path is left empty when ihmtd cannot be found (status still works).
@@ -122,7 +174,7 @@ func cmdService(e *env, args []string) error {
 	fs, asJSON := e.flags("service "+sub, "")
 	var dryRun *bool
 	if sub == "install" || sub == "uninstall" {
-		dryRun = fs.Bool("dry-run", false, "print every file and command instead of writing and running them")
+		dryRun = fs.Bool("dry-run", false, "print every file and command instead of writing and running them, and whether they would work here")
 	}
 	if err := noArgs(fs, args); err != nil {
 		return err
@@ -139,21 +191,31 @@ func cmdService(e *env, args []string) error {
 	defer cancel()
 	switch sub {
 	case "install":
+		var missing *missingBinary
 		if cfg.Daemon == "" {
 			_, err := h.binary("ihmtd")
-			return err
+			if !*dryRun || !errors.As(err, &missing) {
+				return err
+			}
+			cfg.Daemon = missing.expected // show the plan anyway, and warn
 		}
 		p, err := cfg.InstallPlan()
 		if err != nil {
 			return err
 		}
-		return e.applyService(ctx, cfg, p, *dryRun, *asJSON, true)
+		if *dryRun {
+			return e.serviceDryRun(ctx, h, cfg, p, missing, *asJSON)
+		}
+		return e.applyService(ctx, h, cfg, p, *asJSON, true)
 	case "uninstall":
 		p, err := cfg.UninstallPlan()
 		if err != nil {
 			return err
 		}
-		return e.applyService(ctx, cfg, p, *dryRun, *asJSON, false)
+		if *dryRun {
+			return e.serviceDryRun(ctx, h, cfg, p, nil, *asJSON)
+		}
+		return e.applyService(ctx, h, cfg, p, *asJSON, false)
 	case "status":
 		st, err := cfg.Status(ctx)
 		if err != nil {
@@ -174,14 +236,103 @@ func cmdService(e *env, args []string) error {
 	return usageError{fmt.Sprintf("unknown service command %q: say install, uninstall or status", sub)}
 }
 
-func (e *env) applyService(ctx context.Context, cfg unitfile.Config, p *unitfile.Plan, dryRun, asJSON, install bool) error {
-	if dryRun {
-		if asJSON {
-			return e.printJSON(map[string]any{"dry_run": true, "plan": p})
-		}
-		printServicePlan(e, p)
-		return nil
+// readiness is a dry run's answer to "would the real run work here?".
+type readiness struct {
+	WouldWork bool `json:"would_work"`
+	// Checked says how the service manager was asked ("" when there was
+	// nothing to ask: an uninstall with nothing installed).
+	Checked  string   `json:"checked,omitempty"`
+	Problems []string `json:"problems,omitempty"`
+	// Fix is what to do about the problems, one way per line.
+	Fix []string `json:"fix,omitempty"`
+}
+
+// serviceReadiness asks what the real run asks first — whether the
+// service manager can be used here (for systemd, a read-only
+// `systemctl --user show-environment`) — and adds a missing ihmtd.
+func serviceReadiness(ctx context.Context, h *host, cfg unitfile.Config, p *unitfile.Plan, missing *missingBinary) readiness {
+	r := readiness{WouldWork: true}
+	if missing != nil {
+		r.WouldWork = false
+		r.Problems = append(r.Problems, missing.name+" is not installed: "+missing.where())
+		r.Fix = append(r.Fix, installHint)
 	}
+	if p.Files[0].Action == "absent" {
+		return r // nothing to do, so nothing to ask
+	}
+	r.Checked = map[string]string{
+		unitfile.Systemd: "`systemctl --user show-environment`, which needs your systemd user instance",
+		unitfile.Launchd: "whether launchctl is installed",
+	}[p.Manager]
+	if err := cfg.Available(ctx); err != nil {
+		r.WouldWork = false
+		why, fix := unavailable(h, p.Manager)
+		r.Problems = append(r.Problems, err.Error())
+		if why != "" {
+			r.Problems = append(r.Problems, why)
+		}
+		r.Fix = append(r.Fix, fix...)
+	}
+	return r
+}
+
+// unavailable says why the service manager cannot be used here, beyond
+// its own error (for systemd: why there is no user instance), and what to
+// do: get one, or go without the service, since ihmtd starts on demand.
+func unavailable(h *host, manager string) (why string, fix []string) {
+	if manager == unitfile.Systemd {
+		why = "there is no systemd user instance for this session (usual in containers, and over ssh without a login session)"
+		if rt := h.getenv("XDG_RUNTIME_DIR"); rt == "" {
+			why += "; XDG_RUNTIME_DIR is not set, as under su, sudo -u or cron"
+		} else if _, err := os.Stat(filepath.Join(rt, "bus")); err != nil {
+			why += "; there is no user bus at " + filepath.Join(rt, "bus")
+		}
+		fix = append(fix, "run `loginctl enable-linger $USER` (it may need sudo), log in again, and rerun this")
+	}
+	without := "go without the service: ihmt-mcp and ihmt start ihmtd on demand, and it exits after 30 idle minutes"
+	if len(fix) > 0 {
+		without = "or " + without
+	}
+	return why, append(fix, without)
+}
+
+// serviceDryRun prints the plan and whether the real run would work here;
+// it exits non-zero (after printing everything) when it would not.
+func (e *env) serviceDryRun(ctx context.Context, h *host, cfg unitfile.Config, p *unitfile.Plan, missing *missingBinary, asJSON bool) error {
+	r := serviceReadiness(ctx, h, cfg, p, missing)
+	if asJSON {
+		if err := e.printJSON(map[string]any{"dry_run": true, "plan": p, "here": r}); err != nil {
+			return err
+		}
+	} else {
+		printServicePlan(e, p)
+		printReadiness(e, r)
+	}
+	if missing != nil {
+		missing.warn(e, "The unit", "the real run refuses until ihmtd is installed")
+	}
+	if !r.WouldWork {
+		return errReported
+	}
+	return nil
+}
+
+func printReadiness(e *env, r readiness) {
+	switch {
+	case r.WouldWork && r.Checked != "":
+		fmt.Fprintf(e.stdout, "here:         the real run would work (asked %s)\n", r.Checked)
+	case !r.WouldWork:
+		fmt.Fprintln(e.stdout, "here:         the real run would fail:")
+		for _, p := range r.Problems {
+			fmt.Fprintf(e.stdout, "  - %s\n", p)
+		}
+		for _, f := range r.Fix {
+			fmt.Fprintf(e.stdout, "  fix: %s\n", f)
+		}
+	}
+}
+
+func (e *env) applyService(ctx context.Context, h *host, cfg unitfile.Config, p *unitfile.Plan, asJSON, install bool) error {
 	if p.Files[0].Action == "absent" {
 		msg := "the service is not installed (" + p.Files[0].Path + " does not exist); nothing to do"
 		if asJSON {
@@ -191,14 +342,13 @@ func (e *env) applyService(ctx context.Context, cfg unitfile.Config, p *unitfile
 		return nil
 	}
 	if err := cfg.Available(ctx); err != nil {
-		fmt.Fprintf(e.stderr, "ihmt service: %v.\n", err)
-		if p.Manager == unitfile.Systemd {
-			fmt.Fprint(e.stderr, `There is no systemd user instance for this session (usual in containers, and over ssh
-without a login session). Either:
-  - run `+"`loginctl enable-linger $USER`"+` (it may need sudo), log in again, and rerun this; or
-  - go without the service: ihmt-mcp and ihmt start ihmtd on demand, and it exits after
-    30 idle minutes.
-`)
+		why, fix := unavailable(h, p.Manager)
+		fmt.Fprintf(e.stderr, "ihmt service: %v; nothing was written or run.\n", err)
+		if why != "" {
+			fmt.Fprintf(e.stderr, "  %s\n", why)
+		}
+		for _, f := range fix {
+			fmt.Fprintf(e.stderr, "  fix: %s\n", f)
 		}
 		return errReported
 	}
@@ -258,7 +408,7 @@ func (e *env) stopOnDemandDaemon(ctx context.Context, cfg unitfile.Config) {
 }
 
 func printServicePlan(e *env, p *unitfile.Plan) {
-	fmt.Fprintf(e.stdout, "dry run (%s): nothing is written or run\n", p.Manager)
+	fmt.Fprintf(e.stdout, "dry run (%s): nothing is written or changed\n", p.Manager)
 	for _, c := range p.Before {
 		fmt.Fprintf(e.stdout, "would run:    %s%s\n", c, mayFail(c))
 	}

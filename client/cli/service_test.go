@@ -128,8 +128,12 @@ func TestServiceInstallDryRun(t *testing.T) {
 	if strings.Contains(out, "%h") || strings.Contains(out, "~/") || strings.Contains(out, "idle-exit ") {
 		t.Errorf("unit is not absolute, or idles out:\n%s", out)
 	}
-	if len(rec.ran) != 0 {
-		t.Errorf("a dry run ran %q", rec.commands())
+	if !strings.Contains(out, "here:         the real run would work (asked `systemctl --user show-environment`") || errb != "" {
+		t.Errorf("the dry run does not say the real run would work:\n%s%s", out, errb)
+	}
+	// Only the read-only question whether the real run would work.
+	if cmds := rec.commands(); !slices.Equal(cmds, []string{"systemctl --user show-environment"}) {
+		t.Errorf("a dry run ran %q", cmds)
 	}
 	if _, err := os.Stat(unit); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a dry run wrote %s", unit)
@@ -143,8 +147,9 @@ func TestServiceInstallDryRun(t *testing.T) {
 			Files []struct{ Path, Content string }
 			After []struct{ Args []string }
 		}
+		Here readiness
 	}
-	if err := json.Unmarshal([]byte(out), &plan); code != 0 || err != nil || !plan.DryRun || plan.Plan.Files[0].Path != unit || len(plan.Plan.After) != 2 {
+	if err := json.Unmarshal([]byte(out), &plan); code != 0 || err != nil || !plan.DryRun || plan.Plan.Files[0].Path != unit || len(plan.Plan.After) != 2 || !plan.Here.WouldWork {
 		t.Errorf("--json: exit %d, %v, %+v", code, err, plan)
 	}
 }
@@ -230,6 +235,122 @@ func TestServiceWithoutUserBus(t *testing.T) {
 	}
 }
 
+// TestServiceDryRunWithoutUserBus: the dry run asks what the real run
+// asks first, and without a systemd user instance says the real run would
+// fail, why, and what to do — after the whole plan, exiting 1. The
+// positive control, on the same machine once the bus answers: it would
+// work, exit 0.
+func TestServiceDryRunWithoutUserBus(t *testing.T) {
+	bin := fakeBinDir(t, map[string]string{"ihmtd": "exit 0"})
+	noBus := map[string]answer{
+		"systemctl --user show-environment": {out: "Failed to connect to bus: No medium found\n", err: errors.New("exit status 1")},
+	}
+	rec := &recorder{answers: noBus}
+	h := testHost(t, bin, map[string]string{"XDG_RUNTIME_DIR": "$HOME/xdg"}, rec, "systemctl")
+	home, _ := h.home()
+	rt := filepath.Join(home, "xdg")
+	os.Mkdir(rt, 0o700)
+
+	code, out, errb := runCLI(t, "service", "install", "--dry-run")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the real run would fail): %s", code, errb)
+	}
+	for _, want := range []string{
+		"would run:    systemctl --user enable --now ihmtd.service", // the plan, all of it
+		"here:         the real run would fail:",
+		"No medium found",
+		"there is no user bus at " + filepath.Join(rt, "bus"),
+		"fix: run `loginctl enable-linger $USER`",
+		"on demand",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run does not say %q:\n%s", want, out)
+		}
+	}
+	var plan struct{ Here readiness }
+	code, out, _ = runCLI(t, "service", "install", "--dry-run", "--json")
+	if err := json.Unmarshal([]byte(out), &plan); code != 1 || err != nil || plan.Here.WouldWork || len(plan.Here.Problems) != 2 || len(plan.Here.Fix) != 2 {
+		t.Errorf("--json: exit %d, %v, %+v", code, err, plan.Here)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config", "systemd", "user", "ihmtd.service")); err == nil {
+		t.Error("a dry run wrote the unit")
+	}
+	for _, c := range rec.commands() {
+		if c != "systemctl --user show-environment" {
+			t.Errorf("a dry run ran %q", c)
+		}
+	}
+
+	// Positive control: the user instance answers.
+	rec.answers = nil
+	code, out, errb = runCLI(t, "service", "install", "--dry-run")
+	if code != 0 || !strings.Contains(out, "the real run would work") || strings.Contains(out, "loginctl") {
+		t.Errorf("with a user bus: exit %d: %s%s", code, out, errb)
+	}
+	code, out, _ = runCLI(t, "service", "install", "--dry-run", "--json")
+	plan.Here = readiness{}
+	if err := json.Unmarshal([]byte(out), &plan); code != 0 || err != nil || !plan.Here.WouldWork || len(plan.Here.Problems) != 0 {
+		t.Errorf("with a user bus, --json: exit %d, %v, %+v", code, err, plan.Here)
+	}
+
+	// Without XDG_RUNTIME_DIR at all (su, sudo -u), that is what it says.
+	rec.answers = noBus
+	h.getenv = func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	if _, out, _ := runCLI(t, "service", "install", "--dry-run"); !strings.Contains(out, "XDG_RUNTIME_DIR is not set") {
+		t.Errorf("without XDG_RUNTIME_DIR:\n%s", out)
+	}
+}
+
+// TestServiceWithoutDaemon: with no ihmtd anywhere ihmt looks, the dry run
+// shows the unit anyway, with the ihmtd `go install` would put in GOBIN,
+// warns on stderr and exits 1; the real install refuses with the same
+// hint and runs nothing. With ihmtd beside ihmt (the positive control):
+// no warning.
+func TestServiceWithoutDaemon(t *testing.T) {
+	bin := t.TempDir()
+	rec := &recorder{}
+	h := testHost(t, bin, map[string]string{"GOBIN": "$HOME/gobin", "GOPATH": "$HOME/gopath"}, rec, "systemctl")
+	home, _ := h.home()
+	expected := filepath.Join(home, "gobin", "ihmtd")
+	hint := "go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt"
+
+	code, out, errb := runCLI(t, "service", "install", "--dry-run")
+	if code != 1 {
+		t.Errorf("dry run: exit %d, want 1", code)
+	}
+	if !strings.Contains(out, "| ExecStart="+expected+" -data ") || !strings.Contains(out, "ihmtd is not installed") || !strings.Contains(out, "fix: install all three") {
+		t.Errorf("dry run:\n%s", out)
+	}
+	for _, want := range []string{"warning: ihmtd was not found", "The unit uses " + expected, "the real run refuses until ihmtd is installed", hint, "$(go env GOPATH)/bin"} {
+		if !strings.Contains(errb, want) {
+			t.Errorf("dry run: stderr does not say %q:\n%s", want, errb)
+		}
+	}
+
+	rec.ran = nil
+	code, out, errb = runCLI(t, "service", "install")
+	if code != 1 || !strings.Contains(errb, "ihmtd is not installed") || !strings.Contains(errb, hint) || !strings.Contains(errb, "must be on PATH") {
+		t.Errorf("install: exit %d: %s%s", code, out, errb)
+	}
+	if len(rec.ran) != 0 {
+		t.Errorf("a refused install ran %q", rec.commands())
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config", "systemd", "user", "ihmtd.service")); err == nil {
+		t.Error("a refused install wrote the unit")
+	}
+
+	os.WriteFile(filepath.Join(bin, "ihmtd"), []byte("#!/bin/sh\n"), 0o755)
+	code, out, errb = runCLI(t, "service", "install", "--dry-run")
+	if code != 0 || errb != "" || !strings.Contains(out, "| ExecStart="+filepath.Join(bin, "ihmtd")+" -data ") {
+		t.Errorf("with ihmtd beside ihmt: exit %d: %s%s", code, out, errb)
+	}
+}
+
 // TestServiceLaunchdDryRun: on macOS the plan is a LaunchAgent and
 // launchctl bootstrap / kickstart.
 func TestServiceLaunchdDryRun(t *testing.T) {
@@ -249,6 +370,7 @@ func TestServiceLaunchdDryRun(t *testing.T) {
 		"<string>" + filepath.Join(home, "Library", "Application Support", "ihmt", "ihmtd.sock") + "</string>",
 		"launchctl bootstrap gui/",
 		"launchctl kickstart -k gui/",
+		"here:         the real run would work (asked whether launchctl is installed)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dry run does not show %q:\n%s", want, out)
@@ -256,5 +378,12 @@ func TestServiceLaunchdDryRun(t *testing.T) {
 	}
 	if len(rec.ran) != 0 {
 		t.Errorf("a dry run ran %q", rec.commands())
+	}
+
+	// Without launchctl, the dry run says the real run would fail.
+	h.lookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+	code, out, _ = runCLI(t, "service", "install", "--dry-run")
+	if code != 1 || !strings.Contains(out, "the real run would fail") || !strings.Contains(out, "launchctl is not installed") || !strings.Contains(out, "on demand") {
+		t.Errorf("without launchctl: exit %d:\n%s", code, out)
 	}
 }

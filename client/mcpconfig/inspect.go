@@ -4,15 +4,19 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 )
 
 // Registration is what a client's files say about IHMT.
 type Registration struct {
 	Client string `json:"client"`
 	Scope  string `json:"scope"`
-	// Seen: the client's configuration file or directory exists, i.e. the
-	// client is probably in use here.
-	Seen bool `json:"seen"`
+	// InUse names a file the client itself keeps here — its configuration,
+	// or state in its own directory — so it is in use on this machine; ""
+	// when there is none. IHMT's own files do not count: an install
+	// creates the client's directory for its instructions and an uninstall
+	// leaves backups there, on machines where the client never ran too.
+	InUse string `json:"in_use,omitempty"`
 	// File holds the registration, or is where install would put it.
 	File       string            `json:"file"`
 	Registered bool              `json:"registered"`
@@ -38,11 +42,7 @@ func Inspect(env Env, client, scope string) Registration {
 	}
 	r.Instructions = loc.Instructions
 	r.File = loc.Configs[0]
-	if dir := filepath.Dir(loc.Instructions); dir != env.Home && dir != env.Project {
-		if _, err := os.Stat(dir); err == nil {
-			r.Seen = true
-		}
-	}
+	r.InUse = env.ownFile(client, scope, loc)
 	for _, path := range loc.Configs {
 		src, err := readFile(path)
 		if err != nil {
@@ -52,7 +52,6 @@ func Inspect(env Env, client, scope string) Registration {
 		if src == nil {
 			continue
 		}
-		r.Seen = true
 		f := formatFor(client, path)
 		val, ok, err := f.entry(src)
 		if err != nil {
@@ -80,6 +79,56 @@ func Inspect(env Env, client, scope string) Registration {
 	r.InstructionsPresent, r.InstructionsCurrent = present, current
 	return r
 }
+
+// ownFile returns a file the client itself keeps, or "": its
+// configuration, else anything in its directories but IHMT's instructions
+// file, its backups and its temporary files. opencode keeps its state
+// apart, in its data directory, which IHMT never writes to.
+func (e Env) ownFile(client, scope string, loc Locations) string {
+	for _, path := range loc.Configs {
+		if _, err := os.Lstat(path); err == nil {
+			return path
+		}
+	}
+	dirs := []string{filepath.Dir(loc.Configs[0]), filepath.Dir(loc.Instructions)}
+	if client == OpenCode && scope == ScopeUser {
+		data := filepath.Join(e.Home, ".local", "share")
+		if d := e.absEnv("XDG_DATA_HOME"); d != "" {
+			data = d
+		}
+		dirs = append(dirs, filepath.Join(data, "opencode"))
+	}
+	ours := map[string]bool{filepath.Base(loc.Instructions): true, ".DS_Store": true}
+	for _, dir := range dirs {
+		if dir == e.Home || dir == e.Project {
+			continue // shared with everything else
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, de := range entries {
+			name := de.Name()
+			if ours[name] || strings.Contains(name, backupInfix) || isTempFile(name, loc) {
+				continue
+			}
+			return filepath.Join(dir, name)
+		}
+	}
+	return ""
+}
+
+// isTempFile: name is a temporary file package atomicfile leaves behind
+// when a write of one of the client's files is interrupted.
+func isTempFile(name string, loc Locations) bool {
+	for _, path := range append([]string{loc.Instructions}, loc.Configs...) {
+		if strings.HasPrefix(name, "."+filepath.Base(path)+".tmp") {
+			return true
+		}
+	}
+	return false
+}
+
+// Backups lists the backups of path that edits left beside it, newest
+// first.
+func Backups(path string) []string { return backups(path) }
 
 // Snippet is the configuration to paste by hand, and the file it belongs
 // in.

@@ -513,3 +513,51 @@ func TestSnippet(t *testing.T) {
 		}
 	}
 }
+
+// TestInUse: what IHMT leaves in a client's directories after an install
+// and an uninstall (its backups, an interrupted write's temporary file)
+// does not make the client "in use"; a file of the client's own, in its
+// configuration or state directory, does.
+func TestInUse(t *testing.T) {
+	own := map[string]string{
+		Claude:   ".claude/settings.json",
+		Codex:    ".codex/auth.json",
+		OpenCode: ".local/share/opencode/storage/session.json",
+	}
+	for _, client := range Clients {
+		t.Run(client, func(t *testing.T) {
+			env := testEnv(t)
+			if r := Inspect(env, client, ScopeUser); r.InUse != "" {
+				t.Errorf("an empty home: in use (%s)", r.InUse)
+			}
+			install(t, env, client)
+			uninstall(t, env, client)
+			install(t, env, client)
+			uninstall(t, env, client)
+			loc, _ := env.Locate(client, ScopeUser)
+			if len(backups(loc.Instructions)) == 0 {
+				t.Fatalf("no backups of %s to test with", loc.Instructions)
+			}
+			write(t, filepath.Join(filepath.Dir(loc.Instructions), "."+filepath.Base(loc.Instructions)+".tmp123"), "half")
+			if r := Inspect(env, client, ScopeUser); r.InUse != "" || r.Registered {
+				t.Errorf("only IHMT's leftovers: in use (%s), registered %v", r.InUse, r.Registered)
+			}
+			// The positive control, on the same home.
+			path := filepath.Join(env.Home, own[client])
+			write(t, path, "{}")
+			want := path
+			if client == OpenCode {
+				want = filepath.Join(env.Home, ".local", "share", "opencode", "storage")
+			}
+			if r := Inspect(env, client, ScopeUser); r.InUse != want {
+				t.Errorf("with %s: in use = %q, want %q", path, r.InUse, want)
+			}
+			// A configuration of its own counts too.
+			env2 := testEnv(t)
+			write(t, filepath.Join(env2.Home, fixtures[client].file), fixtures[client].content)
+			if r := Inspect(env2, client, ScopeUser); r.InUse != filepath.Join(env2.Home, fixtures[client].file) {
+				t.Errorf("with its configuration: in use = %q", r.InUse)
+			}
+		})
+	}
+}

@@ -148,7 +148,8 @@ func (c Config) Render() ([]byte, error) {
 }
 
 // Available reports whether the service manager can be used, and if not,
-// why (wrapping ErrUnavailable).
+// why (wrapping ErrUnavailable). It only asks, so a dry run asks it too:
+// its answer is the real run's first step.
 func (c Config) Available(ctx context.Context) error {
 	m, err := c.Manager()
 	if err != nil {
