@@ -222,10 +222,10 @@ func (e *testEnv) cliJSON(t *testing.T, v any, env []string, args ...string) {
 // writes int64 fields as strings.
 type statusJSON struct {
 	StorePath  string `json:"store_path"`
-	Pid        int64  `json:"pid,string"`
+	Pid        int64  `json:"pid"`
 	IdleExit   bool   `json:"idle_exit"`
-	Memories   int64  `json:"memories,string"`
-	LogEntries int64  `json:"log_entries,string"`
+	Memories   int64  `json:"memories"`
+	LogEntries int64  `json:"log_entries"`
 }
 
 // tryStatus asks the daemon on this test's socket for its status, without

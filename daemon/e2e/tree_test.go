@@ -18,9 +18,9 @@ type treeJSON struct {
 	} `json:"nodes"`
 	Stats struct {
 		Ready    bool  `json:"ready"`
-		Leaves   int64 `json:"leaves,string"`
-		Pending  int64 `json:"pending,string"`
-		Branches int64 `json:"branches,string"`
+		Leaves   int64 `json:"leaves"`
+		Pending  int64 `json:"pending"`
+		Branches int64 `json:"branches"`
 	} `json:"stats"`
 }
 
@@ -59,10 +59,10 @@ func TestTreeThroughCLI(t *testing.T) {
 	e.cliJSON(t, &other, beta, "save", "--json", "The beta service listens on port 9999.")
 
 	var c struct {
-		Written int64 `json:"written,string"`
+		Written int64 `json:"written"`
 		Stats   struct {
-			Pending  int64 `json:"pending,string"`
-			Branches int64 `json:"branches,string"`
+			Pending  int64 `json:"pending"`
+			Branches int64 `json:"branches"`
 		} `json:"stats"`
 	}
 	e.cliJSON(t, &c, alpha, "consolidate", "--json")
@@ -115,8 +115,8 @@ func TestTreeThroughCLI(t *testing.T) {
 
 	var rb struct {
 		Tree struct {
-			Leaves   int64 `json:"leaves,string"`
-			Branches int64 `json:"branches,string"`
+			Leaves   int64 `json:"leaves"`
+			Branches int64 `json:"branches"`
 		} `json:"tree"`
 	}
 	e.cliJSON(t, &rb, alpha, "rebuild", "--json")
