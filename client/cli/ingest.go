@@ -41,11 +41,9 @@ var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_mo
 func cmdIngest(e *env, args []string) error {
 	fs, asJSON := e.flags("ingest", "FILE|DIR|- ...")
 	typ := fs.String("type", "", "override the detected type: code, narrative, temporal, clinical, process or generic")
-	domain := fs.String("domain", "", "override the detected domain, e.g. software.go")
-	scope := fs.String("scope", "", "global or project (default: the project when there is one)")
-	date := fs.String("date", "", "when it became true, for leaves without a date of their own")
-	var tags stringList
-	fs.Var(&tags, "tag", "label for every leaf (repeatable)")
+	var f filing
+	f.flags(fs, "when it became true, for leaves without a date of their own",
+		"override the detected domain, e.g. software.go", "label for every leaf (repeatable)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -53,7 +51,7 @@ func cmdIngest(e *env, args []string) error {
 	if len(pos) == 0 {
 		return usageError{"give files, directories or - (stdin): ihmt ingest notes/ README.md"}
 	}
-	sc, err := saveScope(*scope)
+	sc, err := saveScope(f.scope)
 	if err != nil {
 		return err
 	}
@@ -61,7 +59,7 @@ func cmdIngest(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	like := &ihmtv1.IngestRequest{Type: *typ, Domain: *domain, Tags: tags, Scope: sc, Date: *date}
+	like := &ihmtv1.IngestRequest{Type: *typ, Domain: f.domain, Tags: f.tags, Scope: sc, Date: f.date}
 	return e.withClient(func(c *client.Client) error {
 		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like, prog: e.progress(*asJSON || len(files) < 2)}
 		for i, name := range files {

@@ -21,14 +21,27 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
+// filing is what a save and an ingest share: when what they keep became
+// true, and where and under what it is filed. The help words differ: a
+// save is one memory, an ingest every leaf of a document.
+type filing struct {
+	date, scope, domain string
+	tags                stringList
+}
+
+func (f *filing) flags(fs *flag.FlagSet, dateHelp, domainHelp, tagHelp string) {
+	fs.StringVar(&f.date, "date", "", dateHelp)
+	fs.StringVar(&f.scope, "scope", "", "global or project (default: the project when there is one)")
+	fs.StringVar(&f.domain, "domain", "", domainHelp)
+	fs.Var(&f.tags, "tag", tagHelp)
+}
+
 func cmdSave(e *env, args []string) error {
 	fs, asJSON := e.flags("save", "TEXT... | -")
-	date := fs.String("date", "", "when it became true: YYYY-MM-DD or RFC 3339 (default: the date the text opens with, else now)")
-	scope := fs.String("scope", "", "global or project (default: the project when there is one)")
-	domain := fs.String("domain", "", "dotted subject area, e.g. software.go")
+	var f filing
+	f.flags(fs, "when it became true: YYYY-MM-DD or RFC 3339 (default: the date the text opens with, else now)",
+		"dotted subject area, e.g. software.go", "label (repeatable)")
 	replaces := fs.String("replaces", "", "the memory this corrects: its id, or a few words describing it")
-	var tags stringList
-	fs.Var(&tags, "tag", "label (repeatable)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -37,11 +50,11 @@ func cmdSave(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, err := saveScope(*scope)
+	sc, err := saveScope(f.scope)
 	if err != nil {
 		return err
 	}
-	req := &ihmtv1.SaveRequest{Content: text, Date: *date, Scope: sc, Domain: *domain, Tags: tags, Replaces: *replaces}
+	req := &ihmtv1.SaveRequest{Content: text, Date: f.date, Scope: sc, Domain: f.domain, Tags: f.tags, Replaces: *replaces}
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SaveResponse, error) {
 		resp, err := c.Save(e.ctx, req)
 		if err == nil {

@@ -25,9 +25,9 @@ type AuditProblem = journal.Problem
 
 // The trust a memory carries (Memory.Trust).
 const (
-	// TrustAsserted: an agent saved it.
+	// TrustAsserted: an agent saved it, or it came from a document.
 	TrustAsserted = leaf.TrustAsserted
-	// TrustVerified: a person confirmed it.
+	// TrustVerified: a person saved it or approved it.
 	TrustVerified = leaf.TrustVerified
 	// TrustPending: held for a person's review.
 	TrustPending = leaf.TrustPending
@@ -42,16 +42,3 @@ const (
 	// MaxDocument bounds a document given to Ingest.
 	MaxDocument = leaf.MaxDocument
 )
-
-// ScopeOf says which scope a memory is in: ScopeGlobal or ScopeProject, or
-// ScopeUnspecified for a header that names neither (one written by a newer
-// version).
-func ScopeOf(m Memory) Scope {
-	switch m.Scope {
-	case leaf.ScopeGlobal:
-		return ScopeGlobal
-	case leaf.ScopeProject:
-		return ScopeProject
-	}
-	return ScopeUnspecified
-}

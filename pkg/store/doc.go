@@ -31,8 +31,9 @@
 // is shaped so:
 //
 //   - the store, its callers and the index it publishes to: store.go;
-//     the directory's owner and mode, checked before anything is trusted:
-//     perms.go.
+//     the names its callers use for its results (so the daemon needs no
+//     other package of the engine): api.go; the directory's owner and
+//     mode, checked before anything is trusted: perms.go.
 //   - opening: open.go reads the leaf files in parallel while logindex.go
 //     reads the log; replay.go applies what the files lack.
 //   - the writer and its group commit: write.go; the leaf-file writer's
