@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
@@ -268,8 +269,40 @@ func (s *Store) evidence(order, rivals []ranked, q query) evidence {
 	}
 	if len(rivals) > 0 {
 		e.Apart = s.apart(best, rivals[0])
+		// Only an exact tie needs the texts: it is then the one thing
+		// left to tell two referents from two wordings of one.
+		if exactTie(best.score, rivals[0].score) {
+			e.Distinct = s.distinct(best, rivals[0], q)
+		}
 	}
 	return e
+}
+
+// distinct reports whether two memories share little beyond the query's
+// own words: what else each says is about something else (two people who
+// both review pull requests), not a second wording of one thing.
+func (s *Store) distinct(a, b ranked, q query) bool {
+	asked := map[string]bool{}
+	for _, t := range append(slices.Clone(q.terms), q.clue...) {
+		asked[t] = true
+	}
+	own := func(r ranked) map[string]bool {
+		out := map[string]bool{}
+		for _, t := range tokenize.Terms(s.shown(s.docs[r.doc]).Text) {
+			if !asked[t] {
+				out[t] = true
+			}
+		}
+		return out
+	}
+	ta, tb := own(a), own(b)
+	shared := 0
+	for t := range ta {
+		if tb[t] {
+			shared++
+		}
+	}
+	return distinctWords(shared, len(ta), len(tb))
 }
 
 // answer returns the hits a judgment shows: the answers for Found, the

@@ -30,6 +30,7 @@ const (
 	marginWeight   = 0.4
 	minConfidence  = 0.45 // below this the best memory is not trusted alone
 	nearTieGap     = 0.18 // relative score gap under which two memories tie
+	exactTieGap    = 0.02 // under which the ranking cannot choose at all
 	shortQuery     = 2    // informative terms at or under which a tie is ambiguous
 	nearMissCover  = 1.0 / 3
 	maxCandidates  = 5
@@ -53,6 +54,22 @@ type evidence struct {
 	// Apart: the best memory and the first rival sit in different parts
 	// of the tree (see Store.apart).
 	Apart bool
+	// Distinct: the best memory and the first rival, exactly tied, share
+	// little beyond the query's words (see Store.distinct); set only for
+	// an exact tie.
+	Distinct bool
+}
+
+// exactTie: two scores so close that the ranking has no preference.
+func exactTie(best, rival float64) bool {
+	return best > 0 && (best-rival)/best < exactTieGap
+}
+
+// distinctWords: two memories whose own words (beyond the query's) overlap
+// in under a quarter of the shorter one's are about different things.
+func distinctWords(shared, a, b int) bool {
+	n := min(a, b)
+	return n > 0 && 4*shared < n
 }
 
 // answerKind is which hits a judgment shows.
@@ -77,8 +94,10 @@ type judgment struct {
 }
 
 // judge is the verdict policy. A tie is ambiguous only when a clue could
-// help: a short query, a weak best match, or rivals in another part of
-// the tree; a long, confident query with a close runner-up is found.
+// help: a short query, a weak best match, rivals in another part of the
+// tree, or an exact tie between memories about different things (two
+// people who both review pull requests); a long, confident query with a
+// close runner-up, or with two wordings of one thing, is found.
 func judge(e evidence) judgment {
 	if e.Ranked == 0 {
 		return judgment{verdict: NotFound, answer: answerNothing}
@@ -93,7 +112,7 @@ func judge(e evidence) judgment {
 	case e.Coverage < nearMissCover && e.QueryTerms >= 3:
 		j.verdict, j.answer = NotFound, answerNearMiss
 	case len(e.Rivals) > 0 && margin < nearTieGap &&
-		(e.Informative <= shortQuery || j.confidence < minConfidence || e.Apart):
+		(e.Informative <= shortQuery || j.confidence < minConfidence || e.Apart || e.Distinct):
 		j.verdict, j.answer = Ambiguous, answerTie
 		for _, r := range e.Rivals {
 			if 1+j.tied == maxCandidates || (e.Best-r)/e.Best >= nearTieGap {
