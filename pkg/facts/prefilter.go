@@ -115,13 +115,10 @@ func required(re *syntax.Regexp) []string {
 	if s, ok := exactSet(re); ok {
 		return usable(s)
 	}
+	if sub := wrapped(re); sub != nil {
+		return required(sub)
+	}
 	switch re.Op {
-	case syntax.OpCapture, syntax.OpPlus:
-		return required(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return required(re.Sub[0])
-		}
 	case syntax.OpAlternate:
 		return unionOf(re.Sub, required)
 	case syntax.OpConcat:
@@ -134,6 +131,22 @@ func required(re *syntax.Regexp) []string {
 		}
 		concatRuns(re.Sub, keep, func(sub *syntax.Regexp) { keep(required(sub)) })
 		return best
+	}
+	return nil
+}
+
+// wrapped returns the sub-expression re merely wraps: re is a capture, a
+// plus or a repeat at least once, so every match of re holds a match of
+// it, and what re requires or starts with is what it does. Anything else
+// gives nil — an optional repeat too, which may match nothing of it.
+func wrapped(re *syntax.Regexp) *syntax.Regexp {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return re.Sub[0]
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return re.Sub[0]
+		}
 	}
 	return nil
 }
@@ -251,16 +264,11 @@ func requirements(re *syntax.Regexp) [][]string {
 	var out [][]string
 	var walk func(re *syntax.Regexp)
 	walk = func(re *syntax.Regexp) {
-		switch re.Op {
-		case syntax.OpCapture, syntax.OpPlus:
-			walk(re.Sub[0])
+		if sub := wrapped(re); sub != nil {
+			walk(sub)
 			return
-		case syntax.OpRepeat:
-			if re.Min >= 1 {
-				walk(re.Sub[0])
-			}
-			return
-		case syntax.OpConcat:
+		}
+		if re.Op == syntax.OpConcat {
 			concatRuns(re.Sub, func(c []string) {
 				if c != nil {
 					out = append(out, c)
@@ -424,14 +432,10 @@ func startSet(re *syntax.Regexp) (set []string, boundary bool) {
 // prefixSet returns the strings one of which every match of re starts
 // with, or nil.
 func prefixSet(re *syntax.Regexp) []string {
+	if sub := wrapped(re); sub != nil {
+		return prefixSet(sub)
+	}
 	switch re.Op {
-	case syntax.OpCapture, syntax.OpPlus:
-		return prefixSet(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return prefixSet(re.Sub[0])
-		}
-		return nil
 	case syntax.OpConcat:
 		return prefixSeq(re.Sub)
 	case syntax.OpAlternate:
@@ -486,14 +490,11 @@ func prefixSeq(subs []*syntax.Regexp) []string {
 // \p{Lu}); nil otherwise.
 func firstClass(re *syntax.Regexp) []rune {
 	for {
+		if sub := wrapped(re); sub != nil {
+			re = sub
+			continue
+		}
 		switch re.Op {
-		case syntax.OpCapture, syntax.OpPlus:
-			re = re.Sub[0]
-		case syntax.OpRepeat:
-			if re.Min < 1 {
-				return nil
-			}
-			re = re.Sub[0]
 		case syntax.OpConcat:
 			if len(re.Sub) == 0 {
 				return nil

@@ -76,8 +76,8 @@ func (s *Scorer) Score(d Doc) (score float64, matched uint64, ok bool) {
 // to — those containing it and those a linked neighbour containing it lends
 // it to — with that contribution, exactly as Score counts it.
 //
-// It walks the list once, as Search does: counts (own, and lent at the
-// link's weight) are summed per document in pooled arrays, then each
+// It walks the list once, with Search's own walk: counts (own, and lent at
+// the link's weight) are summed per document in pooled arrays, then each
 // document's contribution is computed once. Looking each neighbour's count
 // up in the list instead cost a search per posting and link.
 func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
@@ -86,31 +86,9 @@ func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
 		return
 	}
 	ix := s.ix
-	lends := ix.lends(pl)
 	acc := getAccumulator(len(ix.docs))
 	defer putAccumulator(acc)
-	var docs [batch]Doc
-	var tfs [batch]uint32
-	for c := pl.cursor(); ; {
-		n := c.fill(&docs, &tfs)
-		if n == 0 {
-			break
-		}
-		for k, d := range docs[:n] {
-			// As in Search: hidden documents neither score nor lend, and
-			// links stay inside a group.
-			if info := ix.docs[d]; !info.live || !s.visible(info.group) {
-				continue
-			}
-			tf := float32(tfs[k])
-			acc.add(d, tf, true)
-			for _, l := range ix.linksOf(d) {
-				if l.w > 0 && lends {
-					acc.add(l.doc, l.w*tf, false)
-				}
-			}
-		}
-	}
+	ix.walk(acc, planned{pl: pl, lends: ix.lends(pl)}, s.visible, false)
 	for _, d := range acc.termDocs {
 		c := acc.counts[d]
 		acc.counts[d] = count{}

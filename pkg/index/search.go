@@ -153,7 +153,8 @@ func (ix *Index) bound(idf float64) float64 { return max(0, idf*(ix.k1+1)) }
 
 // walk counts one term for every visible live document its postings reach,
 // its own and its linked neighbours; with onlyScored, only documents that
-// already have a score (a slot in use has a norm) are counted.
+// already have a score (a slot in use has a norm) are counted. Search and
+// Scorer.Postings both count through it, so they count alike.
 func (ix *Index) walk(acc *accumulator, t planned, visible func(Group) bool, onlyScored bool) {
 	var docs [batch]Doc
 	var tfs [batch]uint32

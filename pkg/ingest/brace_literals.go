@@ -17,24 +17,31 @@ func (x *braceLexer) str(top bool, q byte) {
 		x.tripleStr(top)
 		return
 	}
+	x.quoted(top, q, x.l.multiLine, x.l.interp)
+}
+
+// quoted scans a string delimited by q, which spans lines when multiLine
+// (else a line end ends it, unterminated) and holds code as interp says
+// (see braceLang.interp).
+func (x *braceLexer) quoted(top bool, q byte, multiLine bool, interp byte) {
 	x.i++
 	for x.i < len(x.src) {
 		c := x.src[x.i]
 		switch {
 		case c == '\\':
-			x.backslash()
+			x.backslash(interp)
 		case c == q:
 			x.i++
 			x.mark(top, "\"")
 			return
 		case c == '\n':
-			if !x.l.multiLine {
+			if !multiLine {
 				x.mark(top, "\"") // unterminated: the line end ends it
 				return
 			}
 			x.i++
 			x.nl(true, lineCode)
-		case x.interpolation():
+		case x.interpolation(interp):
 		default:
 			x.i++
 		}
@@ -44,8 +51,8 @@ func (x *braceLexer) str(top bool, q byte) {
 
 // backslash scans what a backslash in a string starts: Swift's \(…)
 // interpolation, or an escape.
-func (x *braceLexer) backslash() {
-	if x.l.interp == 's' && x.peek(1) == '(' {
+func (x *braceLexer) backslash(interp byte) {
+	if interp == 's' && x.peek(1) == '(' {
 		x.i += 2
 		x.nested(')')
 		return
@@ -53,16 +60,17 @@ func (x *braceLexer) backslash() {
 	x.escape()
 }
 
-// interpolation scans the interpolation that opens at x.i in a string —
-// Kotlin's ${…}, PHP's {$…} and ${…} — and reports whether one does.
-func (x *braceLexer) interpolation() bool {
+// interpolation scans the interpolation that opens at x.i in a string of
+// the interp kind — Kotlin's ${…} (and a template literal's), PHP's {$…}
+// and ${…} — and reports whether one does.
+func (x *braceLexer) interpolation(interp byte) bool {
 	c, next := x.src[x.i], x.peek(1)
 	switch {
-	case x.l.interp == 'k' && c == '$' && next == '{':
+	case interp == 'k' && c == '$' && next == '{':
 		x.i += 2
-	case x.l.interp == 'p' && c == '{' && next == '$':
+	case interp == 'p' && c == '{' && next == '$':
 		x.i++
-	case x.l.interp == 'p' && c == '$' && next == '{':
+	case interp == 'p' && c == '$' && next == '{':
 		x.i += 2
 	default:
 		return false
@@ -96,7 +104,7 @@ func (x *braceLexer) tripleStr(top bool) {
 		c := x.src[x.i]
 		switch {
 		case c == '\\' && x.l.tripleEscape:
-			x.backslash()
+			x.backslash(x.l.interp)
 		case strings.HasPrefix(x.src[x.i:], `"""`):
 			x.i += 3
 			for x.i < len(x.src) && x.src[x.i] == '"' { // Kotlin: """a"""" is a"
@@ -107,7 +115,7 @@ func (x *braceLexer) tripleStr(top bool) {
 		case c == '\n':
 			x.i++
 			x.nl(true, lineCode)
-		case x.interpolation(): // Kotlin's (no language with """ has PHP's)
+		case x.interpolation(x.l.interp): // Kotlin's (no language with """ has PHP's)
 		default:
 			x.i++
 		}
@@ -157,27 +165,9 @@ func (x *braceLexer) quote(top bool) {
 func (x *braceLexer) backtick(top bool) {
 	switch {
 	case x.l.template:
-		x.i++
-		for x.i < len(x.src) {
-			c := x.src[x.i]
-			switch {
-			case c == '\\':
-				x.escape()
-			case c == '`':
-				x.i++
-				x.mark(top, "\"")
-				return
-			case c == '$' && x.peek(1) == '{':
-				x.i += 2
-				x.nested('}')
-			case c == '\n':
-				x.i++
-				x.nl(true, lineCode)
-			default:
-				x.i++
-			}
-		}
-		x.mark(top, "\"")
+		// A template literal spans lines and holds ${…} as Kotlin's
+		// strings do.
+		x.quoted(top, '`', true, 'k')
 	case x.l.php:
 		x.str(top, '`')
 	case x.l.tickIdent:

@@ -13,20 +13,21 @@ func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+// testUID is the uid the table tests resolve for: /run/user/1000 is its
+// login runtime directory.
+const testUID = 1000
+
 func runUser(ok bool) func(string, int) bool {
 	return func(string, int) bool { return ok }
 }
 
 func TestResolve(t *testing.T) {
-	const uid = 1000
-	long := "/home/" + strings.Repeat("x", 120)
 	tests := []struct {
 		name      string
 		env       map[string]string
 		goos      string
 		runUserOK bool
 		want      Paths
-		wantErr   []string // substrings the error must contain
 	}{
 		{
 			name:      "linux systemd session",
@@ -105,6 +106,48 @@ func TestResolve(t *testing.T) {
 			goos: "darwin",
 			want: Paths{Data: "/v/ihmt", Socket: "/tmp/i.sock"},
 		},
+		// The longest sockets that fit; a byte more is refused (see
+		// TestResolveRefuses).
+		{
+			name: "linux socket at the limit",
+			env:  map[string]string{"HOME": "/h", "IHMT_SOCKET": "/" + strings.Repeat("s", MaxSocketPathLinux-1)},
+			goos: "linux",
+			want: Paths{Data: "/h/.local/share/ihmt", Socket: "/" + strings.Repeat("s", MaxSocketPathLinux-1)},
+		},
+		{
+			name: "darwin socket at the limit",
+			env:  map[string]string{"HOME": "/Users/" + strings.Repeat("x", 52)},
+			goos: "darwin",
+			want: Paths{
+				Data:   "/Users/" + strings.Repeat("x", 52) + "/Library/Application Support/ihmt",
+				Socket: "/Users/" + strings.Repeat("x", 52) + "/Library/Application Support/ihmt/ihmtd.sock",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := resolve(env(tt.env), tt.goos, testUID, runUser(tt.runUserOK))
+			if err != nil {
+				t.Fatalf("resolve: %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("resolve =\n  %+v\nwant\n  %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestResolveRefuses: an environment resolve cannot place the data or the
+// socket in gives an error that names the variable at fault and the way out.
+func TestResolveRefuses(t *testing.T) {
+	long := "/home/" + strings.Repeat("x", 120)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		goos    string
+		wantErr []string // substrings the error must contain
+	}{
 		{
 			name:    "relative IHMT_HOME",
 			env:     map[string]string{"HOME": "/home/u", "IHMT_HOME": "ihmt"},
@@ -159,42 +202,18 @@ func TestResolve(t *testing.T) {
 			goos:    "linux",
 			wantErr: []string{"108 bytes", "107 bytes", "set IHMT_SOCKET"},
 		},
-		{
-			name: "linux socket at the limit",
-			env:  map[string]string{"HOME": "/h", "IHMT_SOCKET": "/" + strings.Repeat("s", MaxSocketPathLinux-1)},
-			goos: "linux",
-			want: Paths{Data: "/h/.local/share/ihmt", Socket: "/" + strings.Repeat("s", MaxSocketPathLinux-1)},
-		},
-		{
-			name: "darwin socket at the limit",
-			env:  map[string]string{"HOME": "/Users/" + strings.Repeat("x", 52)},
-			goos: "darwin",
-			want: Paths{
-				Data:   "/Users/" + strings.Repeat("x", 52) + "/Library/Application Support/ihmt",
-				Socket: "/Users/" + strings.Repeat("x", 52) + "/Library/Application Support/ihmt/ihmtd.sock",
-			},
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := resolve(env(tt.env), tt.goos, uid, runUser(tt.runUserOK))
-			if tt.wantErr != nil {
-				if err == nil {
-					t.Fatalf("resolve = %+v, want an error", got)
-				}
-				for _, s := range tt.wantErr {
-					if !strings.Contains(err.Error(), s) {
-						t.Errorf("error %q does not mention %q", err, s)
-					}
-				}
-				return
+			got, err := resolve(env(tt.env), tt.goos, testUID, runUser(false))
+			if err == nil {
+				t.Fatalf("resolve = %+v, want an error", got)
 			}
-			if err != nil {
-				t.Fatalf("resolve: %v", err)
-			}
-			if got != tt.want {
-				t.Errorf("resolve =\n  %+v\nwant\n  %+v", got, tt.want)
+			for _, s := range tt.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not mention %q", err, s)
+				}
 			}
 		})
 	}

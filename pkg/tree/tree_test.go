@@ -656,13 +656,30 @@ func TestEncodeRootMatchesJSON(t *testing.T) {
 	check()
 }
 
-func TestCatalogLogCompacts(t *testing.T) {
-	dir := t.TempDir()
+// churn opens a tree under dir whose catalog log folds at compactAt, adds
+// items one at a time with step after each (to remove, re-add and
+// consolidate as a test likes), and consolidates at the end. It fails
+// unless the log was folded in at least twice, so that a reopen reads a
+// compacted snapshot and the log written after it.
+func churn(t *testing.T, dir string, compactAt int64, items []Item, step func(tr *Tree, i int)) *Tree {
+	t.Helper()
 	tr := mustOpen(t, dir)
-	tr.compactAt = 8 << 10
-	items := genCorpus(1200, 3)
+	tr.compactAt = compactAt
 	for i, it := range items {
 		addAll(t, tr, []Item{it})
+		step(tr, i)
+	}
+	consolidate(t, tr, false)
+	if tr.cat.gen < 2 {
+		t.Fatalf("the log was folded in %d times (log %d bytes)", tr.cat.gen, tr.cat.logSize)
+	}
+	return tr
+}
+
+func TestCatalogLogCompacts(t *testing.T) {
+	dir := t.TempDir()
+	items := genCorpus(1200, 3)
+	tr := churn(t, dir, 8<<10, items, func(tr *Tree, i int) {
 		if i%5 == 4 {
 			tr.Remove(items[i-3].ID)
 		}
@@ -674,11 +691,7 @@ func TestCatalogLogCompacts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}
-	consolidate(t, tr, false)
-	if tr.cat.gen < 2 {
-		t.Fatalf("the log was folded in %d times (log %d bytes)", tr.cat.gen, tr.cat.logSize)
-	}
+	})
 	re := mustOpen(t, dir)
 	if !maps.Equal(parentMap(re), parentMap(tr)) || !maps.Equal(re.gone, tr.gone) || re.Stats() != tr.Stats() || len(re.Repairs()) != 0 {
 		t.Fatalf("reopened: %+v, want %+v, repairs %v", re.Stats(), tr.Stats(), re.Repairs())
@@ -959,11 +972,8 @@ func TestCatalogRoundTrip(t *testing.T) {
 // branch, through the log and its compactions) plus root.json's.
 func TestReopenKeepsRarity(t *testing.T) {
 	dir := t.TempDir()
-	tr := mustOpen(t, dir)
-	tr.compactAt = 16 << 10
 	items := genCorpus(900, 4)
-	for i, it := range items {
-		addAll(t, tr, []Item{it})
+	tr := churn(t, dir, 16<<10, items, func(tr *Tree, i int) {
 		if i%7 == 3 {
 			tr.Remove(items[i-2].ID) // parentless or filed, as it happens
 		}
@@ -973,11 +983,7 @@ func TestReopenKeepsRarity(t *testing.T) {
 		if i%13 == 0 {
 			consolidate(t, tr, i%130 == 0)
 		}
-	}
-	consolidate(t, tr, false)
-	if tr.cat.gen < 2 {
-		t.Fatalf("the log was folded in %d times", tr.cat.gen)
-	}
+	})
 	re := mustOpen(t, dir)
 	if re.kwN != tr.kwN || !maps.Equal(re.kwDF.toMap(), tr.kwDF.toMap()) {
 		t.Fatalf("reopened with %d leaves and %d terms counted, want %d and %d", re.kwN, re.kwDF.len(), tr.kwN, tr.kwDF.len())
