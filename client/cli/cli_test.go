@@ -3,10 +3,23 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/ihmt-dev/ihmt/daemon"
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
 func TestParseFlagsAnywhere(t *testing.T) {
@@ -66,5 +79,232 @@ func TestUsageErrors(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := Run(context.Background(), []string{"help"}, &out, &errb); code != exitOK || !strings.Contains(out.String(), "daemon start") {
 		t.Errorf("ihmt help: exit %d, %q", code, out.String())
+	}
+}
+
+// numberAsString matches a JSON string that holds only a number.
+var numberAsString = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+
+// stringNumbers lists the members of v, by path, whose value is a number
+// written as a string. Ids are hex and may happen to be all digits, so
+// members named for ids are not numbers and are skipped.
+func stringNumbers(v any, path string) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if k == "id" || strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "ids") {
+				continue
+			}
+			out = append(out, stringNumbers(x, path+"."+k)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, stringNumbers(x, path+"[]")...)
+		}
+	case string:
+		if numberAsString.MatchString(v) {
+			out = append(out, path+" = "+`"`+v+`"`)
+		}
+	}
+	return out
+}
+
+// TestJSONNumbersAreNumbers runs every command that answers --json against
+// a real daemon and checks that no number in any answer is a string.
+func TestJSONNumbersAreNumbers(t *testing.T) {
+	// Positive control: protojson alone writes 64-bit counts as strings,
+	// and the check sees it.
+	raw, err := protojson.Marshal(&ihmtv1.StatsResponse{Memories: 126, Pid: 29859})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	if got := stringNumbers(v, ""); len(got) != 2 {
+		t.Fatalf("the check missed protojson's string numbers: %v in %s", got, raw)
+	}
+
+	sock := startTestDaemon(t)
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Run(testenv.Context(t), append([]string{"--socket", sock, "--project", "github.com/acme/shop"}, args...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	var ids []string
+	for _, text := range []string{"2024-03-11 I live in Madrid.", "2025-09-02 I live in Valencia now.", "We deploy staging with make deploy-staging."} {
+		var saved struct{ ID string }
+		code, out, errs := run("save", "--json", text)
+		if err := json.Unmarshal([]byte(out), &saved); code != 0 || err != nil {
+			t.Fatalf("save: exit %d, %v: %s %s", code, err, out, errs)
+		}
+		ids = append(ids, saved.ID)
+	}
+	doc := filepath.Join(t.TempDir(), "notes.md")
+	writeFile(t, doc, "# Deploys\n\nStaging deploys run from CI on every merge to main.\n")
+	commands := [][]string{
+		{"status"}, {"daemon", "status"}, {"save", "I prefer table-driven tests."},
+		{"search", "where do I live"}, {"get", ids[0]}, {"facts"}, {"timeline", "user::lives_in"},
+		{"conflicts"}, {"log"}, {"audit", "verify"}, {"review"}, {"tree"}, {"consolidate"},
+		{"ingest", doc}, {"mark-outdated", ids[2], ids[1]}, {"forget", ids[2], "--reason", "test"},
+		{"restore", ids[2]},
+	}
+	for _, args := range commands {
+		code, out, errs := run(append(args, "--json")...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Errorf("ihmt %s --json: exit %d, not JSON (%v): %q %s", strings.Join(args, " "), code, err, out, errs)
+			continue
+		}
+		if bad := stringNumbers(v, ""); len(bad) > 0 {
+			t.Errorf("ihmt %s --json: numbers as strings: %v", strings.Join(args, " "), bad)
+		}
+	}
+}
+
+// startTestDaemon runs a daemon in this process on a fresh store and
+// returns its socket once it answers.
+func startTestDaemon(t *testing.T) string {
+	t.Helper()
+	sock := testenv.Socket(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Run(ctx, daemon.Config{Paths: paths.Paths{Data: filepath.Join(t.TempDir(), "store"), Socket: sock}, Logger: slog.New(slog.DiscardHandler)})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("daemon did not stop")
+		}
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var out, errb bytes.Buffer
+		if Run(context.Background(), []string{"--socket", sock, "daemon", "status"}, &out, &errb) == exitOK {
+			return sock
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon not serving: %s %s", out.String(), errb.String())
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProgress: on a terminal progress is one line redrawn in place and
+// cleared; anywhere else it is a plain line now and then, never a \r; and
+// with --json nothing at all.
+func TestProgress(t *testing.T) {
+	var live bytes.Buffer
+	p := &progress{w: &live, live: true}
+	p.update("%d/%d files", 1, 3)
+	p.update("%d/%d files", 2, 3)
+	p.clear()
+	p.clear() // nothing left to clear
+	if want := "\r\x1b[K1/3 files\r\x1b[K2/3 files\r\x1b[K"; live.String() != want {
+		t.Errorf("live progress wrote %q, want %q", live.String(), want)
+	}
+
+	var plain bytes.Buffer
+	p = &progress{w: &plain, every: time.Hour, last: time.Now()}
+	p.update("%d/%d files", 1, 3)
+	p.clear()
+	if plain.Len() != 0 {
+		t.Errorf("plain progress wrote %q before its interval", plain.String())
+	}
+	p.last = time.Now().Add(-2 * time.Hour) // positive control: the interval passed
+	p.update("%d/%d files", 2, 3)
+	if plain.String() != "2/3 files\n" {
+		t.Errorf("plain progress wrote %q, want one plain line", plain.String())
+	}
+
+	var off bytes.Buffer
+	p = &progress{w: &off, off: true, live: true}
+	p.update("x")
+	p.clear()
+	if off.Len() != 0 {
+		t.Errorf("progress that is off wrote %q", off.String())
+	}
+}
+
+// TestPrintContentClips: a search for people shows a long memory's first
+// lines and says how to see the rest; --full shows it whole.
+func TestPrintContentClips(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("line %d of a long function", i))
+	}
+	m := &ihmtv1.Memory{Id: "3f2a9c1b7d4e5f60", Content: strings.Join(lines, "\n")}
+	var clipped, full bytes.Buffer
+	printContent(&clipped, m, false)
+	printContent(&full, m, true)
+	if n := strings.Count(clipped.String(), "\n"); n != compactLines+1 || !strings.Contains(clipped.String(), "28 lines not shown: `ihmt get 3f2a9c1b7d4e5f60`") {
+		t.Errorf("clipped: %d lines:\n%s", n, clipped.String())
+	}
+	if n := strings.Count(full.String(), "\n"); n != 40 || strings.Contains(full.String(), "ihmt get") {
+		t.Errorf("full: %d lines:\n%s", n, full.String())
+	}
+	var short bytes.Buffer
+	printContent(&short, &ihmtv1.Memory{Id: "x", Content: "one line"}, false)
+	if short.String() != "   one line\n" {
+		t.Errorf("a short memory: %q", short.String())
+	}
+}
+
+// TestFirstMinutes covers what a new user met on a real daemon: ingest's
+// lines without progress residue and with counts in the singular; a log
+// read that matches nothing says so; a person's own save is verified, a
+// document they ingest is not.
+func TestFirstMinutes(t *testing.T) {
+	sock := startTestDaemon(t)
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Run(testenv.Context(t), append([]string{"--socket", sock, "--project", "github.com/acme/shop"}, args...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.md"), "# Deploys\n\nStaging deploys run from CI on every merge to main.\n")
+	writeFile(t, filepath.Join(dir, "b.md"), "# Reviews\n\nEvery change needs one approving review.\n")
+	code, out, errs := run("ingest", dir)
+	if code != 0 || strings.ContainsRune(out+errs, '\r') || !strings.Contains(out, "saved, 1 leaf (") || !strings.Contains(out, "2 documents: 2 saved") {
+		t.Errorf("ingest: exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+
+	if code, out, _ := run("log", "--agent", "nobody-at-all"); code != 0 || out != "no entries match (agent nobody-at-all)\n" {
+		t.Errorf("log with no match: exit %d, %q", code, out)
+	}
+	if code, out, _ := run("log"); code != 0 || !strings.Contains(out, "save") { // positive control
+		t.Errorf("log: exit %d, %q", code, out)
+	}
+
+	var saved struct{ ID string }
+	_, out, _ = run("save", "--json", "I prefer table-driven tests.")
+	if err := json.Unmarshal([]byte(out), &saved); err != nil {
+		t.Fatalf("save --json: %v: %q", err, out)
+	}
+	trust := func(query string) string {
+		var r struct {
+			Results []struct{ Memory struct{ Trust string } }
+		}
+		_, out, _ := run("search", "--json", query)
+		if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Results) == 0 {
+			t.Fatalf("search %q: %v: %q", query, err, out)
+		}
+		return r.Results[0].Memory.Trust
+	}
+	if got := trust("table-driven tests"); got != "TRUST_VERIFIED" {
+		t.Errorf("a person's own save: trust %s, want verified", got)
+	}
+	if got := trust("staging deploys merge"); got != "TRUST_ASSERTED" {
+		t.Errorf("a document the person ingested: trust %s, want asserted", got)
 	}
 }

@@ -169,7 +169,7 @@ func printContent(w io.Writer, m *ihmtv1.Memory, full bool) {
 		fmt.Fprintf(w, "   %s\n", line)
 	}
 	if left := len(lines) - shown; left > 0 {
-		fmt.Fprintf(w, "   … %s more: `ihmt get %s` shows it all (or search with --full)\n", plural(left, "line", "lines"), m.GetId())
+		fmt.Fprintf(w, "   … %s not shown: `ihmt get %s` shows it all (or search with --full)\n", plural(left, "line", "lines"), m.GetId())
 	} else if !full && utf8.RuneCountInString(lines[0]) > compactRunes {
 		fmt.Fprintf(w, "   … clipped: `ihmt get %s` shows it all (or search with --full)\n", m.GetId())
 	}

@@ -190,32 +190,28 @@ func cmdService(e *env, args []string) error {
 	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Minute)
 	defer cancel()
 	switch sub {
-	case "install":
+	case "install", "uninstall":
+		install := sub == "install"
 		var missing *missingBinary
-		if cfg.Daemon == "" {
+		if install && cfg.Daemon == "" {
 			_, err := h.binary("ihmtd")
 			if !*dryRun || !errors.As(err, &missing) {
 				return err
 			}
 			cfg.Daemon = missing.expected // show the plan anyway, and warn
 		}
-		p, err := cfg.InstallPlan()
+		plan := cfg.UninstallPlan
+		if install {
+			plan = cfg.InstallPlan
+		}
+		p, err := plan()
 		if err != nil {
 			return err
 		}
 		if *dryRun {
 			return e.serviceDryRun(ctx, h, cfg, p, missing, *asJSON)
 		}
-		return e.applyService(ctx, h, cfg, p, *asJSON, true)
-	case "uninstall":
-		p, err := cfg.UninstallPlan()
-		if err != nil {
-			return err
-		}
-		if *dryRun {
-			return e.serviceDryRun(ctx, h, cfg, p, nil, *asJSON)
-		}
-		return e.applyService(ctx, h, cfg, p, *asJSON, false)
+		return e.applyService(ctx, h, cfg, p, *asJSON, install)
 	case "status":
 		st, err := cfg.Status(ctx)
 		if err != nil {
