@@ -148,7 +148,10 @@ func TestWhatIsAdmittedImportsAgain(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a stored leaf fails import's admission: %v\n%s", err, r)
 		}
-		if !s.storedAs(a.leaf) {
+		s.mu.RLock() // storedAs is the writer's; a reader outside it holds the lock
+		same := s.storedAs(a.leaf)
+		s.mu.RUnlock()
+		if !same {
 			t.Errorf("%s: admitted from its own export, it differs from what is stored", a.leaf.ID)
 		}
 	}
