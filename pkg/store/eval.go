@@ -7,8 +7,8 @@ type EvalOptions struct {
 	// Descend scores by descending the summary tree, with pkg/tree's
 	// guarantee, instead of through the inverted index. The answer is the
 	// same (both are exhaustive-equivalent); the cost is not (see score),
-	// so searches use the index, and tests and benchmarks this to prove
-	// and measure the descent.
+	// so searches use the index, and tests and benchmarks set this to
+	// prove and measure the descent.
 	Descend bool
 	// Plain ranks without the timeline: no memory is superseded by a
 	// newer value or a correction (the clue and trust still count). Tests

@@ -431,7 +431,3 @@ func readFile(path string, buf []byte) (data, next []byte, err error) {
 		n += m
 	}
 }
-
-// replay brings the loaded leaves up to date with the log: it restores
-// every logged leaf whose file is missing or unreadable, and applies every
-// logged change of a header (a link, a forget, a review...) that its file
