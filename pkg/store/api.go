@@ -23,18 +23,6 @@ type OutlineLine = tree.Line
 // AuditProblem is one edit VerifyAudit found in the log (AuditReport).
 type AuditProblem = journal.Problem
 
-// The trust a memory carries (Memory.Trust).
-const (
-	// TrustAsserted: an agent saved it, or it came from a document.
-	TrustAsserted = leaf.TrustAsserted
-	// TrustVerified: a person saved it or approved it.
-	TrustVerified = leaf.TrustVerified
-	// TrustPending: held for a person's review.
-	TrustPending = leaf.TrustPending
-	// TrustRejected: a person rejected it; it is never returned.
-	TrustRejected = leaf.TrustRejected
-)
-
 // Limits on what a caller may give the store.
 const (
 	// MaxContent bounds one memory's text.

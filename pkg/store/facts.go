@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
@@ -45,8 +44,6 @@ func (r FactRow) Scope() string {
 // its first statement.
 type Supersession struct {
 	Old, New FactRow
-	// RecordedAt is when the memory learned of the change.
-	RecordedAt time.Time
 }
 
 // partitions returns which timeline partitions a caller may see under
@@ -153,7 +150,7 @@ func (s *Store) Conflicts(c Caller, scope SearchScope) ([]Supersession, error) {
 	var out []Supersession
 	err := s.readFacts(c, scope, "conflicts", func(part func(string) bool) {
 		for _, x := range s.tl.Conflicts(part) {
-			out = append(out, Supersession{Old: FactRow{Key: x.Key, Entry: x.Old}, New: FactRow{Key: x.Key, Entry: x.New}, RecordedAt: x.RecordedAt})
+			out = append(out, Supersession{Old: FactRow{Key: x.Key, Entry: x.Old}, New: FactRow{Key: x.Key, Entry: x.New}})
 		}
 	})
 	if err != nil {
