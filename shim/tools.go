@@ -108,7 +108,7 @@ func searchRequest(caller *ihmtv1.Caller, args SearchArgs) (req *ihmtv1.SearchRe
 	case "full":
 		full = true
 	default:
-		return nil, false, fmt.Errorf("detail %q is not one of compact, full", args.Detail)
+		return nil, false, &ihmtv1.WordError{Field: "detail", Word: args.Detail, Valid: []string{"compact", "full"}}
 	}
 	return &ihmtv1.SearchRequest{
 		Caller: caller, Query: args.Query, Clue: args.Clue, Scope: scope, Limit: int32(args.Limit), AsOf: args.AsOf, KnownAt: args.KnownAt,

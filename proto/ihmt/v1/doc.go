@@ -12,6 +12,12 @@
 // generated code is stale or the change breaks compatibility with the
 // descriptor snapshot memory.binpb (refreshed by scripts/gen.sh
 // --update-snapshot).
+//
+// Two files beside them are written by hand: this one, and vocab.go, the
+// wire's vocabulary — the words people and models use for the enums
+// (scope, trust, what a save, search or ingest came to), the one error for
+// a word a field does not take, and excerpts — which the shim, the CLI and
+// the daemon all use, so that they read and write the same words.
 package ihmtv1
 
 // PersonAgent is the agent name of the ihmt command line: the person, as

@@ -135,9 +135,6 @@ func ScopeHint() string { return scopes.hint() }
 // (every project). Any other word is a *WordError.
 func ParseSearchScope(s string) (SearchScope, error) { return searchScopes.parse(s) }
 
-// SearchScopeName is a search scope as a word.
-func SearchScopeName(s SearchScope) string { return searchScopes.name(s) }
-
 // SearchScopeHint is ScopeHint for a search's scope: "use default,
 // project, global or all".
 func SearchScopeHint() string { return searchScopes.hint() }

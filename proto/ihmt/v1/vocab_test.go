@@ -54,8 +54,8 @@ func TestNames(t *testing.T) {
 		{ScopeName(Scope_SCOPE_PROJECT), "project"},
 		{ScopeName(Scope_SCOPE_UNSPECIFIED), "unspecified"},
 		{ScopeName(Scope(9)), "9"}, // a newer peer's value is shown, not blanked
-		{SearchScopeName(SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED), "default"},
-		{SearchScopeName(SearchScope_SEARCH_SCOPE_ALL), "all"},
+		{searchScopes.name(SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED), "default"},
+		{searchScopes.name(SearchScope_SEARCH_SCOPE_ALL), "all"},
 		{TrustName(Trust_TRUST_ASSERTED), "asserted"},
 		{TrustName(Trust_TRUST_PENDING), "pending"},
 		{TrustName(Trust_TRUST_UNSPECIFIED), "unspecified"},
@@ -82,7 +82,7 @@ func TestEveryValueHasAWord(t *testing.T) {
 		word  func(int32) string
 	}{
 		{"Scope", Scope_name, func(n int32) string { return ScopeName(Scope(n)) }},
-		{"SearchScope", SearchScope_name, func(n int32) string { return SearchScopeName(SearchScope(n)) }},
+		{"SearchScope", SearchScope_name, func(n int32) string { return searchScopes.name(SearchScope(n)) }},
 		{"Trust", Trust_name, func(n int32) string { return TrustName(Trust(n)) }},
 		{"SaveStatus", SaveStatus_name, func(n int32) string { return SaveStatusName(SaveStatus(n)) }},
 		{"SearchStatus", SearchStatus_name, func(n int32) string { return SearchStatusName(SearchStatus(n)) }},
