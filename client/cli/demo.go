@@ -153,7 +153,7 @@ func (d *demoDaemon) report(ctx context.Context, e *env, say io.Writer, ok, asJS
 	if !ok {
 		return errors.New("the round trip did not come out as expected: see the steps above")
 	}
-	fmt.Fprintln(say, "   Next: `go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt`, then register ihmt-mcp with your agents (see README.md).")
+	fmt.Fprintln(say, "   Next: `"+goInstall+"`, then register ihmt-mcp with your agents (see README.md).")
 	return nil
 }
 
@@ -307,7 +307,7 @@ func demoBinaries(ctx context.Context, say io.Writer, tmp string) (map[string]st
 	for _, n := range names {
 		p, err := exec.LookPath(n)
 		if err != nil {
-			return nil, fmt.Errorf("%s is not beside ihmt nor on PATH: run the demo from the source tree (go run ./client/cmd/ihmt demo) or install with `go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt`", n)
+			return nil, fmt.Errorf("%s is not beside ihmt nor on PATH: run the demo from the source tree (go run ./client/cmd/ihmt demo) or install with `%s`", n, goInstall)
 		}
 		m[n] = p
 	}

@@ -131,7 +131,7 @@ func (d *doctor) run() []check {
 	return d.checks
 }
 
-const reinstallFix = "reinstall all three from one source: go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt"
+const reinstallFix = "reinstall all three from one source: " + goInstall
 
 // binaries: ihmtd and ihmt-mcp are found and are this ihmt's version.
 func (d *doctor) binaries() {

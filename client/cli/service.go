@@ -124,9 +124,13 @@ func (h *host) goBin() string {
 	return filepath.Join(home, "go", "bin")
 }
 
+// goInstall installs IHMT's three programs, run in the IHMT source: every
+// message that sends someone to install them quotes it.
+const goInstall = "go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt"
+
 // installHint is how to install IHMT's programs, for every message that
 // finds one missing.
-const installHint = "install all three from the IHMT source with `go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt`; they go to $(go env GOPATH)/bin (or GOBIN), which must be on PATH"
+const installHint = "install all three from the IHMT source with `" + goInstall + "`; they go to $(go env GOPATH)/bin (or GOBIN), which must be on PATH"
 
 // missingBinary is one of IHMT's programs found nowhere ihmt looks.
 // expected is where `go install` would put it: what a dry run or a
@@ -147,7 +151,7 @@ func (m *missingBinary) where() string {
 func (m *missingBinary) warn(e *env, what, then string) {
 	fmt.Fprintf(e.stderr, "ihmt: warning: %s was not found: %s.\n", m.name, m.where())
 	fmt.Fprintf(e.stderr, "  %s uses %s, where `go install` puts it; %s. From the IHMT source:\n", what, m.expected, then)
-	fmt.Fprintf(e.stderr, "    go install ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt\n")
+	fmt.Fprintf(e.stderr, "    %s\n", goInstall)
 	fmt.Fprintf(e.stderr, "  and make sure $(go env GOPATH)/bin (or GOBIN) is on PATH.\n")
 }
 
