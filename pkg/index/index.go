@@ -166,9 +166,9 @@ func (ix *Index) Add(text string, g Group) Doc {
 // session on the same day): 0.5 for the previous one, 0.25 for the one
 // before, 0 beyond. On LoCoMo (scripts/locomo) two neighbours a side at
 // these weights rank better than one or three, flat or heavier weights.
-// Words are lent, not scores: adding
-// a share of a neighbour's score instead was found to pull the neighbour
-// above the memory that actually answers.
+// Words are lent, not scores: adding a share of a neighbour's score
+// instead was found to pull the neighbour above the memory that actually
+// answers.
 func NeighbourWeight(distance int) float64 {
 	switch distance {
 	case 1:

@@ -68,9 +68,9 @@
 // tokenized, and kept in a cache bounded in bytes (Options.CacheBytes),
 // least recently used out first; with the default, the branches every
 // search passes through stay cached and a descent reads few files beyond
-// the branches no earlier search opened. Outline reads the file of every branch it lists the
-// children of (it is a person's command; depth 2 costs the root's branches,
-// everything costs every file). The root keeps its items' summaries: there
+// the branches no earlier search opened. Outline reads the file of every
+// branch it lists the children of (it is a person's command; depth 2 costs
+// the root's branches, everything costs every file). The root keeps its items' summaries: there
 // are at most a few per group and layer between consolidations.
 //
 // Open therefore checks the structure — the catalog against itself (a
@@ -472,8 +472,8 @@ func (t *Tree) Remove(id string) bool {
 // ones it does not know (or knows as removed) and removes the ones not in
 // items. Call it after Open with every live leaf, so that whatever a crash
 // kept from the tree's files is caught up; it costs O(store) map lookups,
-// describes only the leaves it adds (their
-// Text is not read otherwise), and writes nothing until Consolidate.
+// describes only the leaves it adds (their Text is not read otherwise), and
+// writes nothing until Consolidate.
 func (t *Tree) Reconcile(items []Item) (added, removed int, err error) {
 	live := make(map[uint64]bool, len(items)) // by leaf number; a bad id is Add's error
 	for _, it := range items {
