@@ -225,7 +225,7 @@ func noArgs(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+		return usageError{fmt.Sprintf("unexpected argument %q: %s takes only flags (see %s -h)", pos[0], fs.Name(), fs.Name())}
 	}
 	return nil
 }
@@ -335,7 +335,7 @@ func (e *env) warnVersion(c *client.Client) {
 
 func cmdVersion(e *env, args []string) error {
 	fs, asJSON := e.flags("version", "")
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	out := map[string]string{"ihmt": version.Version}

@@ -66,6 +66,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"get"}, exitUsage, "give one memory id"},
 		{[]string{"daemon", "restart"}, exitUsage, "unknown daemon command"},
 		{[]string{"status", "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"log", "codex"}, exitUsage, `unexpected argument "codex": ihmt log takes only flags`},
+		{[]string{"facts", "user"}, exitUsage, "unexpected argument"},
 		{[]string{"save", "--no-such-flag", "x"}, exitUsage, "flag provided but not defined"},
 	}
 	for _, tt := range tests {

@@ -85,7 +85,7 @@ func cmdFacts(e *env, args []string) error {
 	asOf := fs.String("as-of", "", "as things stood on this date (YYYY-MM-DD)")
 	knownAt := fs.String("known-at", "", "as recorded by this date (YYYY-MM-DD)")
 	scope := scopeFlag(fs)
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	sc, err := searchScope(*scope)
@@ -142,7 +142,7 @@ func cmdTimeline(e *env, args []string) error {
 func cmdConflicts(e *env, args []string) error {
 	fs, asJSON := e.flags("conflicts", "")
 	scope := scopeFlag(fs)
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	sc, err := searchScope(*scope)
@@ -229,7 +229,7 @@ func cmdLog(e *env, args []string) error {
 	session := fs.String("session", "", "only this session")
 	since := fs.String("since", "", "only entries from this date (YYYY-MM-DD or RFC 3339)")
 	limit := fs.Int("limit", 100, "newest entries to show")
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.LogResponse, error) {

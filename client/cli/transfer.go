@@ -27,7 +27,7 @@ import (
 func cmdExport(e *env, args []string) error {
 	fs, _ := e.flags("export", "> memories.jsonl")
 	scope := fs.String("scope", "all", "all (every project), default (global + this project), project or global")
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	sc, err := searchScope(*scope)

@@ -13,7 +13,7 @@ func cmdTree(e *env, args []string) error {
 	fs, asJSON := e.flags("tree", "")
 	depth := fs.Int("depth", 2, "levels to print: 1 = the root's items only, 0 = everything")
 	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	if *depth < 0 {
@@ -70,7 +70,7 @@ func (e *env) printTree(resp *ihmtv1.TreeResponse, depth int) {
 func cmdConsolidate(e *env, args []string) error {
 	fs, asJSON := e.flags("consolidate", "")
 	force := fs.Bool("force", false, "also close partial groups, so every memory hangs under a branch")
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.ConsolidateResponse, error) {
@@ -95,7 +95,7 @@ func treeSummary(st *ihmtv1.TreeStats) string {
 
 func cmdRebuild(e *env, args []string) error {
 	fs, asJSON := e.flags("rebuild", "")
-	if _, err := parse(fs, args); err != nil {
+	if err := noArgs(fs, args); err != nil {
 		return err
 	}
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.RebuildResponse, error) {

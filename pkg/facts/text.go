@@ -380,7 +380,7 @@ func NormalizeSubject(s string) string {
 	return out
 }
 
-// trimValueSpace narrows [lo,hi) of s past white space, quotes, emphasis
+// trimValue narrows [lo,hi) of s past white space, quotes, emphasis
 // and, at the end, sentence punctuation.
 func trimValue(s string, lo, hi int) (int, int) {
 	for {

@@ -281,11 +281,7 @@ func (s *Store) append(j *journal.Journal, entries []entry) error {
 		lines = append(lines, line)
 	}
 	if err := j.Append(lines); err != nil {
-		what := entries[0].Op
-		if what == opSave {
-			what = "save"
-		}
-		err = fmt.Errorf("%s not stored: %w (check free disk space and permissions of %s)", what, err, s.dir)
+		err = fmt.Errorf("%s not stored: %w (check free disk space and permissions of %s)", entries[0].Op, err, s.dir)
 		s.log.Error("log append failed", "entries", len(lines), "err", err)
 		return err
 	}
