@@ -204,9 +204,6 @@ func saveReply(res store.SaveResult) (*ihmtv1.SaveResponse, error) {
 	if res.Leaf.ID != "" {
 		out.Id, out.Memory = res.Leaf.ID, memory(res.Leaf)
 	}
-	if res.Status == store.Duplicate {
-		out.Message = "already stored on " + res.Leaf.RecordedAt.Format("2006-01-02") + "; nothing written"
-	}
 	out.Corrections = each(res.Corrections, func(c store.Correction) *ihmtv1.Correction {
 		return &ihmtv1.Correction{OldId: c.OldID, Notice: c.Notice}
 	})
@@ -264,7 +261,7 @@ func statsReply(c store.Stats, tree store.TreeStats) *ihmtv1.StatsResponse {
 func purgeReply(r store.PurgeResult) *ihmtv1.PurgeResponse {
 	return &ihmtv1.PurgeResponse{
 		Memory: memory(r.Leaf), LeafBytes: int64(r.LeafBytes), LogEntries: int64(r.LogEntries),
-		Message: fmt.Sprintf("Purged %s: removed %d bytes of text from its leaf file and from %d log entries; its header, tombstone and this purge stay on record.", r.Leaf.ID, r.LeafBytes, r.LogEntries),
+		Message: r.Message,
 	}
 }
 

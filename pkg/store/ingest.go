@@ -340,5 +340,8 @@ func (s *Store) saveLong(ctx context.Context, in SaveInput) (SaveResult, error) 
 	if len(r.Leaves) > 0 {
 		out.Leaf = r.Leaves[0]
 	}
+	if out.Status == Duplicate {
+		out.Message = duplicate(out.Leaf).Message
+	}
 	return out, nil
 }

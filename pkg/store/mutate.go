@@ -221,6 +221,7 @@ type PurgeResult struct {
 	Leaf       leaf.Leaf
 	LeafBytes  int
 	LogEntries int
+	Message    string // what was removed and what stays, for a person
 }
 
 // Purge removes a forgotten memory's text from its leaf file and from every
@@ -259,7 +260,9 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 			}
 			// Answer once the leaf file no longer holds the text either.
 			s.flushFiles()
-			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed}, nil
+			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed, Message: fmt.Sprintf(
+				"Purged %s: removed %d bytes of text from its leaf file and from %d log entries; its header, tombstone and this purge stay on record.",
+				l.ID, n, changed)}, nil
 		}}, nil
 	})
 	if err != nil {

@@ -293,6 +293,11 @@ func (s *Store) publishSaves(b *saveBatch) (written []*leaf.Leaf, results map[st
 	return written, results
 }
 
+// duplicate answers a save of a text stored as l.
+func duplicate(l leaf.Leaf) SaveResult {
+	return SaveResult{Status: Duplicate, Leaf: l, Message: "already stored on " + l.RecordedAt.Format(time.DateOnly) + "; nothing written"}
+}
+
 // existing answers a save whose text is already stored: a duplicate, or a
 // refusal when the memory was forgotten, so forgetting sticks.
 func (s *Store) existing(stored *leaf.Leaf) SaveResult {
@@ -304,7 +309,7 @@ func (s *Store) existing(stored *leaf.Leaf) SaveResult {
 	case l.Status == leaf.StatusActive && l.Trust == leaf.TrustPending:
 		return SaveResult{Status: PendingReview, Leaf: *l, Message: "already stored and still " + l.ReviewNote}
 	case l.Tombstone == nil || l.Status == leaf.StatusActive:
-		return SaveResult{Status: Duplicate, Leaf: *l}
+		return duplicate(*l)
 	}
 	msg := fmt.Sprintf("Not saved: this exact memory (%s) was forgotten on %s by %s (reason: %q). A person can bring it back with `ihmt restore %s`.",
 		l.ID, l.Tombstone.At.Format(time.DateOnly), l.Tombstone.By.Name, l.Tombstone.Reason, l.ID)

@@ -176,7 +176,7 @@ func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
 		if first := b.first[r.leaf.ID]; first == r {
 			r.done <- saveResp{res: results[r.leaf.ID]}
 		} else {
-			r.done <- saveResp{res: SaveResult{Status: Duplicate, Leaf: *first.leaf}}
+			r.done <- saveResp{res: duplicate(*first.leaf)}
 		}
 	}
 }
