@@ -14,11 +14,9 @@ const module = "github.com/ihmt-dev/ihmt"
 var allowedInternal = map[string]bool{
 	module + "/pkg/paths":   true, // where the socket is, as the daemon resolves it
 	module + "/pkg/version": true, // the version both ends report
-	// The client's side of the socket: whose it is, whether anyone listens.
+	// The client's side of the socket: whose it is, whether anyone listens
+	// (both sides of the socket live in one package, the daemon's listen too).
 	module + "/pkg/safesocket": true,
-	// The model's guidance, sent at initialize; it sits below the shim
-	// because `ihmt mcp install` writes the same text.
-	module + "/pkg/instructions": true,
 }
 
 // TestDeps keeps the shim tiny: ihmt-mcp starts with every agent session, so

@@ -28,7 +28,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/client/project"
-	"github.com/ihmt-dev/ihmt/pkg/instructions"
+	"github.com/ihmt-dev/ihmt/client/instructions"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )

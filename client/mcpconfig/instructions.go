@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/ihmt-dev/ihmt/pkg/instructions"
+	"github.com/ihmt-dev/ihmt/client/instructions"
 )
 
 // The instructions block: the text the shim sends at MCP initialize, between

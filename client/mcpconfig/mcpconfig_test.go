@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ihmt-dev/ihmt/pkg/instructions"
+	"github.com/ihmt-dev/ihmt/client/instructions"
 )
 
 const mcpPath = "/opt/ihmt/bin/ihmt-mcp"

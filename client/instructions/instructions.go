@@ -3,8 +3,9 @@
 // `ihmt mcp install` writes the same text into each agent's instructions
 // file (CLAUDE.md, AGENTS.md), so the two can never drift apart.
 //
-// It lives here, below both of them, rather than in the shim: the client's
-// config editors need it too, and the client must not import the shim.
+// It lives in the client, which the shim is built on, rather than in the
+// shim: the client's config editors need it too, and the client must not
+// import the shim.
 package instructions
 
 import _ "embed"
