@@ -212,7 +212,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 		order = s.rank(raw, q.clue, q.view.tl, inView, vis, !opts.Plain)
 		rivals = rivalsOf(order)
 	}
-	j := judge(s.evidence(order, rivals, q))
+	j := s.judged(order, rivals, q)
 	res := SearchResult{
 		Verdict:          j.verdict,
 		Confidence:       j.confidence,
@@ -269,13 +269,22 @@ func (s *Store) evidence(order, rivals []ranked, q query) evidence {
 	}
 	if len(rivals) > 0 {
 		e.Apart = s.apart(best, rivals[0])
-		// Only an exact tie needs the texts: it is then the one thing
-		// left to tell two referents from two wordings of one.
-		if exactTie(best.score, rivals[0].score) {
-			e.Distinct = s.distinct(best, rivals[0], q)
-		}
 	}
 	return e
+}
+
+// judged is the verdict on a ranking. Whether an exact tie is between
+// different things needs the two memories' texts, read from their files,
+// so it is asked only when it is the one thing left to decide: the
+// ranking would otherwise answer found over an exact tie.
+func (s *Store) judged(order, rivals []ranked, q query) judgment {
+	e := s.evidence(order, rivals, q)
+	j := judge(e)
+	if j.verdict == Found && len(rivals) > 0 && exactTie(e.Best, e.Rivals[0]) {
+		e.Distinct = s.distinct(order[0], rivals[0], q)
+		j = judge(e)
+	}
+	return j
 }
 
 // distinct reports whether two memories share little beyond the query's

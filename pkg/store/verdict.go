@@ -55,8 +55,8 @@ type evidence struct {
 	// of the tree (see Store.apart).
 	Apart bool
 	// Distinct: the best memory and the first rival, exactly tied, share
-	// little beyond the query's words (see Store.distinct); set only for
-	// an exact tie.
+	// little beyond the query's words (see Store.distinct); asked only
+	// when it decides the verdict (Store.judged).
 	Distinct bool
 }
 
