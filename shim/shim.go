@@ -27,8 +27,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ihmt-dev/ihmt/client"
-	"github.com/ihmt-dev/ihmt/client/project"
 	"github.com/ihmt-dev/ihmt/client/instructions"
+	"github.com/ihmt-dev/ihmt/client/project"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
