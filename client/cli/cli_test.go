@@ -170,11 +170,13 @@ func TestJSONNumbersAreNumbers(t *testing.T) {
 // returns its socket once it answers.
 func startTestDaemon(t *testing.T) string {
 	t.Helper()
-	sock := testenv.Socket(t)
+	// The directories are made before the daemon's stop is registered, so
+	// their removal runs after the daemon has stopped writing to them.
+	sock, data := testenv.Socket(t), filepath.Join(t.TempDir(), "store")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- daemon.Run(ctx, daemon.Config{Paths: paths.Paths{Data: filepath.Join(t.TempDir(), "store"), Socket: sock}, Logger: slog.New(slog.DiscardHandler)})
+		done <- daemon.Run(ctx, daemon.Config{Paths: paths.Paths{Data: data, Socket: sock}, Logger: slog.New(slog.DiscardHandler)})
 	}()
 	t.Cleanup(func() {
 		cancel()
