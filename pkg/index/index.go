@@ -279,3 +279,28 @@ func (ix *Index) list(t string) *plist {
 	}
 	return nil
 }
+
+// GroupFreq counts the live documents of group g whose own text holds
+// term t: how common t is in one partition, which the store-wide IDF
+// cannot tell (a project's name is rare in the store and in every memory
+// of the project). It stops counting past limit, reporting limit+1.
+func (ix *Index) GroupFreq(t string, g Group, limit int) int {
+	pl := ix.list(t)
+	if pl == nil {
+		return 0
+	}
+	n := 0
+	var docs [batch]Doc
+	var tfs [batch]uint32
+	c := pl.cursor()
+	for k := c.fill(&docs, &tfs); k > 0; k = c.fill(&docs, &tfs) {
+		for _, d := range docs[:k] {
+			if info := ix.docs[d]; info.live && info.group == g {
+				if n++; n > limit {
+					return n
+				}
+			}
+		}
+	}
+	return n
+}

@@ -88,6 +88,21 @@ type Link struct {
 	At time.Time `json:"at"`
 }
 
+// Probable is an inferred supersession between this memory and memory ID.
+// The later-dated of the two is the successor: this one, unless Newer says
+// ID is (a memory saved late about an older value becomes history).
+type Probable struct {
+	ID    string `json:"id"`
+	Newer bool   `json:"newer,omitempty"`
+	// Confidence is how sure the inference was, from 0 to 1.
+	Confidence float64 `json:"confidence"`
+	// Concepts and Terms are what the two memories share that the inference
+	// rests on (pkg/lexicon's concept names, stemmed words): a question
+	// touching none of them is not about what changed.
+	Concepts []string `json:"concepts,omitempty"`
+	Terms    []string `json:"terms,omitempty"`
+}
+
 // Tombstone records who forgot a memory, when and why.
 type Tombstone struct {
 	At       time.Time  `json:"at"`
@@ -137,6 +152,11 @@ type Header struct {
 	// CorrectedBy the memories that supersede it.
 	Corrects    []Link `json:"corrects,omitempty"`
 	CorrectedBy []Link `json:"corrected_by,omitempty"`
+	// Probable lists the supersessions the store inferred when this memory
+	// was saved: the same thing said about the same subject, with another
+	// value, at another date. Unlike Corrects they are not certain, so a
+	// reader is told "probably", and a person can undo them.
+	Probable []Probable `json:"probable,omitempty"`
 	// Tombstone is set once the memory is forgotten.
 	Tombstone *Tombstone `json:"tombstone,omitempty"`
 	// Checksum is "sha256:<hex>" of the text.

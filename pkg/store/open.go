@@ -19,6 +19,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
@@ -60,6 +61,8 @@ func newStore(dir string, opts Options) *Store {
 		now:       opts.Now,
 		reviewAll: opts.ReviewAll,
 		extract:   opts.Facts,
+		lex:       opts.Lexicon,
+		likely:    map[index.Doc][]edge{},
 		reqs:      make(chan *request, maxBatch),
 		leaves:    newLeafQueue(),
 		written:   writtenLeaves{kick: make(chan struct{}, 1)},
@@ -81,6 +84,9 @@ func newStore(dir string, opts Options) *Store {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.lex == nil {
+		s.lex = lexicon.Default()
 	}
 	if s.extract == nil {
 		s.extract = facts.Default()

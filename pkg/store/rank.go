@@ -25,6 +25,8 @@ type ranked struct {
 	matched uint64 // query terms it contains (inherited by a pulled-in successor)
 	current bool
 	by      index.Doc // when not current: the newest successor the caller may see
+	// probable: by only probably supersedes it (an inferred link).
+	probable bool
 }
 
 // rank is the one ranking function: every search's scored pool goes through
@@ -41,13 +43,17 @@ type ranked struct {
 //     to Valencia" — because the question is about the fact, not the words.
 //
 // Callers hold s.mu for reading.
-func (s *Store) rank(raw []index.Hit, clue []string, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
+func (s *Store) rank(raw []index.Hit, clue []string, q asked, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
 	out, at := s.weigh(raw, clue)
 	if withTimeline {
 		visibleDoc := func(d index.Doc) bool {
 			return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
 		}
-		out = s.supersede(out, at, successors{s: s, tv: tv, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+		pool := make(map[index.Doc]uint64, len(raw))
+		for _, h := range raw {
+			pool[h.Doc] = h.Matched
+		}
+		out = s.supersede(out, at, successors{s: s, tv: tv, q: q, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
 	}
 	sortRanked(out)
 	return out
@@ -79,8 +85,9 @@ func (s *Store) weigh(raw []index.Hit, clue []string) (out []ranked, at map[inde
 
 // successor is the memory that supersedes another in a search's view.
 type successor struct {
-	doc index.Doc
-	ok  bool // superseded by a memory this caller may see in the view
+	doc      index.Doc
+	ok       bool // superseded by a memory this caller may see in the view
+	probable bool // by an inferred link only
 }
 
 // successors looks each memory's successor up once: the passes of
@@ -89,6 +96,8 @@ type successor struct {
 type successors struct {
 	s       *Store
 	tv      timeline.View
+	q       asked
+	pool    map[index.Doc]uint64 // the query terms each scored memory holds
 	visible func(index.Doc) bool
 	of      map[index.Doc]successor
 }
@@ -110,6 +119,11 @@ func (sc successors) lookup(d index.Doc) successor {
 			}
 		}
 	}
+	if !next.ok {
+		if n, ok := sc.probableSuccessor(d); ok {
+			next = successor{doc: n, ok: true, probable: true}
+		}
+	}
 	sc.of[d] = next
 	return next
 }
@@ -128,7 +142,7 @@ func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) [
 			}
 			r := &out[i]
 			if r.current {
-				r.current, r.by = false, sc.doc
+				r.current, r.by, r.probable = false, sc.doc, sc.probable
 			}
 			j, ok := at[sc.doc]
 			if !ok {
@@ -161,6 +175,9 @@ func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) [
 func (s *Store) notices(r ranked, tv timeline.View) []string {
 	if r.current {
 		return nil
+	}
+	if r.probable {
+		return []string{s.probableNotice(s.docs[r.by])}
 	}
 	if st := s.tl.Status(s.docs[r.doc].ID, tv); len(st.Notices) > 0 {
 		return st.Notices

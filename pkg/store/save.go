@@ -133,6 +133,11 @@ func (s *Store) prepare(in SaveInput) (*saveReq, error) {
 	if req.admission, err = s.admit(t.draft(in.Content)); err != nil {
 		return nil, err
 	}
+	valid := req.leaf.ValidFrom
+	if !req.dateGiven {
+		valid = s.now()
+	}
+	s.inferSuccession(req.leaf, valid)
 	if strings.TrimSpace(in.Replaces) != "" {
 		if err := s.resolveReplaces(in, req); err != nil {
 			return nil, err
@@ -164,13 +169,23 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 	if err != nil {
 		return fmt.Errorf("replaces: %w", err)
 	}
+	// A link needs one clear candidate: a near tie between two current
+	// memories is the caller's choice, even when the search would answer
+	// found, because linking the wrong one hides a memory.
+	tied := 1
+	for tied < len(res.Hits) && res.Hits[tied].Current && nearTie(res.Hits[0].Score, res.Hits[tied].Score) {
+		tied++
+	}
 	switch {
-	case res.Verdict == Found:
+	case res.Verdict == Found && tied == 1:
 		// Words that happen to match a global memory do not move this one
 		// out of its project (only an explicit id does): the link is then
 		// refused, and the answer says to save with scope global.
 		req.corrects = []string{res.Hits[0].Leaf.ID}
-	case len(res.Hits) > 0 && res.Verdict == Ambiguous:
+	case len(res.Hits) > 0 && res.Verdict != NotFound:
+		if res.Verdict == Found {
+			res.Hits = res.Hits[:tied]
+		}
 		req.res.Candidates = res.Hits
 		req.res.Message = fmt.Sprintf("Saved, but `replaces` matched %d memories about equally, so none was marked outdated: call mark_outdated(old_id, new_id) with the one this corrects.", len(res.Hits))
 	default:

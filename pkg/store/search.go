@@ -125,6 +125,7 @@ type query struct {
 	terms, clue []string
 	limit       int
 	view        view
+	ask         question
 }
 
 // parseSearch checks a search's input and reads its words, limit and view.
@@ -206,13 +207,14 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if opts.Descend {
 		descend = t
 	}
+	q.ask = s.questionOf(in.Query, q.terms)
 	raw, cov := s.score(descend, q.terms, vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	if len(raw) > 0 {
-		order = s.rank(raw, q.clue, q.view.tl, inView, vis, !opts.Plain)
+		order = s.rank(raw, q.clue, q.ask.asked, q.view.tl, inView, vis, !opts.Plain)
 		rivals = rivalsOf(order)
 	}
-	j := s.judged(order, rivals, q)
+	j := s.judged(order, rivals, q, vis)
 	res := SearchResult{
 		Verdict:          j.verdict,
 		Confidence:       j.confidence,
@@ -245,12 +247,14 @@ func rivalsOf(order []ranked) []ranked {
 	return rivals
 }
 
-// evidence is what the verdict policy is told of a ranking. Callers hold
-// s.mu for reading.
-func (s *Store) evidence(order, rivals []ranked, q query) evidence {
+// evidence is what the verdict policy is told of a ranking. It may move
+// to the top a memory near the best that holds the kind of value the
+// question wants (preferHolding). Callers hold s.mu for reading.
+func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) bool) evidence {
 	if len(order) == 0 {
 		return evidence{}
 	}
+	held := s.preferHolding(order, q.ask)
 	best := order[0]
 	e := evidence{
 		Ranked: len(order),
@@ -263,12 +267,17 @@ func (s *Store) evidence(order, rivals []ranked, q query) evidence {
 		Coverage:    float64(bits.OnesCount64(best.matched)) / float64(len(q.terms)),
 		QueryTerms:  len(q.terms),
 		Informative: len(q.terms) + len(q.clue),
+		Topical:     s.lex.ConceptsWith(q.ask.asked.concepts, func(t string) bool { return s.ix.Contains(best.doc, t) }) != 0,
+		Unknown:     s.unknownName(q.ask, vis),
+		Wanted:      q.ask.wants.Name,
+		Held:        held,
 	}
 	for i, r := range rivals {
 		e.Rivals[i] = r.score
 	}
 	if len(rivals) > 0 {
 		e.Apart = s.apart(best, rivals[0])
+		e.Covered = rivals[0].matched&best.matched == best.matched
 	}
 	return e
 }
@@ -277,8 +286,8 @@ func (s *Store) evidence(order, rivals []ranked, q query) evidence {
 // different things needs the two memories' texts, read from their files,
 // so it is asked only when it is the one thing left to decide: the
 // ranking would otherwise answer found over an exact tie.
-func (s *Store) judged(order, rivals []ranked, q query) judgment {
-	e := s.evidence(order, rivals, q)
+func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool) judgment {
+	e := s.evidence(order, rivals, q, vis)
 	j := judge(e)
 	if j.verdict == Found && len(rivals) > 0 && exactTie(e.Best, e.Rivals[0]) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
@@ -328,16 +337,6 @@ func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree
 		hits = append(hits, hit(order[0]))
 		for _, r := range rivals[:j.tied] {
 			hits = append(hits, hit(r))
-		}
-	case answerPartial:
-		// Candidates are alternatives: a superseded memory is history.
-		for _, r := range order {
-			if len(hits) == maxCandidates {
-				break
-			}
-			if r.current {
-				hits = append(hits, hit(r))
-			}
 		}
 	case answerFound:
 		for _, r := range order[:min(len(order), q.limit)] {

@@ -16,6 +16,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
@@ -64,6 +65,9 @@ type Options struct {
 	ReviewAll bool
 	// Facts extracts facts from saved text; nil means facts.Default().
 	Facts *facts.Extractor
+	// Lexicon knows what texts are about and what questions ask for; nil
+	// means lexicon.Default().
+	Lexicon *lexicon.Lexicon
 }
 
 // Store is an open memory store. Only one process may have a store open:
@@ -74,6 +78,7 @@ type Store struct {
 	now       func() time.Time
 	reviewAll bool
 	extract   *facts.Extractor
+	lex       *lexicon.Lexicon
 	reqs      chan *request
 	leaves    *leafQueue
 	written   writtenLeaves // leaves whose files were written: see texts.go
@@ -86,6 +91,9 @@ type Store struct {
 	projects []string               // group → project
 	entries  int64                  // log entries
 	tl       *timeline.Timeline     // facts and links of live memories
+	// likely are the probable supersessions between live memories, from
+	// the superseded one to its successors (succession.go).
+	likely map[index.Doc][]edge
 	// unsaved are the facts extracted since facts.snapshot was written
 	// (see saveFacts): what the snapshot holds is not held twice.
 	unsaved map[string][]facts.Fact
@@ -278,6 +286,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 			s.tl.Link(l.ID, c.ID, c.At)
 		}
 	}
+	s.addProbable(l)
 }
 
 // extractFacts extracts a text's facts, never nil: nil means "not extracted

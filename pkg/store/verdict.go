@@ -28,16 +28,15 @@ const (
 const (
 	coverageWeight = 0.6
 	marginWeight   = 0.4
-	minConfidence  = 0.45 // below this the best memory is not trusted alone
 	nearTieGap     = 0.18 // relative score gap under which two memories tie
+	apartTieGap    = 0.4  // the same, for two memories in different parts of the tree
 	exactTieGap    = 0.02 // under which the ranking cannot choose at all
-	shortQuery     = 2    // informative terms at or under which a tie is ambiguous
 	nearMissCover  = 1.0 / 3
 	maxCandidates  = 5
 )
 
 // evidence is what the verdict policy knows of a ranking: scores and
-// counts, nothing of the memories themselves.
+// counts, and what the search learnt of the question and the best memory.
 type evidence struct {
 	// Ranked counts the memories ranked; none means no visible memory
 	// contains any of the query's terms.
@@ -46,11 +45,15 @@ type evidence struct {
 	// below it that are real alternatives (current ones), best first.
 	Best   float64
 	Rivals []float64
-	// Coverage is the share of the query's terms the best memory contains.
+	// Coverage is the share of the query's informative weight (its terms
+	// weighted by rarity) the best memory holds.
 	Coverage float64
 	// QueryTerms counts the query's terms; Informative those of the query
 	// and the clue together.
 	QueryTerms, Informative int
+	// Topical: the best memory is about a concept the question asks about
+	// (pkg/lexicon), so few shared words do not make it a near miss.
+	Topical bool
 	// Apart: the best memory and the first rival sit in different parts
 	// of the tree (see Store.apart).
 	Apart bool
@@ -58,11 +61,26 @@ type evidence struct {
 	// little beyond the query's words (see Store.distinct); asked only
 	// when it decides the verdict (Store.judged).
 	Distinct bool
+	// Covered: the first rival holds every query term the best memory
+	// holds, so it answers the question as fully.
+	Covered bool
+	// Unknown is a name the question asks about that no memory the caller
+	// may see holds ("Kafka" in "which Kafka topic…").
+	Unknown string
+	// Wanted is the kind of value the question asks for ("phone", "port":
+	// pkg/lexicon's answer types), Held whether the best memory holds one.
+	Wanted string
+	Held   bool
 }
 
 // exactTie: two scores so close that the ranking has no preference.
 func exactTie(best, rival float64) bool {
 	return best > 0 && (best-rival)/best < exactTieGap
+}
+
+// nearTie: two scores so close that either could be the answer.
+func nearTie(best, rival float64) bool {
+	return best > 0 && (best-rival)/best < nearTieGap
 }
 
 // distinctWords: two memories whose own words (beyond the query's) overlap
@@ -79,7 +97,6 @@ const (
 	answerNothing  answerKind = iota // no hit: nothing matched
 	answerNearMiss                   // the best memory alone, for reference
 	answerTie                        // the best memory and the rivals tied with it
-	answerPartial                    // the best current memories, each matching part of the query
 	answerFound                      // the ranking, up to the limit
 )
 
@@ -91,13 +108,18 @@ type judgment struct {
 	// tied counts, for a tie, the rivals tied with the best memory: the
 	// candidates are the best and Rivals[:tied].
 	tied int
+	// missing, for a near miss, says what no memory holds.
+	missing string
 }
 
-// judge is the verdict policy. A tie is ambiguous only when a clue could
-// help: a short query, a weak best match, rivals in another part of the
-// tree, or an exact tie between memories about different things (two
-// people who both review pull requests); a long, confident query with a
-// close runner-up, or with two wordings of one thing, is found.
+// judge is the verdict policy. Not found means the question's subject or
+// the kind of value it wants is not there: a name no memory holds, a
+// phone number asked of memories that hold none, or so little of the
+// question's weight that the best memory is a stray match. A tie is
+// ambiguous only between different referents — memories in different
+// parts of the tree, or saying different things beyond the question's
+// words — never between two versions of one thing, which the timeline has
+// already ordered.
 func judge(e evidence) judgment {
 	if e.Ranked == 0 {
 		return judgment{verdict: NotFound, answer: answerNothing}
@@ -109,19 +131,24 @@ func judge(e evidence) judgment {
 	}
 	j := judgment{confidence: math.Round((coverageWeight*e.Coverage+marginWeight*margin)*1000) / 1000}
 	switch {
-	case e.Coverage < nearMissCover && e.QueryTerms >= 3:
+	case e.Unknown != "":
+		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unknown
+	case e.Wanted != "" && !e.Held:
+		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "a "+strings.ReplaceAll(e.Wanted, "_", " ")
+	case e.Coverage < nearMissCover && e.QueryTerms >= 3 && !e.Topical:
 		j.verdict, j.answer = NotFound, answerNearMiss
-	case len(e.Rivals) > 0 && margin < nearTieGap &&
-		(e.Informative <= shortQuery || j.confidence < minConfidence || e.Apart || e.Distinct):
+	case len(e.Rivals) > 0 && e.Covered && (margin < nearTieGap && e.Distinct || margin < apartTieGap && e.Apart):
 		j.verdict, j.answer = Ambiguous, answerTie
+		tieGap := nearTieGap
+		if e.Apart {
+			tieGap = apartTieGap
+		}
 		for _, r := range e.Rivals {
-			if 1+j.tied == maxCandidates || (e.Best-r)/e.Best >= nearTieGap {
+			if 1+j.tied == maxCandidates || (e.Best-r)/e.Best >= tieGap {
 				break
 			}
 			j.tied++
 		}
-	case j.confidence < minConfidence:
-		j.verdict, j.answer = Ambiguous, answerPartial
 	default:
 		j.verdict, j.answer = Found, answerFound
 	}
@@ -135,11 +162,12 @@ func (j judgment) message(desc string, terms []string) string {
 	case answerNothing:
 		return fmt.Sprintf("No memory in %s contains any of: %s.", desc, strings.Join(terms, ", "))
 	case answerNearMiss:
+		if j.missing != "" {
+			return fmt.Sprintf("Nothing in %s holds %s; the nearest memory is shown for reference (near miss, not an answer).", desc, j.missing)
+		}
 		return fmt.Sprintf("Nothing in %s matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).", desc)
 	case answerTie:
 		return fmt.Sprintf("%d memories match about equally.", 1+j.tied)
-	case answerPartial:
-		return "No memory matches the query clearly; these match part of it."
 	}
 	return fmt.Sprintf("Found in %s.", desc)
 }

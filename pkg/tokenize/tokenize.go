@@ -42,6 +42,33 @@ func Tokens(text string) []string {
 	return out
 }
 
+// Words returns text's words in order, each as a term (lower-cased,
+// folded, stemmed), stop words included and compounds whole: unlike
+// Tokens, "ClickHouse" is one word, not also "click" and "house". It is
+// for reading what a sentence says, not for the index.
+func Words(text string) []string {
+	var out []string
+	text = fold(text)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			emitTerm(clip(strings.ToLower(text[start:end])), func(t string, _ bool) { out = append(out, t) })
+			start = -1
+		}
+	}
+	for i, r := range text {
+		if isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(text))
+	return out
+}
+
 // Each calls fn for every term of text in order, stop words included.
 func Each(text string, fn func(term string)) {
 	each(text, func(t string, _ bool) { fn(t) })

@@ -1,0 +1,90 @@
+package lexicon
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// detectors say whether a text holds a value of a kind. They are generous
+// on purpose: a detector that misses a value turns a right answer into
+// "not found", which is worse than answering a question whose value is
+// not quite there.
+var detectors = map[string]func(string) bool{
+	"phone":           matches(`(?:\+|\b)\d[\d ().-]{6,}\d\b`),
+	"email":           matches(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`),
+	"port":            matches(`(?::\d{2,5}\b)|(?:\b\d{2,5}\b)`),
+	"money":           matches(`(?i)(?:[€$£¥]\s?\d)|(?:\d[\d.,]*\s?(?:€|eur\b|euros?\b|usd\b|dollars?\b|dólares\b|libras\b|k€|/h\b|/hour\b|an hour|a month|al mes|la hora))`),
+	"street":          matches(`(?i)(?:\b\d+\s*,?\s*(?:street|st\.|avenue|ave\.|road|rd\.|calle|c/|avenida|avda\.|plaza|paseo)\b)|(?:\b(?:street|avenue|road|calle|c/|avenida|avda\.|plaza|paseo)\s+[\p{L} ]+,?\s*\d+)`),
+	"secret_location": matches(`(?i)\b(?:vault|keychain|keyring|password manager|1password|bitwarden|keepass|pass store|credentials|secrets? manager|sops|\.env|env var|environment variable|gestor de contraseñas|llavero|bóveda|cofre)`),
+	"long_number":     matches(`\b\d{6,}\b`),
+	"when":            holdsWhen,
+	"version":         matches(`(?i)(?:\bv?\d+\.\d+(?:\.\d+)?\b)|(?:\b\p{L}[\p{L}.+-]*\s\d{1,3}\b)`),
+	"name":            holdsName,
+}
+
+func detectorNames() string {
+	var names []string
+	for n := range detectors {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func matches(expr string) func(string) bool {
+	re := regexp.MustCompile(expr)
+	return re.MatchString
+}
+
+// whenWords are the words of a date or a time, in English and Spanish.
+var whenWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`monday tuesday wednesday thursday friday saturday sunday
+		mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends
+		january february march april may june july august september october november december
+		jan feb mar apr jun jul aug sep sept oct nov dec daily weekly monthly nightly yearly
+		morning afternoon evening night noon midnight tomorrow today tonight yesterday
+		lunes martes miércoles jueves viernes sábado domingo semanal diario mensual
+		enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre
+		mañana tarde noche mediodía medianoche hoy ayer`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// IsDateWord reports whether w names a day of the week, a month or a part
+// of the day, in English or Spanish.
+func IsDateWord(w string) bool { return whenWords[strings.ToLower(w)] }
+
+var clockOrDate = regexp.MustCompile(`\b\d{1,2}[:h.]\d{2}\b|\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b\d{1,2}\s?(?:am|pm)\b`)
+
+// holdsWhen reports whether a text names a day, a date or a time.
+func holdsWhen(text string) bool {
+	if clockOrDate.MatchString(strings.ToLower(text)) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if whenWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsName reports whether a text names someone or something: a
+// capitalised word that does not open a sentence.
+func holdsName(text string) bool {
+	opening := true
+	for _, w := range strings.Fields(text) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !opening && unicode.IsUpper(r) {
+			return true
+		}
+		last, _ := utf8.DecodeLastRuneInString(w)
+		opening = last == '.' || last == ':' || last == ';' || last == '!' || last == '?'
+	}
+	return false
+}

@@ -1,0 +1,346 @@
+// Package lexicon knows what a sentence is about and what a question asks
+// for, in English and Spanish, from a data file a person can read and
+// extend (lexicon.json, embedded; a store's own lexicon.json adds to it).
+//
+// Three lists, each matched on the stemmed words of pkg/tokenize, so that
+// "lives", "lived" and "living" are one entry and a phrase matches whatever
+// the case and accents:
+//
+//   - concepts: the attributes people state about themselves and their
+//     projects (where they live, who they work for, their editor, a
+//     project's database, port, CI…). Two memories about the same concept
+//     may be two versions of one fact even when they share no other word
+//     ("I live in Zaragoza", "finally unpacked in the new flat in
+//     Valencia"). A concept marked single has one value at a time for its
+//     subject (one home, one employer); the others (a project has many
+//     ports) need more evidence than the concept alone.
+//   - change cues: the words that say something changed ("now", "no
+//     longer", "switched", "ya no", "pasamos a").
+//   - answer types: what a question wants (a phone number, a port, a
+//     price, a time, a person) and a detector for whether a text holds such
+//     a value, so "what is Priya's phone number?" is not answered by a
+//     memory about Priya that holds none.
+//
+// What it cannot do is understand: a concept is a list of words, so a
+// sentence about where someone else lives is about residence too, and the
+// store decides with the rest of the evidence (partition, dates, shared
+// words). The lists are general vocabulary, never the names of one
+// person's world.
+package lexicon
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+//go:embed lexicon.json
+var builtin []byte
+
+// Set is a set of concepts, by their position in the lexicon.
+type Set uint64
+
+// Has reports whether s and o share a concept.
+func (s Set) Has(o Set) bool { return s&o != 0 }
+
+// maxConcepts is what a Set holds.
+const maxConcepts = 64
+
+// spec is the data file.
+type spec struct {
+	Comment    string        `json:"comment,omitempty"`
+	Concepts   []conceptSpec `json:"concepts"`
+	ChangeCues []string      `json:"change_cues"`
+	Types      []typeSpec    `json:"types"`
+}
+
+type conceptSpec struct {
+	Name   string   `json:"name"`
+	Single bool     `json:"single,omitempty"`
+	Words  []string `json:"words"`
+}
+
+type typeSpec struct {
+	Name     string   `json:"name"`
+	Cues     []string `json:"cues"`
+	Detector string   `json:"detector"`
+}
+
+// Lexicon is a compiled lexicon. It is immutable and safe for concurrent
+// use.
+type Lexicon struct {
+	concepts []string
+	single   Set
+	words    phrases      // value: concept index
+	byConcep [][][]string // concept index → its phrases' words
+	cues     phrases
+	types    []answerType
+	asks     phrases // value: type index
+}
+
+// Default returns the built-in lexicon.
+func Default() *Lexicon {
+	x, err := compile(builtin, nil)
+	if err != nil {
+		panic("lexicon: built-in lexicon.json: " + err.Error())
+	}
+	return x
+}
+
+// Load returns the built-in lexicon with the entries of the file at path
+// added; a missing file means the built-in one alone.
+func Load(path string) (*Lexicon, error) {
+	extra, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lexicon: %w", err)
+	}
+	x, err := compile(builtin, extra)
+	if err != nil {
+		return nil, fmt.Errorf("lexicon %s: %w", path, err)
+	}
+	return x, nil
+}
+
+// compile reads the built-in file and, if given, a person's, whose
+// entries join the built-in ones of the same name.
+func compile(base, extra []byte) (*Lexicon, error) {
+	var sp spec
+	if err := json.Unmarshal(base, &sp); err != nil {
+		return nil, err
+	}
+	if extra != nil {
+		var more spec
+		if err := json.Unmarshal(extra, &more); err != nil {
+			return nil, fmt.Errorf("not a lexicon file: %w", err)
+		}
+		sp.merge(more)
+	}
+	return build(sp)
+}
+
+func (sp *spec) merge(o spec) {
+	for _, c := range o.Concepts {
+		if i := indexOf(sp.Concepts, func(x conceptSpec) bool { return x.Name == c.Name }); i >= 0 {
+			sp.Concepts[i].Words = append(sp.Concepts[i].Words, c.Words...)
+			sp.Concepts[i].Single = sp.Concepts[i].Single || c.Single
+			continue
+		}
+		sp.Concepts = append(sp.Concepts, c)
+	}
+	sp.ChangeCues = append(sp.ChangeCues, o.ChangeCues...)
+	for _, t := range o.Types {
+		if i := indexOf(sp.Types, func(x typeSpec) bool { return x.Name == t.Name }); i >= 0 {
+			sp.Types[i].Cues = append(sp.Types[i].Cues, t.Cues...)
+			continue
+		}
+		sp.Types = append(sp.Types, t)
+	}
+}
+
+func indexOf[T any](xs []T, f func(T) bool) int {
+	for i, x := range xs {
+		if f(x) {
+			return i
+		}
+	}
+	return -1
+}
+
+func build(sp spec) (*Lexicon, error) {
+	if len(sp.Concepts) > maxConcepts {
+		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
+	}
+	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}}
+	for i, c := range sp.Concepts {
+		if c.Name == "" || len(c.Words) == 0 {
+			return nil, fmt.Errorf("concept %d: a concept needs a name and words", i+1)
+		}
+		x.concepts = append(x.concepts, c.Name)
+		if c.Single {
+			x.single |= 1 << i
+		}
+		x.byConcep = append(x.byConcep, nil)
+		for _, w := range c.Words {
+			if words := x.words.add(w, i); words != nil {
+				x.byConcep[i] = append(x.byConcep[i], words)
+			}
+		}
+	}
+	for _, c := range sp.ChangeCues {
+		x.cues.add(c, 0)
+	}
+	for i, t := range sp.Types {
+		d, ok := detectors[t.Detector]
+		if !ok {
+			return nil, fmt.Errorf("type %q: unknown detector %q (known: %s)", t.Name, t.Detector, detectorNames())
+		}
+		x.types = append(x.types, answerType{name: t.Name, holds: d})
+		for _, c := range t.Cues {
+			x.asks.add(c, i)
+		}
+	}
+	return x, nil
+}
+
+// Concepts returns the concepts text is about.
+func (x *Lexicon) Concepts(text string) Set {
+	var s Set
+	x.words.each(stems(text), func(i int) { s |= 1 << i })
+	return s
+}
+
+// ConceptsWith returns the concepts of within that a text is about, asking
+// has whether the text holds each word: for a text known only by its
+// index entry. A phrase counts when the text holds all its words, in any
+// order, so this can only find more than Concepts would.
+func (x *Lexicon) ConceptsWith(within Set, has func(term string) bool) Set {
+	var s Set
+	for i, ps := range x.byConcep {
+		if within&(1<<i) == 0 {
+			continue
+		}
+		for _, words := range ps {
+			if all(words, has) {
+				s |= 1 << i
+				break
+			}
+		}
+	}
+	return s
+}
+
+func all(words []string, has func(string) bool) bool {
+	for _, w := range words {
+		if !has(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Single returns the concepts of s that have one value at a time.
+func (x *Lexicon) Single(s Set) Set { return s & x.single }
+
+// Named returns the set of the concepts named; unknown names are left out
+// (a lexicon file edited since a memory was saved may have dropped one).
+func (x *Lexicon) Named(names []string) Set {
+	var s Set
+	for _, n := range names {
+		if i := slices.Index(x.concepts, n); i >= 0 {
+			s |= 1 << i
+		}
+	}
+	return s
+}
+
+// Names returns the names of the concepts in s.
+func (x *Lexicon) Names(s Set) []string {
+	var out []string
+	for i, n := range x.concepts {
+		if s&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ChangeCue reports whether text says that something changed.
+func (x *Lexicon) ChangeCue(text string) bool {
+	found := false
+	x.cues.each(stems(text), func(int) { found = true })
+	return found
+}
+
+// Type is what a question asks for; the zero Type asks for nothing in
+// particular.
+type Type struct {
+	i    int // 1 + index in Lexicon.types
+	Name string
+	// Cue is the stemmed words of the question that asked for it.
+	Cue []string
+}
+
+// Asks returns what query asks for: the type of its longest cue, the
+// first one on a tie.
+func (x *Lexicon) Asks(query string) Type {
+	var best Type
+	x.asks.eachMatch(stems(query), func(i int, words []string) {
+		if len(words) > len(best.Cue) {
+			best = Type{i: i + 1, Name: x.types[i].name, Cue: words}
+		}
+	})
+	return best
+}
+
+// Holds reports whether text holds a value of type t; every text holds a
+// value of the zero Type.
+func (x *Lexicon) Holds(t Type, text string) bool {
+	if t.i == 0 {
+		return true
+	}
+	return x.types[t.i-1].holds(text)
+}
+
+type answerType struct {
+	name  string
+	holds func(string) bool
+}
+
+// stems returns text's words in order, stop words included (phrases such
+// as "no longer" and "is gone" are made of them), compounds whole ("Click
+// House" is about a house, "ClickHouse" is not).
+func stems(text string) []string { return tokenize.Words(text) }
+
+// phrases maps a phrase's first stem to the phrases starting with it.
+type phrases map[string][]phrase
+
+type phrase struct {
+	words []string
+	value int
+}
+
+func (p phrases) add(text string, value int) []string {
+	words := stems(strings.TrimSpace(text))
+	if len(words) == 0 {
+		return nil
+	}
+	p[words[0]] = append(p[words[0]], phrase{words: words, value: value})
+	return words
+}
+
+// each calls fn with the value of every phrase found in terms.
+func (p phrases) each(terms []string, fn func(value int)) {
+	p.eachMatch(terms, func(v int, _ []string) { fn(v) })
+}
+
+func (p phrases) eachMatch(terms []string, fn func(value int, words []string)) {
+	for i, t := range terms {
+		for _, ph := range p[t] {
+			if matchAt(terms, i, ph.words) {
+				fn(ph.value, ph.words)
+			}
+		}
+	}
+}
+
+func matchAt(terms []string, i int, words []string) bool {
+	if i+len(words) > len(terms) {
+		return false
+	}
+	for j, w := range words {
+		if terms[i+j] != w {
+			return false
+		}
+	}
+	return true
+}
