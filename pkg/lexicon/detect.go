@@ -23,6 +23,7 @@ var detectors = map[string]func(string) bool{
 	"when":            holdsWhen,
 	"version":         matches(`(?i)(?:\bv?\d+\.\d+(?:\.\d+)?\b)|(?:\b\p{L}[\p{L}.+-]*\s\d{1,3}\b)`),
 	"name":            holdsName,
+	"host":            matches(`(?i)\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:example|internal|local|lan|com|net|org|io|dev|es)\b|\bhostname\s+\S+`),
 }
 
 func detectorNames() string {

@@ -29,6 +29,7 @@
 package lexicon
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -62,9 +63,13 @@ type spec struct {
 }
 
 type conceptSpec struct {
-	Name   string   `json:"name"`
-	Single bool     `json:"single,omitempty"`
-	Words  []string `json:"words"`
+	Name   string `json:"name"`
+	Single bool   `json:"single,omitempty"`
+	// Value names the detector of the concept's values (a version, a
+	// port): two memories about the concept that both hold one are two
+	// statements of its value.
+	Value string   `json:"value,omitempty"`
+	Words []string `json:"words"`
 }
 
 type typeSpec struct {
@@ -78,8 +83,9 @@ type typeSpec struct {
 type Lexicon struct {
 	concepts []string
 	single   Set
-	words    phrases      // value: concept index
-	byConcep [][][]string // concept index → its phrases' words
+	valued   []func(string) bool // by concept: its value detector, if any
+	words    phrases             // value: concept index
+	byConcep [][][]string        // concept index → its phrases' words
 	cues     phrases
 	types    []answerType
 	asks     phrases // value: type index
@@ -133,6 +139,7 @@ func (sp *spec) merge(o spec) {
 		if i := indexOf(sp.Concepts, func(x conceptSpec) bool { return x.Name == c.Name }); i >= 0 {
 			sp.Concepts[i].Words = append(sp.Concepts[i].Words, c.Words...)
 			sp.Concepts[i].Single = sp.Concepts[i].Single || c.Single
+			sp.Concepts[i].Value = cmp.Or(c.Value, sp.Concepts[i].Value)
 			continue
 		}
 		sp.Concepts = append(sp.Concepts, c)
@@ -169,6 +176,13 @@ func build(sp spec) (*Lexicon, error) {
 		if c.Single {
 			x.single |= 1 << i
 		}
+		var holds func(string) bool
+		if c.Value != "" {
+			if holds = detectors[c.Value]; holds == nil {
+				return nil, fmt.Errorf("concept %q: unknown value detector %q (known: %s)", c.Name, c.Value, detectorNames())
+			}
+		}
+		x.valued = append(x.valued, holds)
 		x.byConcep = append(x.byConcep, nil)
 		for _, w := range c.Words {
 			if words := x.words.add(w, i); words != nil {
@@ -226,6 +240,17 @@ func all(words []string, has func(string) bool) bool {
 		}
 	}
 	return true
+}
+
+// BothHold reports whether texts a and b both hold a value of one of the
+// concepts of s that have values ("Python 3.11", "Python 3.13").
+func (x *Lexicon) BothHold(s Set, a, b string) bool {
+	for i, holds := range x.valued {
+		if holds != nil && s&(1<<i) != 0 && holds(a) && holds(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // Single returns the concepts of s that have one value at a time.

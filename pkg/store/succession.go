@@ -37,11 +37,17 @@ const (
 	successionTerms      = 24
 	successionCandidates = 12
 	maxProbable          = 3
-	// minSuccession is the confidence a link needs.
+	// minSuccession is the confidence a link needs; linkScore the evidence
+	// score (successionConfidence) that gives it, fullScore the one that
+	// gives full confidence.
 	minSuccession = 0.5
-	// minSimilarity is the least share of the new memory's weight the
-	// old one must hold for words to count as evidence.
-	minSimilarity = 0.3
+	linkScore     = 0.85
+	fullScore     = 1.5
+	rareWeight    = 0.5
+	maxRare       = 4
+	conceptWeight = 0.25
+	cueWeight     = 0.2
+	valueWeight   = 0.25
 	// rareShare: a term is rare when its IDF in the partition is at least
 	// this share of the highest IDF it can give (a term found nowhere).
 	rareShare = 0.6
@@ -49,8 +55,9 @@ const (
 
 // successionEvidence is what the inference knows of one pair of memories.
 type successionEvidence struct {
-	// Similarity is the IDF-weighted share of the new memory's terms the
-	// old one holds; Rare counts the shared terms that are rare.
+	// Similarity is the weighted overlap of the two memories' terms (the
+	// share of the shorter one's weight they have in common); Rare counts
+	// the shared terms that are rare in the partition.
 	Similarity float64
 	Rare       int
 	// Concept: both are about a concept of the lexicon; Single: one that
@@ -58,27 +65,34 @@ type successionEvidence struct {
 	Concept, Single bool
 	// Cue: the new memory says something changed.
 	Cue bool
+	// Value: both hold a value of a concept they share (a version, a
+	// port): two statements of that value.
+	Value bool
 }
 
 // successionConfidence is the inference's policy, a pure function of the
-// evidence. Words alone need two rare ones in common and a large share of
-// the new memory's weight; a single-valued concept needs one rare word or
-// a change cue; another concept needs both a rare word and a cue.
+// evidence: how much the two share (weighted overlap), how many rare words,
+// a concept in common and a change cue each add to it; no one of them is
+// enough alone, and a change cue cannot make a link without shared
+// substance. The weights were fitted as a logistic model on labelled
+// pairs and rounded; Single is kept as evidence but adds nothing, since a
+// shared single-valued concept alone links unrelated memories about as
+// often as versions.
 func successionConfidence(e successionEvidence) float64 {
-	var c float64
-	if e.Rare >= 2 && e.Similarity >= minSimilarity {
-		c = e.Similarity
+	score := e.Similarity + rareWeight*float64(min(e.Rare, maxRare))/maxRare
+	if e.Concept {
+		score += conceptWeight
 	}
-	switch {
-	case e.Single && (e.Rare >= 2 || e.Rare >= 1 && e.Cue):
-		c = max(c, 0.55)
-	case e.Concept && e.Rare >= 1 && e.Cue && e.Similarity >= minSimilarity/2:
-		c = max(c, 0.45)
+	if e.Cue {
+		score += cueWeight
 	}
-	if e.Cue && c > 0 {
-		c += 0.15
+	if e.Value {
+		score += valueWeight
 	}
-	return min(1, math.Round(c*100)/100)
+	if score < linkScore {
+		return 0
+	}
+	return min(1, math.Round(score/fullScore*100)/100)
 }
 
 // inferSuccession adds to l, a memory about to be saved, the probable
@@ -119,6 +133,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		total += idf[i]
 	}
 	rare := rareShare * math.Log(1+(n+0.5)/0.5) // a term found nowhere has the highest IDF
+	perTerm := total / float64(len(top))
 	var found []leaf.Probable
 	for _, h := range hits {
 		m := s.docs[h.Doc]
@@ -127,19 +142,33 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		}
 		e := successionEvidence{Cue: cue}
 		var shared []string
+		var weight float64
 		for i, t := range top {
 			if h.Matched&(1<<i) == 0 {
 				continue
 			}
-			e.Similarity += idf[i] / total
+			weight += idf[i]
 			if idf[i] >= rare {
 				e.Rare++
 				shared = append(shared, t)
 			}
 		}
 		common := s.lex.ConceptsWith(concepts, func(t string) bool { return s.ix.Contains(h.Doc, t) })
+		if e.Rare == 0 && common == 0 {
+			continue // nothing distinctive in common: not worth reading
+		}
+		// The overlap coefficient, weighted by rarity: the shorter of two
+		// versions is mostly contained in the longer, whatever the longer
+		// adds ("…because 9090 collided with Prometheus").
+		oldText := s.shown(m).Text
+		old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
+		e.Value = s.lex.BothHold(common, l.Text, oldText)
+		e.Similarity = weight / min(total, perTerm*float64(max(1, len(old))))
 		e.Concept, e.Single = common != 0, s.lex.Single(common) != 0
 		conf := successionConfidence(e)
+		if successionTrace != nil {
+			successionTrace(l, m, e, conf)
+		}
 		if conf < minSuccession {
 			continue
 		}
@@ -191,6 +220,7 @@ func (s *Store) rarest(terms []string, n int) []string {
 // and what the two memories share.
 type edge struct {
 	to       index.Doc
+	conf     float64
 	concepts lexicon.Set
 	terms    []string
 }
@@ -214,25 +244,25 @@ func (s *Store) addProbable(l *leaf.Leaf) {
 		if slices.ContainsFunc(s.likely[from], func(e edge) bool { return e.to == to }) {
 			continue
 		}
-		s.likely[from] = append(s.likely[from], edge{to: to, concepts: s.lex.Named(p.Concepts), terms: p.Terms})
+		s.likely[from] = append(s.likely[from], edge{to: to, conf: p.Confidence, concepts: s.lex.Named(p.Concepts), terms: p.Terms})
 	}
 }
 
-// probableSuccessor returns the newest memory that probably supersedes d
-// for this question, if one is visible in the view: the question touches
-// what the two share, or both hold one of its words.
+// probableSuccessor returns the memory that most probably supersedes d
+// for this question (the newest among equals), if one is visible in the
+// view and it answers the question (asked.applies). A chain (A → B → C) is followed by the ranking's passes.
 func (sc successors) probableSuccessor(d index.Doc) (index.Doc, bool) {
-	var best index.Doc
+	var best edge
 	found := false
 	for _, e := range sc.s.likely[d] {
-		if !sc.visible(e.to) || !(sc.q.touches(e) || sc.pool[e.to]&sc.pool[d] != 0) {
+		if !sc.visible(e.to) || !sc.q.applies(e, sc.pool[d], sc.pool[e.to]) {
 			continue
 		}
-		if !found || sc.s.docs[e.to].ValidFrom.After(sc.s.docs[best].ValidFrom) {
-			best, found = e.to, true
+		if !found || e.conf > best.conf || e.conf == best.conf && sc.s.docs[e.to].ValidFrom.After(sc.s.docs[best.to].ValidFrom) {
+			best, found = e, true
 		}
 	}
-	return best, found
+	return best.to, found
 }
 
 // asked is what a question touches, for deciding whether a probable
@@ -240,26 +270,44 @@ func (sc successors) probableSuccessor(d index.Doc) (index.Doc, bool) {
 type asked struct {
 	concepts lexicon.Set
 	terms    map[string]bool
+	weights  []float64 // IDF of each query term, in the query's order
 }
 
 func (s *Store) askedOf(query string, terms []string) asked {
-	a := asked{concepts: s.lex.Concepts(query), terms: make(map[string]bool, len(terms))}
-	for _, t := range terms {
+	a := asked{concepts: s.lex.Concepts(query), terms: make(map[string]bool, len(terms)), weights: make([]float64, len(terms))}
+	for i, t := range terms {
 		a.terms[t] = true
+		a.weights[i] = s.ix.IDF(t)
 	}
 	return a
 }
 
-func (a asked) touches(e edge) bool {
+// applies reports whether a probable supersession of a memory that holds
+// the query terms old, by one that holds new, answers this question. A
+// question about the concept that changed is answered by the successor.
+// One that only shares words with the link is answered by it unless the
+// old memory holds more of the question, by weight, than the successor:
+// then the question is about what else the old memory says ("the
+// collector's port", when only the metrics port moved).
+func (a asked) applies(e edge, old, new uint64) bool {
 	if a.concepts.Has(e.concepts) {
 		return true
 	}
+	shared := new&old != 0
 	for _, t := range e.terms {
-		if a.terms[t] {
-			return true
+		shared = shared || a.terms[t]
+	}
+	return shared && a.weight(old&^new) <= a.weight(new)
+}
+
+func (a asked) weight(bits uint64) float64 {
+	var w float64
+	for i, x := range a.weights {
+		if bits&(1<<i) != 0 {
+			w += x
 		}
 	}
-	return false
+	return w
 }
 
 // probableNotice words the notice of a memory probably superseded by l.
@@ -267,3 +315,6 @@ func (s *Store) probableNotice(l *leaf.Leaf) string {
 	full := s.shown(l)
 	return "PROBABLY OUTDATED: a later memory (" + l.ValidFrom.Format(time.DateOnly) + ", " + l.ID + ") says: " + excerpt(full.Text)
 }
+
+// successionTrace, when set (TEMP), sees every pair weighed.
+var successionTrace func(n, o *leaf.Leaf, e successionEvidence, conf float64)
