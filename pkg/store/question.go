@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -112,3 +113,113 @@ const (
 	holdingWindow = 5
 	holdingShare  = 0.35
 )
+
+// Two referents of one name: "what does Marta do?" when one memory is
+// about Marta Gil and another about Marta Quintero is a question for the
+// person, however the scores fall. A memory's referent of a name is the
+// name with the capitalised words that follow it ("Marta Gil"), or, for a
+// name given as an alias in parentheses or quotes, the capitalised words
+// before them ("Samir Haddad ('Sam' on Slack)"); a bare name ("Marta
+// said…") refers to no one in particular and matches either.
+
+// referentWindow: memories scoring within this share of the best are
+// asked whom they mean.
+const referentWindow = 0.3
+
+// referents returns the positions in order of the memories naming a
+// referent of a name the question gives, when they name two or more
+// different ones. Callers hold s.mu for reading.
+func (s *Store) referents(order []ranked, q question) []int {
+	if len(q.names) == 0 || len(order) < 2 {
+		return nil
+	}
+	for _, name := range q.names {
+		var seen []string
+		var at []int
+		for i, r := range order[:min(len(order), maxCandidates+1)] {
+			if r.score < referentWindow*order[0].score {
+				continue
+			}
+			ref := referent(s.shown(s.docs[r.doc]).Text, name)
+			if ref == "" || ref == name {
+				continue
+			}
+			if !slices.Contains(seen, ref) {
+				seen = append(seen, ref)
+			}
+			at = append(at, i)
+		}
+		if len(seen) >= 2 {
+			return at
+		}
+	}
+	return nil
+}
+
+// referent returns whom text means by name (a term), when the text is
+// about them — the name opens it ("Marta Gil is the SRE…"), or is given as
+// an alias right after the name that does ("Samir Haddad ('Sam' on
+// Slack)…"): the name and its surname as terms ("marta gil"), or the name
+// alone when it stands bare. A name mentioned in passing ("…pushes to Alex
+// Pardo's NAS", "React Testing Library") says nothing of whom the question
+// means: "".
+func referent(text, name string) string {
+	words := strings.Fields(text)
+	opening := len(strings.Fields(capitalRun(words, false)))
+	for i, w := range words[:min(len(words), opening+3)] {
+		core := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		core = strings.TrimSuffix(strings.TrimSuffix(core, "'s"), "’s")
+		if core == "" || strings.Join(tokenize.Words(core), " ") != name {
+			continue
+		}
+		switch {
+		case i == 0 && opening > 1:
+			return capitalRun(words[:opening], false)
+		case i == 0:
+			return name
+		case i >= opening && strings.ContainsAny(w[:1], "('\"‘“"):
+			return capitalRun(words[:opening], false)
+		}
+	}
+	return ""
+}
+
+// capitalRun returns, as terms, the run of capitalised words at the end
+// (fromEnd) or the start of words.
+func capitalRun(words []string, fromEnd bool) string {
+	var run []string
+	for k := range words {
+		i := k
+		if fromEnd {
+			i = len(words) - 1 - k
+		}
+		w := strings.TrimFunc(words[i], func(r rune) bool { return !unicode.IsLetter(r) })
+		if w == "" || !unicode.IsUpper([]rune(w)[0]) {
+			break
+		}
+		run = append(run, strings.Join(tokenize.Words(w), " "))
+	}
+	if fromEnd {
+		slices.Reverse(run)
+	}
+	return strings.Join(run, " ")
+}
+
+// covers reports whether rival holds every query term best holds — a
+// term that asks for a kind of value ("port") counting as held when rival
+// holds such a value (":9187"). Callers hold s.mu for reading.
+func (s *Store) covers(rival, best ranked, q query) bool {
+	missing := best.matched &^ rival.matched
+	if missing == 0 {
+		return true
+	}
+	if q.ask.wants.Name == "" || !s.holds(q.ask, rival) {
+		return false
+	}
+	for i, t := range q.terms {
+		if missing&(1<<i) != 0 && !slices.Contains(q.ask.wants.Cue, t) {
+			return false
+		}
+	}
+	return true
+}

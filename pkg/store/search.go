@@ -271,13 +271,14 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		Unknown:     s.unknownName(q.ask, vis),
 		Wanted:      q.ask.wants.Name,
 		Held:        held,
+		Referents:   s.referents(order, q.ask),
 	}
 	for i, r := range rivals {
 		e.Rivals[i] = r.score
 	}
 	if len(rivals) > 0 {
 		e.Apart = s.apart(best, rivals[0])
-		e.Covered = rivals[0].matched&best.matched == best.matched
+		e.Covered = s.covers(rivals[0], best, q)
 	}
 	return e
 }
@@ -289,6 +290,9 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool) judgment {
 	e := s.evidence(order, rivals, q, vis)
 	j := judge(e)
+	if debugJudge != nil {
+		debugJudge(q.terms, e, j)
+	}
 	if j.verdict == Found && len(rivals) > 0 && exactTie(e.Best, e.Rivals[0]) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
@@ -337,6 +341,10 @@ func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree
 		hits = append(hits, hit(order[0]))
 		for _, r := range rivals[:j.tied] {
 			hits = append(hits, hit(r))
+		}
+	case answerReferents:
+		for _, i := range s.referents(order, q.ask) {
+			hits = append(hits, hit(order[i]))
 		}
 	case answerFound:
 		for _, r := range order[:min(len(order), q.limit)] {
@@ -398,3 +406,5 @@ func excerpt(text string) string {
 	}
 	return string(r[:excerptMaxRunes]) + "…"
 }
+
+var debugJudge func(terms []string, e evidence, j judgment) // TEMP

@@ -64,6 +64,10 @@ type evidence struct {
 	// Covered: the first rival holds every query term the best memory
 	// holds, so it answers the question as fully.
 	Covered bool
+	// Referents are the positions in the ranking of memories that mean
+	// different people or things by a name the question gives (Marta Gil,
+	// Marta Quintero): two or more make the question ambiguous.
+	Referents []int
 	// Unknown is a name the question asks about that no memory the caller
 	// may see holds ("Kafka" in "which Kafka topic…").
 	Unknown string
@@ -94,10 +98,11 @@ func distinctWords(shared, a, b int) bool {
 type answerKind int
 
 const (
-	answerNothing  answerKind = iota // no hit: nothing matched
-	answerNearMiss                   // the best memory alone, for reference
-	answerTie                        // the best memory and the rivals tied with it
-	answerFound                      // the ranking, up to the limit
+	answerNothing   answerKind = iota // no hit: nothing matched
+	answerNearMiss                    // the best memory alone, for reference
+	answerTie                         // the best memory and the rivals tied with it
+	answerFound                       // the ranking, up to the limit
+	answerReferents                   // one memory for each referent of a name
 )
 
 // judgment is the verdict policy's decision on a ranking.
@@ -137,6 +142,8 @@ func judge(e evidence) judgment {
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "a "+strings.ReplaceAll(e.Wanted, "_", " ")
 	case e.Coverage < nearMissCover && e.QueryTerms >= 3 && !e.Topical:
 		j.verdict, j.answer = NotFound, answerNearMiss
+	case len(e.Referents) >= 2:
+		j.verdict, j.answer = Ambiguous, answerReferents
 	case len(e.Rivals) > 0 && e.Covered && (margin < nearTieGap && e.Distinct || margin < apartTieGap && e.Apart):
 		j.verdict, j.answer = Ambiguous, answerTie
 		tieGap := nearTieGap
@@ -168,6 +175,8 @@ func (j judgment) message(desc string, terms []string) string {
 		return fmt.Sprintf("Nothing in %s matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).", desc)
 	case answerTie:
 		return fmt.Sprintf("%d memories match about equally.", 1+j.tied)
+	case answerReferents:
+		return "The question's name fits more than one person or thing: these memories mean different ones."
 	}
 	return fmt.Sprintf("Found in %s.", desc)
 }
