@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -490,3 +491,35 @@ func boundary(s string, i int) bool {
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isAlnum(c byte) bool  { return isDigit(c) || isLetter(c) }
+
+// Period finds the first month ("June 2024", "junio de 2024", "in June")
+// or year ("in 2024") a text names, and returns when it starts and ends;
+// a month without a year is taken in the year of now, or the year before
+// when that month has not come yet. Days are left to Find: a text naming
+// a whole date names a day, not a period.
+func Period(text string, now time.Time) (start, end time.Time, ok bool) {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	})
+	for i, w := range words {
+		if m, isMonth := months[w]; isMonth && len(w) > 3 {
+			y := now.Year()
+			if m > now.Month() {
+				y--
+			}
+			for _, next := range words[i+1 : min(len(words), i+3)] {
+				if n, err := strconv.Atoi(next); err == nil && n >= 1900 && n <= 2200 {
+					y = n
+					break
+				}
+			}
+			start = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+			return start, start.AddDate(0, 1, 0).Add(-time.Nanosecond), true
+		}
+		if n, err := strconv.Atoi(w); err == nil && len(w) == 4 && n >= 1900 && n <= 2200 && (i == 0 || months[words[i-1]] == 0) {
+			start = time.Date(n, 1, 1, 0, 0, 0, 0, time.UTC)
+			return start, start.AddDate(1, 0, 0).Add(-time.Nanosecond), true
+		}
+	}
+	return time.Time{}, time.Time{}, false
+}

@@ -3,9 +3,12 @@ package store
 import (
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
+	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
@@ -22,10 +25,20 @@ type question struct {
 	wants  lexicon.Type
 	names  []string // the capitalised words it names, as terms
 	naming []string // the same, as written
+	// period is the month or year the question names, if any.
+	period     struct{ start, end time.Time }
+	periodName string
+	// projects are the projects the question names, by group.
+	projects []index.Group
 }
 
 func (s *Store) questionOf(text string, terms []string) question {
 	q := question{asked: s.askedOf(text, terms), wants: s.lex.Asks(text)}
+	if start, end, ok := dates.Period(text, s.now()); ok {
+		q.period.start, q.period.end = start, end
+		q.periodName = periodName(start, end)
+	}
+	q.projects = s.projectsNamed(terms)
 	q.naming = namesIn(text)
 	for _, n := range q.naming {
 		q.names = append(q.names, strings.Join(tokenize.Words(n), " "))
@@ -77,8 +90,14 @@ func (s *Store) unknownName(q question, vis func(index.Group) bool) string {
 }
 
 // holds reports whether a ranked memory holds a value of the kind the
-// question wants. Callers hold s.mu for reading.
+// question wants, about whom the question names. Callers hold s.mu for
+// reading.
 func (s *Store) holds(q question, r ranked) bool {
+	for _, n := range q.names {
+		if !s.ix.Contains(r.doc, n) {
+			return false // the value is someone else's: "Quino's email"
+		}
+	}
 	return s.lex.Holds(q.wants, s.shown(s.docs[r.doc]).Text)
 }
 
@@ -222,4 +241,73 @@ func (s *Store) covers(rival, best ranked, q query) bool {
 		}
 	}
 	return true
+}
+
+func periodName(start, end time.Time) string {
+	if end.Sub(start) > 32*24*time.Hour {
+		return start.Format("2006")
+	}
+	return start.Format("January 2006")
+}
+
+// late reports whether a memory is about something after the period the
+// question names: it became true after the period ended, and its text
+// names no date within it. "What caused the outage in June 2024?" is not
+// answered by an outage of October. Callers hold s.mu for reading.
+func (s *Store) late(q question, r ranked) bool {
+	if q.periodName == "" {
+		return false
+	}
+	l := s.docs[r.doc]
+	if !l.ValidFrom.After(q.period.end) {
+		return false
+	}
+	text := s.shown(l).Text
+	if start, end, ok := dates.Period(text, l.ValidFrom); ok && !start.After(q.period.end) && !end.Before(q.period.start) {
+		return false
+	}
+	if t, _, _, ok := dates.Find(text); ok && !t.Before(q.period.start) && !t.After(q.period.end) {
+		return false
+	}
+	return true
+}
+
+// projectsNamed returns the projects whose name (the last part of the
+// project key: "kelpie" in github.com/brightkelp/kelpie) is among the
+// query's terms. Callers hold s.mu for reading.
+func (s *Store) projectsNamed(terms []string) []index.Group {
+	var out []index.Group
+	for g, key := range s.projects {
+		if key == "" {
+			continue
+		}
+		name := tokenize.Terms(key[strings.LastIndexAny(key, "/:")+1:])
+		if len(name) > 0 && all(name, func(t string) bool { return slices.Contains(terms, t) }) {
+			out = append(out, index.Group(g))
+		}
+	}
+	return out
+}
+
+func all[T any](xs []T, f func(T) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// elsewhere reports whether a ranked memory belongs to a project other
+// than those the question names (a global memory never does). Callers
+// hold s.mu for reading.
+func (s *Store) elsewhere(q question, r ranked) bool {
+	if len(q.projects) == 0 {
+		return false
+	}
+	l := s.docs[r.doc]
+	if l.Scope == leaf.ScopeGlobal {
+		return false
+	}
+	return !slices.Contains(q.projects, s.groups[l.Project])
 }

@@ -18,6 +18,10 @@ import (
 // clearly better match.
 const verifiedBoost = 1.05
 
+// elsewhereDemote sinks the memories of other projects when a question
+// names a project ("who is on call for switchyard?" asked from anywhere).
+const elsewhereDemote = 0.5
+
 // ranked is one memory in the ranking.
 type ranked struct {
 	doc     index.Doc
@@ -34,7 +38,9 @@ type ranked struct {
 //
 //  1. the clue: memories that match it too rise (clueBoost), the rest sink
 //     (clueDemote);
-//  2. trust: verified memories get a small edge over asserted ones;
+//  2. trust: verified memories get a small edge over asserted ones, and
+//     the memories of projects a question does not name, when it names
+//     one, sink;
 //  3. time (unless withTimeline is false, for tests that compare): a memory
 //     superseded in the view (by a newer value of one of its facts, or by
 //     an explicit correction) never outranks its successor. The successor
@@ -43,8 +49,8 @@ type ranked struct {
 //     to Valencia" — because the question is about the fact, not the words.
 //
 // Callers hold s.mu for reading.
-func (s *Store) rank(raw []index.Hit, clue []string, q asked, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
-	out, at := s.weigh(raw, clue)
+func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
+	out, at := s.weigh(raw, clue, q)
 	if withTimeline {
 		visibleDoc := func(d index.Doc) bool {
 			return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
@@ -53,7 +59,7 @@ func (s *Store) rank(raw []index.Hit, clue []string, q asked, tv timeline.View, 
 		for _, h := range raw {
 			pool[h.Doc] = h.Matched
 		}
-		out = s.supersede(out, at, successors{s: s, tv: tv, q: q, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
 	}
 	sortRanked(out)
 	return out
@@ -61,7 +67,7 @@ func (s *Store) rank(raw []index.Hit, clue []string, q asked, tv timeline.View, 
 
 // weigh applies the clue and trust to the scored pool, and returns it with
 // each memory's place in it.
-func (s *Store) weigh(raw []index.Hit, clue []string) (out []ranked, at map[index.Doc]int) {
+func (s *Store) weigh(raw []index.Hit, clue []string, q question) (out []ranked, at map[index.Doc]int) {
 	// Room for a successor pulled in for each: the ranking never grows.
 	out = make([]ranked, 0, 2*len(raw))
 	at = make(map[index.Doc]int, 2*len(raw))
@@ -76,6 +82,9 @@ func (s *Store) weigh(raw []index.Hit, clue []string) (out []ranked, at map[inde
 		}
 		if s.docs[h.Doc].Trust == leaf.TrustVerified {
 			r.score *= verifiedBoost
+		}
+		if s.elsewhere(q, r) {
+			r.score *= elsewhereDemote
 		}
 		at[h.Doc] = len(out)
 		out = append(out, r)

@@ -210,11 +210,13 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	q.ask = s.questionOf(in.Query, q.terms)
 	raw, cov := s.score(descend, q.terms, vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
+	held := true
 	if len(raw) > 0 {
-		order = s.rank(raw, q.clue, q.ask.asked, q.view.tl, inView, vis, !opts.Plain)
+		order = s.rank(raw, q.clue, q.ask, q.view.tl, inView, vis, !opts.Plain)
+		held = s.preferHolding(order, q.ask)
 		rivals = rivalsOf(order)
 	}
-	j := s.judged(order, rivals, q, vis)
+	j := s.judged(order, rivals, q, vis, held)
 	res := SearchResult{
 		Verdict:          j.verdict,
 		Confidence:       j.confidence,
@@ -247,14 +249,13 @@ func rivalsOf(order []ranked) []ranked {
 	return rivals
 }
 
-// evidence is what the verdict policy is told of a ranking. It may move
-// to the top a memory near the best that holds the kind of value the
-// question wants (preferHolding). Callers hold s.mu for reading.
-func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) bool) evidence {
+// evidence is what the verdict policy is told of a ranking; held is
+// whether the best memory holds the kind of value the question wants
+// (preferHolding). Callers hold s.mu for reading.
+func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) evidence {
 	if len(order) == 0 {
 		return evidence{}
 	}
-	held := s.preferHolding(order, q.ask)
 	best := order[0]
 	e := evidence{
 		Ranked: len(order),
@@ -272,6 +273,12 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		Wanted:      q.ask.wants.Name,
 		Held:        held,
 		Referents:   s.referents(order, q.ask),
+		Late:        s.late(q.ask, best),
+		Period:      q.ask.periodName,
+		Elsewhere:   s.elsewhere(q.ask, best),
+	}
+	if e.Elsewhere {
+		e.Project = s.projects[q.ask.projects[0]]
 	}
 	for i, r := range rivals {
 		e.Rivals[i] = r.score
@@ -283,17 +290,18 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 	return e
 }
 
-// judged is the verdict on a ranking. Whether an exact tie is between
-// different things needs the two memories' texts, read from their files,
-// so it is asked only when it is the one thing left to decide: the
-// ranking would otherwise answer found over an exact tie.
-func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool) judgment {
-	e := s.evidence(order, rivals, q, vis)
+// judged is the verdict on a ranking. Whether a tie is between different
+// things needs the two memories' texts, read from their files, so it is
+// asked only when it is the one thing left to decide: the ranking would
+// otherwise answer found over an exact tie, or over a near tie for a
+// query of a word or two ("Luis": the cousin or the reviewer?).
+func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) judgment {
+	e := s.evidence(order, rivals, q, vis, held)
 	j := judge(e)
 	if debugJudge != nil {
 		debugJudge(q.terms, e, j)
 	}
-	if j.verdict == Found && len(rivals) > 0 && exactTie(e.Best, e.Rivals[0]) {
+	if j.verdict == Found && len(rivals) > 0 && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
 	}

@@ -258,6 +258,12 @@ func (sc successors) probableSuccessor(d index.Doc) (index.Doc, bool) {
 		if !sc.visible(e.to) || !sc.q.applies(e, sc.pool[d], sc.pool[e.to]) {
 			continue
 		}
+		// Two memories stating a fact on one key are ordered by the
+		// timeline, the certain kind: A → B → A makes the first A current
+		// again, whatever a guess would say.
+		if sc.s.tl.Shares(sc.s.docs[d].ID, sc.s.docs[e.to].ID) {
+			continue
+		}
 		if !found || e.conf > best.conf || e.conf == best.conf && sc.s.docs[e.to].ValidFrom.After(sc.s.docs[best.to].ValidFrom) {
 			best, found = e, true
 		}

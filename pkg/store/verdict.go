@@ -31,6 +31,7 @@ const (
 	nearTieGap     = 0.18 // relative score gap under which two memories tie
 	apartTieGap    = 0.4  // the same, for two memories in different parts of the tree
 	exactTieGap    = 0.02 // under which the ranking cannot choose at all
+	shortQuery     = 2    // informative terms at or under which a near tie may be between different things
 	nearMissCover  = 1.0 / 3
 	maxCandidates  = 5
 )
@@ -57,9 +58,9 @@ type evidence struct {
 	// Apart: the best memory and the first rival sit in different parts
 	// of the tree (see Store.apart).
 	Apart bool
-	// Distinct: the best memory and the first rival, exactly tied, share
-	// little beyond the query's words (see Store.distinct); asked only
-	// when it decides the verdict (Store.judged).
+	// Distinct: the best memory and the first rival, tied, share little
+	// beyond the query's words (see Store.distinct); asked only when it
+	// decides the verdict (Store.judged).
 	Distinct bool
 	// Covered: the first rival holds every query term the best memory
 	// holds, so it answers the question as fully.
@@ -68,6 +69,11 @@ type evidence struct {
 	// different people or things by a name the question gives (Marta Gil,
 	// Marta Quintero): two or more make the question ambiguous.
 	Referents []int
+	// Late: the best memory is about a time after the period the question
+	// names (Period names it); Elsewhere: it belongs to a project other
+	// than the one the question names (Project).
+	Late, Elsewhere bool
+	Period, Project string
 	// Unknown is a name the question asks about that no memory the caller
 	// may see holds ("Kafka" in "which Kafka topic…").
 	Unknown string
@@ -88,10 +94,12 @@ func nearTie(best, rival float64) bool {
 }
 
 // distinctWords: two memories whose own words (beyond the query's) overlap
-// in under a quarter of the shorter one's are about different things.
+// in under half of the shorter one's are about different things ("owns
+// the payment gateway", "owns the billing service"); two wordings of one
+// thing share most of theirs.
 func distinctWords(shared, a, b int) bool {
 	n := min(a, b)
-	return n > 0 && 4*shared < n
+	return n > 0 && 2*shared < n
 }
 
 // answerKind is which hits a judgment shows.
@@ -138,6 +146,10 @@ func judge(e evidence) judgment {
 	switch {
 	case e.Unknown != "":
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unknown
+	case e.Late:
+		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "anything from "+e.Period
+	case e.Elsewhere:
+		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "an answer about "+e.Project
 	case e.Wanted != "" && !e.Held:
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "a "+strings.ReplaceAll(e.Wanted, "_", " ")
 	case e.Coverage < nearMissCover && e.QueryTerms >= 3 && !e.Topical:

@@ -576,6 +576,28 @@ func (t *Timeline) Link(old, new string, recordedAt time.Time) {
 	t.back[new][old] = true
 }
 
+// Shares reports whether leaves a and b state a fact on one key: then
+// the timeline has compared their values, and its verdict on which is
+// current is known, not guessed.
+func (t *Timeline) Shares(a, b string) bool {
+	la, ok := t.leaves[a]
+	if !ok {
+		return false
+	}
+	lb, ok := t.leaves[b]
+	if !ok {
+		return false
+	}
+	for i := range t.infos.at(la).entries {
+		for j := range t.infos.at(lb).entries {
+			if t.infos.at(la).entries[i].s == t.infos.at(lb).entries[j].s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Leaves returns how many leaves state at least one fact.
 func (t *Timeline) Leaves() int { return t.nleaves }
 
