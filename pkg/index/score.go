@@ -25,15 +25,21 @@ type Scorer struct {
 // Scorer returns a scorer for terms (at most MaxQueryTerms are used) over
 // the live documents whose group visible accepts.
 func (ix *Index) Scorer(terms []string, visible func(Group) bool) *Scorer {
+	return ix.WeightedScorer(terms, nil, visible)
+}
+
+// WeightedScorer is Scorer with each term's IDF scaled as Query.Weights
+// scales it, so that it scores as a Search with those weights.
+func (ix *Index) WeightedScorer(terms []string, weights []float64, visible func(Group) bool) *Scorer {
 	if len(terms) > MaxQueryTerms {
 		terms = terms[:MaxQueryTerms]
 	}
 	s := &Scorer{ix: ix, terms: terms, lists: make([]*plist, len(terms)), idf: make([]float64, len(terms)), visible: visible}
 	for i, t := range terms {
 		s.lists[i] = ix.list(t)
-		s.idf[i] = ix.IDF(t)
+		s.idf[i] = ix.IDF(t) * weight(weights, i)
 	}
-	s.plan = ix.plan(terms)
+	s.plan = ix.plan(terms, weights)
 	if ix.live > 0 {
 		s.avgLen = ix.totalLen / float64(ix.live)
 	}

@@ -16,6 +16,18 @@ type Query struct {
 	Visible func(Group) bool
 	// Limit is how many hits to return, best first.
 	Limit int
+	// Weights, optional, scale each term's IDF (a missing or zero weight
+	// is 1): a query's own words weigh fully, words added for them (a
+	// translation, a synonym) less.
+	Weights []float64
+}
+
+// weight returns the weight of term i.
+func weight(weights []float64, i int) float64 {
+	if i < len(weights) && weights[i] > 0 {
+		return weights[i]
+	}
+	return 1
 }
 
 // Hit is one scored document.
@@ -65,7 +77,7 @@ func (ix *Index) Search(q Query) ([]Hit, Stats) {
 	if len(terms) == 0 || q.Limit <= 0 || ix.live == 0 {
 		return nil, st
 	}
-	plan := ix.plan(terms)
+	plan := ix.plan(terms, q.Weights)
 	acc := getAccumulator(len(ix.docs))
 	defer putAccumulator(acc)
 	avgLen := ix.totalLen / float64(ix.live)
@@ -131,14 +143,14 @@ type planned struct {
 // every score sums them: rarest (highest bound) first, then by position.
 // Search and Scorer.Score add a document's shares in this one order, so
 // their scores are equal to the last bit.
-func (ix *Index) plan(terms []string) []planned {
+func (ix *Index) plan(terms []string, weights []float64) []planned {
 	plan := make([]planned, 0, len(terms))
 	for i, t := range terms {
 		pl := ix.list(t)
 		if pl == nil {
 			continue
 		}
-		idf := ix.IDF(t)
+		idf := ix.IDF(t) * weight(weights, i)
 		plan = append(plan, planned{bit: 1 << uint(i), pl: pl, idf: idf, ub: ix.bound(idf), lends: ix.lends(pl)})
 	}
 	slices.SortStableFunc(plan, func(a, b planned) int { return cmp.Compare(b.ub, a.ub) })

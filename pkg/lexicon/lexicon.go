@@ -45,6 +45,9 @@ import (
 //go:embed lexicon.json
 var builtin []byte
 
+//go:embed glossary.json
+var glossary []byte
+
 // Set is a set of concepts, by their position in the lexicon.
 type Set uint64
 
@@ -60,6 +63,8 @@ type spec struct {
 	Concepts   []conceptSpec `json:"concepts"`
 	ChangeCues []string      `json:"change_cues"`
 	Types      []typeSpec    `json:"types"`
+	// Groups are the glossary: words that mean the same.
+	Groups [][]string `json:"groups,omitempty"`
 }
 
 type conceptSpec struct {
@@ -89,6 +94,10 @@ type Lexicon struct {
 	cues     phrases
 	types    []answerType
 	asks     phrases // value: type index
+	// same holds the glossary: its phrases (value: group index), and each
+	// group's one-word members as terms.
+	same    phrases
+	members [][]string
 }
 
 // Default returns the built-in lexicon.
@@ -120,10 +129,14 @@ func Load(path string) (*Lexicon, error) {
 // compile reads the built-in file and, if given, a person's, whose
 // entries join the built-in ones of the same name.
 func compile(base, extra []byte) (*Lexicon, error) {
-	var sp spec
+	var sp, words spec
 	if err := json.Unmarshal(base, &sp); err != nil {
 		return nil, err
 	}
+	if err := json.Unmarshal(glossary, &words); err != nil {
+		return nil, err
+	}
+	sp.Groups = words.Groups
 	if extra != nil {
 		var more spec
 		if err := json.Unmarshal(extra, &more); err != nil {
@@ -145,6 +158,7 @@ func (sp *spec) merge(o spec) {
 		sp.Concepts = append(sp.Concepts, c)
 	}
 	sp.ChangeCues = append(sp.ChangeCues, o.ChangeCues...)
+	sp.Groups = append(sp.Groups, o.Groups...)
 	for _, t := range o.Types {
 		if i := indexOf(sp.Types, func(x typeSpec) bool { return x.Name == t.Name }); i >= 0 {
 			sp.Types[i].Cues = append(sp.Types[i].Cues, t.Cues...)
@@ -167,7 +181,16 @@ func build(sp spec) (*Lexicon, error) {
 	if len(sp.Concepts) > maxConcepts {
 		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
 	}
-	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}}
+	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}}
+	for i, g := range sp.Groups {
+		var one []string
+		for _, w := range g {
+			if words := x.same.add(w, i); len(words) == 1 && !tokenize.IsStopWord(words[0]) {
+				one = append(one, words[0])
+			}
+		}
+		x.members = append(x.members, one)
+	}
 	for i, c := range sp.Concepts {
 		if c.Name == "" || len(c.Words) == 0 {
 			return nil, fmt.Errorf("concept %d: a concept needs a name and words", i+1)
@@ -368,4 +391,46 @@ func matchAt(terms []string, i int, words []string) bool {
 		}
 	}
 	return true
+}
+
+// Expansion is a word added to a query for one of its own: the same
+// meaning in other words or in the other language.
+type Expansion struct {
+	Term string
+	// For is the query term it stands for, by position in the terms
+	// given to Expand.
+	For int
+}
+
+// Expand returns the words that mean what query's words and phrases mean
+// (the glossary), as terms not among terms, each with the query term it
+// stands for ("reunión" for "meeting"). Only one-word members are added,
+// so a phrase's common words ("de" of "copia de seguridad") never join a
+// query.
+func (x *Lexicon) Expand(query string, terms []string) []Expansion {
+	var out []Expansion
+	seen := map[string]bool{}
+	for _, t := range terms {
+		seen[t] = true
+	}
+	x.same.eachMatch(stems(query), func(g int, words []string) {
+		at := slices.Index(terms, words[0])
+		if at < 0 {
+			for _, w := range words {
+				if at = slices.Index(terms, w); at >= 0 {
+					break
+				}
+			}
+		}
+		if at < 0 {
+			return
+		}
+		for _, m := range x.members[g] {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, Expansion{Term: m, For: at})
+			}
+		}
+	})
+	return out
 }

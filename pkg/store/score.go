@@ -26,7 +26,7 @@ import (
 //     the store (BenchmarkSearch10k; README, Honest numbers). It stays for
 //     what it proves — the descent never changes an answer — and for
 //     measuring it.
-func (s *Store) score(t *tree.Tree, terms []string, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+func (s *Store) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
 	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
 	if t != nil {
 		return s.scoreTree(t, terms, vis, inView, k, cov)
@@ -37,11 +37,12 @@ func (s *Store) score(t *tree.Tree, terms []string, vis func(index.Group) bool, 
 	pool := k
 	var raw []index.Hit
 	for {
-		got, st := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: pool})
+		got, st := s.ix.Search(index.Query{Terms: terms.terms, Weights: terms.weights, Visible: vis, Limit: pool})
 		cov.NodesRead, cov.LeavesScored = st.PostingsRead, st.DocsScored
 		raw = raw[:0]
 		for _, h := range got {
 			if inView(h.Doc) {
+				h.Matched, h.Related = terms.fold(h.Matched), terms.fold(h.Related)
 				raw = append(raw, h)
 			}
 		}
@@ -54,8 +55,8 @@ func (s *Store) score(t *tree.Tree, terms []string, vis func(index.Group) bool, 
 
 // scoreTree is score through the tree. Callers hold s.mu and s.treeMu for
 // reading.
-func (s *Store) scoreTree(t *tree.Tree, terms []string, vis func(index.Group) bool, inView func(index.Doc) bool, k int, cov Coverage) ([]index.Hit, Coverage) {
-	sc := treeScorer{s: s, sc: s.ix.Scorer(terms, vis), inView: inView}
+func (s *Store) scoreTree(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, cov Coverage) ([]index.Hit, Coverage) {
+	sc := treeScorer{s: s, sc: s.ix.WeightedScorer(terms.terms, terms.weights, vis), inView: inView}
 	res := t.Search(tree.Query{
 		Scorer: sc,
 		K:      k,
@@ -67,7 +68,7 @@ func (s *Store) scoreTree(t *tree.Tree, terms []string, vis func(index.Group) bo
 	})
 	hits := make([]index.Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		hits = append(hits, index.Hit{Doc: s.byID[h.ID], Score: h.Score, Matched: h.Matched})
+		hits = append(hits, index.Hit{Doc: s.byID[h.ID], Score: h.Score, Matched: terms.fold(h.Matched)})
 	}
 	cov.Exhaustive = res.Exhaustive
 	cov.NodesRead, cov.LeavesScored = res.NodesRead, res.LeavesScored

@@ -208,7 +208,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 		descend = t
 	}
 	q.ask = s.questionOf(in.Query, q.terms)
-	raw, cov := s.score(descend, q.terms, vis, inView, max(q.limit, candidatePool), !q.view.zero())
+	raw, cov := s.score(descend, expand(q.terms, s.lex.Expand(in.Query, q.terms)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
 	if len(raw) > 0 {
