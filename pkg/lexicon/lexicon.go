@@ -400,6 +400,9 @@ type Expansion struct {
 	// For is the query term it stands for, by position in the terms
 	// given to Expand.
 	For int
+	// Concept: the word is not a synonym but another word of a concept
+	// the query is about ("flat" for "city": residence), weaker evidence.
+	Concept bool
 }
 
 // Expand returns the words that mean what query's words and phrases mean
@@ -429,6 +432,18 @@ func (x *Lexicon) Expand(query string, terms []string) []Expansion {
 			if !seen[m] {
 				seen[m] = true
 				out = append(out, Expansion{Term: m, For: at})
+			}
+		}
+	})
+	x.words.eachMatch(stems(query), func(c int, words []string) {
+		at := slices.Index(terms, words[len(words)-1])
+		if at < 0 {
+			return
+		}
+		for _, ws := range x.byConcep[c] {
+			if len(ws) == 1 && !seen[ws[0]] && !tokenize.IsStopWord(ws[0]) {
+				seen[ws[0]] = true
+				out = append(out, Expansion{Term: ws[0], For: at, Concept: true})
 			}
 		}
 	})

@@ -14,6 +14,11 @@ import (
 // query word it stands for — the query asks what it asks, in more words.
 const expansionWeight = 0.3
 
+// conceptExpansion is the weight of the other words of a concept the
+// query is about ("flat", "apartment" for "which city…": residence): they
+// find a memory worded unlike the question, and weigh less than synonyms.
+const conceptExpansion = 0.1
+
 // expanded is a query's terms with the words added for them.
 type expanded struct {
 	terms   []string
@@ -34,7 +39,11 @@ func expand(terms []string, exp []lexicon.Expansion) expanded {
 			break
 		}
 		e.terms = append(e.terms, x.Term)
-		e.weights = append(e.weights, expansionWeight)
+		w := expansionWeight
+		if x.Concept {
+			w = conceptExpansion
+		}
+		e.weights = append(e.weights, w)
 		e.stands = append(e.stands, x.For)
 	}
 	return e
