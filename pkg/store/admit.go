@@ -212,6 +212,11 @@ func checkRecord(l *leaf.Leaf) error {
 			return fmt.Errorf("%w: %s: a link to %q, not an id", ErrInvalid, l.ID, clip(k.ID, 40))
 		}
 	}
+	for _, p := range l.Probable {
+		if !leaf.IsID(p.ID) || p.Confidence < 0 || p.Confidence > 1 {
+			return fmt.Errorf("%w: %s: a probable supersession of %q with confidence %v: want an id and 0 to 1", ErrInvalid, l.ID, clip(p.ID, 40), p.Confidence)
+		}
+	}
 	return nil
 }
 

@@ -25,6 +25,8 @@ type question struct {
 	wants  lexicon.Type
 	names  []string // the capitalised words it names, as terms
 	naming []string // the same, as written
+	// bare are the names given alone: "Marta", not "Marta Gil".
+	bare []string
 	// period is the month or year the question names, if any.
 	period     struct{ start, end time.Time }
 	periodName string
@@ -43,6 +45,7 @@ func (s *Store) questionOf(text string, terms []string) question {
 	for _, n := range q.naming {
 		q.names = append(q.names, strings.Join(tokenize.Words(n), " "))
 	}
+	q.bare = bareNames(text, q.names)
 	return q
 }
 
@@ -61,6 +64,29 @@ func namesIn(text string) []string {
 			out = append(out, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
 		}
 		opening = false
+	}
+	return out
+}
+
+// bareNames returns those of names (terms) that text gives alone, not
+// next to another of them ("Marta" in "what does Marta do?", not in "what
+// does Marta Gil do?").
+func bareNames(text string, names []string) []string {
+	words := strings.Fields(text)
+	term := func(i int) string {
+		if i < 0 || i >= len(words) {
+			return ""
+		}
+		w := strings.TrimFunc(words[i], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		return strings.Join(tokenize.Words(w), " ")
+	}
+	var out []string
+	for i := range words {
+		t := term(i)
+		if slices.Contains(names, t) && !slices.Contains(names, term(i-1)) && !slices.Contains(names, term(i+1)) {
+			out = append(out, t)
+		}
 	}
 	return out
 }
@@ -149,14 +175,14 @@ const referentWindow = 0.3
 // referent of a name the question gives, when they name two or more
 // different ones. Callers hold s.mu for reading.
 func (s *Store) referents(order []ranked, q question) []int {
-	if len(q.names) == 0 || len(order) < 2 {
+	if len(q.bare) == 0 || len(order) < 2 {
 		return nil
 	}
-	for _, name := range q.names {
+	for _, name := range q.bare {
 		var seen []string
 		var at []int
 		for i, r := range order[:min(len(order), maxCandidates+1)] {
-			if r.score < referentWindow*order[0].score {
+			if r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) {
 				continue
 			}
 			ref := referent(s.shown(s.docs[r.doc]).Text, name)

@@ -249,6 +249,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 		return
 	}
 	old := s.docs[d]
+	s.dropProbable(old)
 	s.count(old, -1)
 	s.count(l, 1)
 	s.docs[d] = l

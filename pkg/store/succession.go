@@ -1,11 +1,14 @@
 package store
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
@@ -51,6 +54,7 @@ const (
 	// rareShare: a term is rare when its IDF in the partition is at least
 	// this share of the highest IDF it can give (a term found nowhere).
 	rareShare = 0.6
+	fewDF     = 3
 )
 
 // successionEvidence is what the inference knows of one pair of memories.
@@ -132,7 +136,10 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
 		total += idf[i]
 	}
-	rare := rareShare * math.Log(1+(n+0.5)/0.5) // a term found nowhere has the highest IDF
+	// A rare term: its IDF is a good share of the highest the partition
+	// can give (a term found nowhere), or, in a small partition where no
+	// IDF is high, it is in a few memories only.
+	rare := min(rareShare*math.Log(1+(n+0.5)/0.5), math.Log(1+(n-fewDF+0.5)/(fewDF+0.5)))
 	perTerm := total / float64(len(top))
 	var found []leaf.Probable
 	for _, h := range hits {
@@ -166,9 +173,6 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		e.Similarity = weight / min(total, perTerm*float64(max(1, len(old))))
 		e.Concept, e.Single = common != 0, s.lex.Single(common) != 0
 		conf := successionConfidence(e)
-		if successionTrace != nil {
-			successionTrace(l, m, e, conf)
-		}
 		if conf < minSuccession {
 			continue
 		}
@@ -322,5 +326,114 @@ func (s *Store) probableNotice(l *leaf.Leaf) string {
 	return "PROBABLY OUTDATED: a later memory (" + l.ValidFrom.Format(time.DateOnly) + ", " + l.ID + ") says: " + excerpt(full.Text)
 }
 
-// successionTrace, when set (TEMP), sees every pair weighed.
-var successionTrace func(n, o *leaf.Leaf, e successionEvidence, conf float64)
+// ProbableLink is one probable supersession, as a person reviews it.
+type ProbableLink struct {
+	// Old is the memory probably superseded, New its probable successor
+	// (the later-dated), each with its text.
+	Old, New   leaf.Leaf
+	Confidence float64
+	// About is what the inference rests on: the concepts and rare words
+	// the two share.
+	About []string
+}
+
+// Probables lists the probable supersessions between live memories the
+// caller may see under scope, most recent successor first.
+func (s *Store) Probables(c Caller, scope SearchScope) ([]ProbableLink, error) {
+	if err := validateCaller(c); err != nil {
+		return nil, err
+	}
+	if err := s.recordReadAll(c, scope, "probable supersessions"); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	vis, _, err := s.visible(c, scope)
+	if err != nil {
+		return nil, err
+	}
+	var out []ProbableLink
+	for _, holder := range s.docs {
+		if !isLive(holder) || !vis(s.groupOf(holder)) {
+			continue
+		}
+		for _, p := range holder.Probable {
+			d, ok := s.byID[p.ID]
+			if !ok || !isLive(s.docs[d]) {
+				continue
+			}
+			old, nw := s.docs[d], holder
+			if p.Newer {
+				old, nw = nw, old
+			}
+			out = append(out, ProbableLink{Old: s.shown(old), New: s.shown(nw), Confidence: p.Confidence, About: append(slices.Clone(p.Concepts), p.Terms...)})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ProbableLink) int { return b.New.ValidFrom.Compare(a.New.ValidFrom) })
+	return out, nil
+}
+
+// Unlink undoes a probable supersession a person judged wrong: the
+// inference is removed from the header of the memory that holds it, so
+// the older memory is current again, and the change is in the log. An
+// explicit correction (mark_outdated) is not undone here: it is a
+// person's or an agent's statement, not a guess.
+func (s *Store) Unlink(ctx context.Context, c Caller, oldID, newID string) (leaf.Leaf, error) {
+	if err := validateCaller(c); err != nil {
+		return leaf.Leaf{}, err
+	}
+	if !c.IsPerson() {
+		return leaf.Leaf{}, fmt.Errorf("%w: only the person can undo a probable supersession: ask them to run `ihmt unlink %s %s`", ErrPermission, oldID, newID)
+	}
+	return doOp(ctx, s, func(now time.Time) (*changeOf[leaf.Leaf], error) {
+		holder, other, err := s.probableHolder(c, oldID, newID)
+		if err != nil {
+			return nil, err
+		}
+		holder.Probable = slices.DeleteFunc(slices.Clone(holder.Probable), func(p leaf.Probable) bool { return p.ID == other })
+		e := s.newEntry(opUnlink, c, now)
+		e.ID, e.Leaves, e.Detail = holder.ID, []leaf.Header{holder.Header}, oldID+" is not superseded by "+newID
+		return &changeOf[leaf.Leaf]{entries: []entry{e}, leaves: []*leaf.Leaf{holder}, done: func(*journal.Journal) (leaf.Leaf, error) { return *holder, nil }}, nil
+	})
+}
+
+// probableHolder finds the memory whose header holds the probable link
+// between oldID and newID (either may, by the dates), as a copy to change,
+// and the id of the other one. Only the writer calls it.
+func (s *Store) probableHolder(c Caller, oldID, newID string) (*leaf.Leaf, string, error) {
+	for _, pair := range [][2]string{{newID, oldID}, {oldID, newID}} {
+		l, err := s.lookup(c, pair[0], ScopeDefault)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, p := range l.Probable {
+			if p.ID == pair[1] && p.Newer == (pair[0] == oldID) {
+				return l, pair[1], nil
+			}
+		}
+	}
+	return nil, "", fmt.Errorf("%w: no probable supersession of %s by %s: `ihmt conflicts` lists them", ErrNotFound, oldID, newID)
+}
+
+// dropProbable takes the probable supersessions l's header holds out of
+// s.likely, before a new version of l is published. Callers hold s.mu.
+func (s *Store) dropProbable(l *leaf.Leaf) {
+	self, ok := s.byID[l.ID]
+	if !ok {
+		return
+	}
+	for _, p := range l.Probable {
+		d, ok := s.byID[p.ID]
+		if !ok {
+			continue
+		}
+		from, to := d, self
+		if p.Newer {
+			from, to = self, d
+		}
+		s.likely[from] = slices.DeleteFunc(s.likely[from], func(e edge) bool { return e.to == to })
+		if len(s.likely[from]) == 0 {
+			delete(s.likely, from)
+		}
+	}
+}

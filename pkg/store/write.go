@@ -232,6 +232,7 @@ const (
 	opPurge   = "purge"
 	opReview  = "review"
 	opReadAll = "read_all"
+	opUnlink  = "unlink"
 	// opSupersede marks an older version's leaves.
 	opSupersede = "supersede"
 )
