@@ -46,21 +46,21 @@ func runSet(ctx context.Context, cfg config, bins testenv.Binaries, set *evalSet
 	if err != nil {
 		return rep, err
 	}
-	w, err := startWorld(ctx, bins, filepath.Join(dir, "store"), filepath.Join(dir, "work"))
+	w, err := testenv.StartLive(ctx, bins, filepath.Join(dir, "store"), filepath.Join(dir, "work"))
 	if err != nil {
 		return rep, err
 	}
-	defer w.stop()
+	defer w.Stop()
 
 	// Every shim starts at once: the savers and the askers alike.
-	pairs := set.pairs()
+	keys := set.savers()
 	if prev != nil {
-		pairs = nil
+		keys = nil
 	}
 	for _, p := range askProjects(set) {
-		pairs = append(pairs, pair{p, askAgent})
+		keys = append(keys, testenv.ShimKey{Project: p, Agent: askAgent})
 	}
-	shims, err := w.connectAll(ctx, pairs)
+	shims, err := w.Shims(ctx, keys)
 	if err != nil {
 		return rep, err
 	}
@@ -85,7 +85,7 @@ func runSet(ctx context.Context, cfg config, bins testenv.Binaries, set *evalSet
 	outs := askAll(ctx, set, shims, ids, cfg.workers)
 	rep.AskSec = time.Since(t1).Seconds()
 	rep.Kinds, rep.Total, rep.Misses = tallyRows(set, outs, cfg.verbose || cfg.json)
-	return rep, w.stop()
+	return rep, w.Stop()
 }
 
 // runDir is where the store and the shims' working directories go: the
@@ -166,7 +166,7 @@ func askProjects(set *evalSet) []string {
 // one at a time: order decides what corrects what. ids gets every store id
 // a save made (a long text may become several). A refused save is reported
 // and counted out; any other failure ends the run.
-func saveAll(ctx context.Context, set *evalSet, shims map[pair]*shim, ids map[string]string, stderr io.Writer) (int, error) {
+func saveAll(ctx context.Context, set *evalSet, shims map[testenv.ShimKey]*testenv.LiveShim, ids map[string]string, stderr io.Writer) (int, error) {
 	n := 0
 	for _, m := range set.Memories {
 		args := map[string]any{"content": m.Text}
@@ -177,7 +177,7 @@ func saveAll(ctx context.Context, set *evalSet, shims map[pair]*shim, ids map[st
 			args["scope"] = "global"
 		}
 		var r saved
-		if err := shims[pair{m.Project, m.Agent}].call(ctx, "save_memory", args, &r); err != nil {
+		if err := shims[testenv.ShimKey{Project: m.Project, Agent: m.Agent}].Call(ctx, "save_memory", args, &r); err != nil {
 			return n, fmt.Errorf("save %s: %w", m.ID, err)
 		}
 		switch r.Status {
@@ -199,14 +199,14 @@ func saveAll(ctx context.Context, set *evalSet, shims map[pair]*shim, ids map[st
 // askAll asks every question through its project's shim, a few at a time
 // (reads run concurrently in the daemon), and returns the outcomes in the
 // set's order.
-func askAll(ctx context.Context, set *evalSet, shims map[pair]*shim, ids map[string]string, workers int) []outcome {
+func askAll(ctx context.Context, set *evalSet, shims map[testenv.ShimKey]*testenv.LiveShim, ids map[string]string, workers int) []outcome {
 	outs := make([]outcome, len(set.Questions))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				outs[i] = ask(ctx, set.Questions[i], shims[pair{set.Questions[i].Project, askAgent}], ids)
+				outs[i] = ask(ctx, set.Questions[i], shims[testenv.ShimKey{Project: set.Questions[i].Project, Agent: askAgent}], ids)
 			}
 		})
 	}
@@ -218,7 +218,7 @@ func askAll(ctx context.Context, set *evalSet, shims map[pair]*shim, ids map[str
 	return outs
 }
 
-func ask(ctx context.Context, q question, s *shim, ids map[string]string) outcome {
+func ask(ctx context.Context, q question, s *testenv.LiveShim, ids map[string]string) outcome {
 	args := map[string]any{"query": q.Query, "limit": 5}
 	if q.Project == "" {
 		args["scope"] = "all"
@@ -227,7 +227,7 @@ func ask(ctx context.Context, q question, s *shim, ids map[string]string) outcom
 		args["as_of"] = q.AsOf
 	}
 	var a answer
-	if err := s.call(ctx, "search_memory", args, &a); err != nil {
+	if err := s.Call(ctx, "search_memory", args, &a); err != nil {
 		return outcome{Q: q, Status: "error", Err: err.Error()}
 	}
 	o := outcome{Q: q, Status: a.Status}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 func TestJudge(t *testing.T) {
@@ -96,7 +98,7 @@ func TestLoadSet(t *testing.T) {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("loadSet: %v", err)
 			case tt.wantErr == "":
-				if len(s.Memories) != 1 || len(s.Questions) != 1 || s.pairs()[0] != (pair{"", "codex"}) {
+				if len(s.Memories) != 1 || len(s.Questions) != 1 || s.savers()[0] != (testenv.ShimKey{Agent: "codex"}) {
 					t.Errorf("set %+v", s)
 				}
 			case err == nil || !strings.Contains(err.Error(), tt.wantErr):

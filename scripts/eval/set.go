@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
 // memory is one memory line of a set: saved, in file order, by its agent
@@ -130,19 +132,17 @@ func (s *evalSet) checkRefs(q question) error {
 	return nil
 }
 
-// pairs lists the (project, agent) pairs that save, in order of first save:
-// one shim each.
-func (s *evalSet) pairs() []pair {
-	var out []pair
-	seen := map[pair]bool{}
+// savers lists the (project, agent) pairs that save, in order of first
+// save: one shim each.
+func (s *evalSet) savers() []testenv.ShimKey {
+	var out []testenv.ShimKey
+	seen := map[testenv.ShimKey]bool{}
 	for _, m := range s.Memories {
-		p := pair{m.Project, m.Agent}
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
+		k := testenv.ShimKey{Project: m.Project, Agent: m.Agent}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
 		}
 	}
 	return out
 }
-
-type pair struct{ project, agent string }
