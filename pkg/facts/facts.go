@@ -210,7 +210,7 @@ type Extractor struct {
 
 // CodeVersion changes whenever this package's code would extract other
 // facts from the same patterns, or Fact changes shape; Digest includes it.
-const CodeVersion = 1
+const CodeVersion = 2
 
 // Digest identifies what Extract does: the patterns and CodeVersion. A
 // store can keep facts it extracted and reuse them while the digest holds.

@@ -136,7 +136,7 @@ func runIngest(ctx context.Context, cfg config, bins testenv.Binaries, stdout, s
 	after := askAll(ctx, set, shims, ids, cfg.workers)
 	for i, q := range set.Questions {
 		rep.Questions = append(rep.Questions, beforeAfter{QID: q.QID, Query: q.Query,
-			Before: describe(before[i]), After: describe(after[i]),
+			Before: describe(before[i], sources), After: describe(after[i], sources),
 			Pass: [2]bool{judge(before[i]).pass, judge(after[i]).pass}})
 	}
 	insp, err := newInspector(w)
@@ -317,15 +317,23 @@ func (in *inspector) tallyFacts(ctx context.Context, sources map[string]string, 
 	return nil
 }
 
-func describe(o outcome) string {
+// describe is an outcome in a few words: the status and the first three
+// ranked, an ingested leaf named by its file.
+func describe(o outcome, sources map[string]string) string {
 	if o.Err != "" {
 		return "error: " + o.Err
 	}
-	first := "nothing"
-	if len(o.Ranked) > 0 {
-		first = o.Ranked[0]
+	var ranked []string
+	for _, id := range o.Ranked[:min(3, len(o.Ranked))] {
+		if src, ok := sources[strings.TrimPrefix(id, "?")]; ok {
+			id = src
+		}
+		ranked = append(ranked, id)
 	}
-	return o.Status + ", first " + first
+	if len(ranked) == 0 {
+		return o.Status
+	}
+	return o.Status + ": " + strings.Join(ranked, ", ")
 }
 
 func (r ingestReport) print(w io.Writer, verbose bool) {

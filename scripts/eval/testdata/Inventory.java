@@ -52,6 +52,47 @@ public class Inventory {
     }
 
     /**
+     * Loads counts from a stocktake export: one "sku,units" line per SKU,
+     * a header line first, blank lines and lines starting with # ignored.
+     * Counts replace what the shelf held; holds are kept as they are, so a
+     * SKU may end with more units held than counted, which available()
+     * reports as zero free units until the holds lapse or are paid.
+     * Returns the number of SKUs loaded; a malformed line stops the load
+     * with its line number, leaving the counts of the lines before it.
+     */
+    public synchronized int importCounts(String csv) {
+        int loaded = 0;
+        int lineNo = 0;
+        for (String line : csv.split("\\R")) {
+            lineNo++;
+            if (lineNo == 1) {
+                continue; // the header
+            }
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            String[] parts = trimmed.split(",");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("line " + lineNo + ": want sku,units, got " + trimmed);
+            }
+            String sku = parts[0].strip();
+            int units;
+            try {
+                units = Integer.parseInt(parts[1].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("line " + lineNo + ": units " + parts[1] + " is not a number", e);
+            }
+            if (units < 0) {
+                throw new IllegalArgumentException("line " + lineNo + ": negative count " + units);
+            }
+            stock.put(sku, units);
+            loaded++;
+        }
+        return loaded;
+    }
+
+    /**
      * Places a soft hold on qty units of sku for a cart in checkout: the
      * units stay on the shelf but no other cart can take them until the
      * hold lapses or the order is paid. Returns false, holding nothing,
@@ -67,6 +108,33 @@ public class Inventory {
         holdsByCart.computeIfAbsent(cartId, k -> new HashMap<>()).merge(sku, qty, Integer::sum);
         holdExpiry.put(cartId, clock.instant().plus(holdTimeout));
         return true;
+    }
+
+    /**
+     * Writes a plain-text stock report, one SKU per line in name order:
+     * the units on the shelf, the units held for carts, the free units,
+     * and a REORDER mark for SKUs below the threshold. The report is for
+     * people; the warehouse dashboard reads available() instead.
+     */
+    public synchronized String report() {
+        expireHolds();
+        StringBuilder out = new StringBuilder();
+        out.append(String.format("%-16s %8s %8s %8s%n", "sku", "shelf", "held", "free"));
+        stock.keySet().stream().sorted().forEach(sku -> {
+            int shelf = stock.getOrDefault(sku, 0);
+            int onHold = held.getOrDefault(sku, 0);
+            int free = shelf - onHold;
+            out.append(String.format("%-16s %8d %8d %8d", sku, shelf, onHold, free));
+            if (free < reorderThreshold) {
+                out.append("  REORDER");
+            }
+            out.append(System.lineSeparator());
+        });
+        int totalShelf = stock.values().stream().mapToInt(Integer::intValue).sum();
+        int totalHeld = held.values().stream().mapToInt(Integer::intValue).sum();
+        out.append(String.format("%-16s %8d %8d %8d%n", "total", totalShelf, totalHeld, totalShelf - totalHeld));
+        out.append("carts holding stock: ").append(holdsByCart.size()).append(System.lineSeparator());
+        return out.toString();
     }
 
     /**
