@@ -80,45 +80,59 @@ type javaAnswer struct {
 }
 
 func runIngest(ctx context.Context, cfg config, bins testenv.Binaries, stdout, stderr io.Writer) error {
-	start := time.Now()
-	set, err := loadSet(filepath.Join(filepath.Dir(defaultSet()), "personal.jsonl"))
+	rep, err := ingestCheck(ctx, bins, cfg.repo, cfg.workers, stderr)
 	if err != nil {
 		return err
 	}
-	files, err := repoFiles(cfg.repo)
+	if cfg.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	rep.print(stdout, cfg.verbose)
+	return nil
+}
+
+// ingestCheck runs the check on repo's files with the programs in bins.
+func ingestCheck(ctx context.Context, bins testenv.Binaries, repo string, workers int, stderr io.Writer) (ingestReport, error) {
+	start := time.Now()
+	var rep ingestReport
+	set, err := loadSet(filepath.Join(filepath.Dir(defaultSet()), "personal.jsonl"))
 	if err != nil {
-		return err
+		return rep, err
+	}
+	files, err := repoFiles(repo)
+	if err != nil {
+		return rep, err
 	}
 	dir, err := os.MkdirTemp("", "ihmt-eval-ingest-*")
 	if err != nil {
-		return err
+		return rep, err
 	}
 	defer os.RemoveAll(dir)
 	w, err := testenv.StartLive(ctx, bins, filepath.Join(dir, "store"), filepath.Join(dir, "work"))
 	if err != nil {
-		return err
+		return rep, err
 	}
 	defer w.Stop()
 	keys := append(set.savers(), testenv.ShimKey{Project: ingestProject, Agent: askAgent})
 	shims, err := w.Shims(ctx, keys)
 	if err != nil {
-		return err
+		return rep, err
 	}
 	ids := map[string]string{}
 	if _, err := saveAll(ctx, set, shims, ids, stderr); err != nil {
-		return err
+		return rep, err
 	}
-	before := askAll(ctx, set, shims, ids, cfg.workers)
+	before := askAll(ctx, set, shims, ids, workers)
 
-	var rep ingestReport
+	docs, err := ingestCLI(ctx, w, bins, repo, append(files, javaFile()))
+	if err != nil {
+		return rep, err
+	}
 	sources := map[string]string{} // leaf id → "code: name" / "document: name"
 	java := map[string]bool{}      // the Java file's leaves
-	rep.Leaves = map[string]int{}
-	docs, err := ingestCLI(ctx, w, bins, cfg.repo, append(files, javaFile()))
-	if err != nil {
-		return err
-	}
-	rep.Documents = len(docs)
+	rep.Documents, rep.Leaves = len(docs), map[string]int{}
 	for _, d := range docs {
 		if d.Status != "saved" {
 			rep.NotSaved = append(rep.NotSaved, d.Name+": "+d.Status+" ("+excerpt(d.Message, 80)+")")
@@ -133,7 +147,7 @@ func runIngest(ctx context.Context, cfg config, bins testenv.Binaries, stdout, s
 			java[id] = d.Name == filepath.Base(javaFile())
 		}
 	}
-	after := askAll(ctx, set, shims, ids, cfg.workers)
+	after := askAll(ctx, set, shims, ids, workers)
 	for i, q := range set.Questions {
 		rep.Questions = append(rep.Questions, beforeAfter{QID: q.QID, Query: q.Query,
 			Before: describe(before[i], sources), After: describe(after[i], sources),
@@ -141,24 +155,18 @@ func runIngest(ctx context.Context, cfg config, bins testenv.Binaries, stdout, s
 	}
 	insp, err := newInspector(w)
 	if err != nil {
-		return err
+		return rep, err
 	}
 	defer insp.c.Close()
 	texts := func(id string) (string, error) { return insp.text(ctx, id) }
 	if rep.Java, err = askJava(ctx, shims[testenv.ShimKey{Project: ingestProject, Agent: askAgent}], java, texts); err != nil {
-		return err
+		return rep, err
 	}
 	if err := insp.tallyFacts(ctx, sources, &rep); err != nil {
-		return err
+		return rep, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	if cfg.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	rep.print(stdout, cfg.verbose)
-	return w.Stop()
+	return rep, w.Stop()
 }
 
 // repoFiles lists the repository's README.md and Go sources, as git
