@@ -367,3 +367,29 @@ func titles(blocks []Block) []string {
 	}
 	return out
 }
+
+// TestBigDeclarationsStandAlone: in code, small declarations pack together
+// while one big enough to read on its own gets a block of its own.
+func TestBigDeclarationsStandAlone(t *testing.T) {
+	body := strings.Repeat("\tx = x*31 + 7 // keep mixing\n", 30)
+	src := "package p\n\nconst A = 1\n\nconst B = 2\n\n// Big mixes.\nfunc Big() int {\n\tx := 0\n" + body + "\treturn x\n}\n\nconst C = 3\n\nconst D = 4\n"
+	_, blocks := Split("p.go", src, Options{})
+	var big, small []string
+	for _, b := range blocks {
+		switch {
+		case strings.Contains(b.Text, "func Big"):
+			big = append(big, b.Text)
+		case strings.Contains(b.Text, "const C"):
+			small = append(small, b.Text)
+		}
+	}
+	if len(big) != 1 || strings.Contains(big[0], "const ") {
+		t.Errorf("Big shares its block: %q", big)
+	}
+	if len(small) != 1 || !strings.Contains(small[0], "const D") {
+		t.Errorf("the small declarations after Big are not packed together: %q (all: %q)", small, texts(blocks))
+	}
+	if a := blocks[0].Text; !strings.Contains(a, "const A") || !strings.Contains(a, "const B") {
+		t.Errorf("the small declarations before Big are not packed with the package clause: %q", a)
+	}
+}
