@@ -142,20 +142,30 @@ func (s *Store) weighKinds(terms []string, k int, score func(n int) ([]index.Hit
 	}
 }
 
+// prior is how much a leaf's score counts. A journal's entries and
+// clinical notes are the person's own dated record, as good as what they
+// stated; other documents (a README, an essay, a runbook) describe more
+// than they state about the person.
+func prior(h *leaf.Header, aboutCode bool) float64 {
+	switch kindOf(h) {
+	case kindCode:
+		if !aboutCode {
+			return codeYield
+		}
+	case kindDocument:
+		if t := ingest.Type(h.Source.Type); t != ingest.TypeTemporal && t != ingest.TypeClinical {
+			return documentYield
+		}
+	}
+	return 1
+}
+
 // applyPriors returns the hits with their kinds' priors applied, best
 // first, and whether any prior changed a score (if none did, raw itself).
 func (s *Store) applyPriors(raw []index.Hit, aboutCode bool) ([]index.Hit, bool) {
 	var out []index.Hit
 	for i, h := range raw {
-		p := 1.0
-		switch kindOf(&s.docs[h.Doc].Header) {
-		case kindCode:
-			if !aboutCode {
-				p = codeYield
-			}
-		case kindDocument:
-			p = documentYield
-		}
+		p := prior(&s.docs[h.Doc].Header, aboutCode)
 		if p == 1 && out == nil {
 			continue
 		}

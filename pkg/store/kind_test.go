@@ -216,3 +216,27 @@ func TestIngestedTextStatesNoFacts(t *testing.T) {
 	s.Close()
 	check(open(t, dir), "after a restart")
 }
+
+// BenchmarkSearchAmongCode: searches in a store of a thousand memories and
+// a few thousand code blocks that share their words, where code yields to
+// prose: the pool grows until the answer is the exhaustive one's.
+func BenchmarkSearchAmongCode(b *testing.B) {
+	s := open(b, b.TempDir())
+	for i := range 1000 {
+		save(b, s, alice, fmt.Sprintf("Note %d: the host h%d is live since spring; the team reviews it weekly.", i, i), ScopeGlobal)
+	}
+	for f := range 40 {
+		if _, err := s.Ingest(ctx, IngestInput{Caller: alice, Name: fmt.Sprintf("/src/living/l%d.go", f), Content: codeAboutLiving(f, 100)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, q := range []string{"where do I live", "isLive function", "document answer", "host h42"} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Search(SearchInput{Caller: alice, Query: q}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
