@@ -128,8 +128,11 @@ func (s *Store) weighKinds(terms []string, k int, score func(n int) ([]index.Hit
 	for {
 		raw, cov := score(pool)
 		out, weighed := s.applyPriors(raw, code)
-		if !weighed || len(raw) < pool || pool >= maxKindPool {
-			return out[:min(k, len(out))], cov
+		if !weighed {
+			return raw, cov
+		}
+		if len(raw) < pool {
+			return out[:min(k, len(out))], cov // every memory that matches was scored
 		}
 		floor := raw[0].Score
 		for _, h := range raw {
@@ -137,6 +140,12 @@ func (s *Store) weighKinds(terms []string, k int, score func(n int) ([]index.Hit
 		}
 		if len(out) >= k && out[k-1].Score >= floor {
 			return out[:k], cov
+		}
+		if pool >= maxKindPool {
+			// A memory past the pool might still place: the answer says
+			// so rather than claim to be exhaustive.
+			cov.Exhaustive = false
+			return out[:min(k, len(out))], cov
 		}
 		pool *= 4
 	}
