@@ -86,15 +86,23 @@ func TestCodeYieldsToProse(t *testing.T) {
 	terms := tokenize.Terms("where do I live")
 	vis := func(index.Group) bool { return true }
 	all := func(index.Doc) bool { return true }
+	idsOf := func(hits []index.Hit) []string { // callers hold s.mu
+		var out []string
+		for _, h := range hits {
+			out = append(out, s.docs[h.Doc].ID)
+		}
+		return out
+	}
 	s.mu.RLock()
 	plain, _ := s.scoreBM25(nil, terms, vis, all, candidatePool, false)
 	weighed, _ := s.score(nil, terms, vis, all, candidatePool, false)
+	plainIDs, weighedIDs := idsOf(plain), idsOf(weighed)
 	s.mu.RUnlock()
-	if slices.ContainsFunc(plain, func(h index.Hit) bool { return s.docs[h.Doc].ID == home.Leaf.ID }) {
+	if slices.Contains(plainIDs, home.Leaf.ID) {
 		t.Fatalf("control: plain BM25's first %d already hold the memory; the test needs more code", candidatePool)
 	}
-	if len(weighed) == 0 || s.docs[weighed[0].Doc].ID != home.Leaf.ID {
-		t.Fatalf("with the priors the first hit is %v, want the memory", weighed[:min(3, len(weighed))])
+	if len(weighedIDs) == 0 || weighedIDs[0] != home.Leaf.ID {
+		t.Fatalf("with the priors the first hits are %v, want the memory %s", weighedIDs[:min(3, len(weighedIDs))], home.Leaf.ID)
 	}
 
 	for _, opts := range []EvalOptions{{}, {Descend: true}} {
