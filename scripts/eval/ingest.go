@@ -46,7 +46,7 @@ const (
 
 type ingestReport struct {
 	Documents     int            `json:"documents"`
-	NotSaved      []string       `json:"not_saved,omitempty"`
+	NotSaved      []string       `json:"not_saved"`
 	Leaves        map[string]int `json:"leaves"` // by block type
 	CodeFacts     []factRow      `json:"facts_from_code"`
 	DocumentFacts []factRow      `json:"facts_from_documents"`
@@ -96,7 +96,8 @@ func runIngest(ctx context.Context, cfg config, bins testenv.Binaries, stdout, s
 // ingestCheck runs the check on repo's files with the programs in bins.
 func ingestCheck(ctx context.Context, bins testenv.Binaries, repo string, workers int, stderr io.Writer) (ingestReport, error) {
 	start := time.Now()
-	var rep ingestReport
+	// Empty lists, not null, in --json.
+	rep := ingestReport{CodeFacts: []factRow{}, DocumentFacts: []factRow{}, DoubleCurrent: []string{}, NotSaved: []string{}}
 	set, err := loadSet(filepath.Join(filepath.Dir(defaultSet()), "personal.jsonl"))
 	if err != nil {
 		return rep, err
