@@ -52,6 +52,17 @@
 // "user". Phrases are English whatever the language of the text, because
 // the notices they go into are.
 //
+// # What a text is
+//
+// Not every text states something about the user or a project. Code does
+// not (its strings and test tables describe programs), and a document a
+// person keeps — a README — quotes and gives examples as often as it
+// states. [Extractor.ExtractKind] reads a text as what it is ([Kind]): a
+// memory someone saved (every sentence but fenced code), a document's
+// prose (its own statements only: code spans, quotations, block quotes
+// and example sentences are blanked first, by [Statements]) or code
+// (nothing). The store tells it each leaf's kind from the leaf's header.
+//
 // # Speed
 //
 // Go's regular expressions are slow next to a literal search and there are
@@ -210,7 +221,7 @@ type Extractor struct {
 
 // CodeVersion changes whenever this package's code would extract other
 // facts from the same patterns, or Fact changes shape; Digest includes it.
-const CodeVersion = 1
+const CodeVersion = 2
 
 // Digest identifies what Extract does: the patterns and CodeVersion. A
 // store can keep facts it extracted and reuse them while the digest holds.

@@ -233,7 +233,9 @@ func (m *codeModel) emit(out *[]unit, it item, d int, ctx, parent string, max, n
 				m.emit(out, mem, lvl, inner, name, max, nesting+1)
 			}
 			if closeAt < it.to {
-				*out = append(*out, unit{start: m.off(closeAt), end: end, solo: true, ctx: ctx, weak: firstWords(m.src[m.off(closeAt):end], 4)})
+				// The closing line ends the last member's block: a leaf
+				// holding only "}" would be a search hit of nothing.
+				(*out)[len(*out)-1].end = end
 			}
 			return
 		}

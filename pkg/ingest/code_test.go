@@ -274,7 +274,7 @@ func TestOversizedContainerSplitsPerMember(t *testing.T) {
 		}
 		members := 0
 		for i, bl := range blocks {
-			if i <= hdr || (tt.closing != "" && i == len(blocks)-1) {
+			if i <= hdr {
 				continue
 			}
 			members++
@@ -288,8 +288,10 @@ func TestOversizedContainerSplitsPerMember(t *testing.T) {
 		if members < 5 {
 			t.Errorf("%s: only %d member blocks", tt.lang, members)
 		}
-		if tt.closing != "" && blocks[len(blocks)-1].Text != tt.closing {
-			t.Errorf("%s: last block %q, want the closing brace alone", tt.lang, blocks[len(blocks)-1].Text)
+		// The closing line ends the last member's block: a block of only
+		// "}" would be a search hit of nothing.
+		if last := blocks[len(blocks)-1].Text; tt.closing != "" && (!strings.HasSuffix(last, tt.closing) || !strings.Contains(last, member(tt.lang, 39)) || strings.TrimSpace(last) == strings.TrimSpace(tt.closing)) {
+			t.Errorf("%s: last block %q, want the last member followed by the closing line", tt.lang, last)
 		}
 		for i := range 40 {
 			if m := member(tt.lang, i); blockHolding(blocks, m) < 0 {
@@ -364,4 +366,30 @@ func titles(blocks []Block) []string {
 		out[i] = b.Title
 	}
 	return out
+}
+
+// TestBigDeclarationsStandAlone: in code, small declarations pack together
+// while one big enough to read on its own gets a block of its own.
+func TestBigDeclarationsStandAlone(t *testing.T) {
+	body := strings.Repeat("\tx = x*31 + 7 // keep mixing\n", 30)
+	src := "package p\n\nconst A = 1\n\nconst B = 2\n\n// Big mixes.\nfunc Big() int {\n\tx := 0\n" + body + "\treturn x\n}\n\nconst C = 3\n\nconst D = 4\n"
+	_, blocks := Split("p.go", src, Options{})
+	var big, small []string
+	for _, b := range blocks {
+		switch {
+		case strings.Contains(b.Text, "func Big"):
+			big = append(big, b.Text)
+		case strings.Contains(b.Text, "const C"):
+			small = append(small, b.Text)
+		}
+	}
+	if len(big) != 1 || strings.Contains(big[0], "const ") {
+		t.Errorf("Big shares its block: %q", big)
+	}
+	if len(small) != 1 || !strings.Contains(small[0], "const D") {
+		t.Errorf("the small declarations after Big are not packed together: %q (all: %q)", small, texts(blocks))
+	}
+	if a := blocks[0].Text; !strings.Contains(a, "const A") || !strings.Contains(a, "const B") {
+		t.Errorf("the small declarations before Big are not packed with the package clause: %q", a)
+	}
 }

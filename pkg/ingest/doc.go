@@ -35,7 +35,10 @@
 //
 // Small neighbouring blocks are packed together up to Options.MaxBytes,
 // because a leaf holding one import line or one short paragraph is useless
-// on its own. A logical block bigger than MaxBytes is stored whole and
+// on its own. In code only declarations smaller than an eighth of it are
+// packed: one big enough to read on its own is the hit a search for it
+// wants, not a leaf where it follows the fields and helpers around it.
+// The closing line of a split class ends its last member's block. A logical block bigger than MaxBytes is stored whole and
 // flagged Oversized. Two exceptions split further, each at the next
 // logical level: a narrative paragraph over the limit is split between
 // sentences, and an oversized class, struct, impl, interface or namespace

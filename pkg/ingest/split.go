@@ -237,9 +237,16 @@ func pack(text string, units []unit, max int, det Detection) []Block {
 			Title:     clip(title, 80),
 		})
 	}
+	// In code, a declaration big enough to be read on its own is a leaf of
+	// its own: a search for a method should find the method, not the
+	// method packed behind the fields and helpers around it.
+	alone := max + 1
+	if det.Type == TypeCode {
+		alone = max / 8
+	}
 	for i, u := range folded {
 		if i > 0 && !u.hard && !u.solo && !cur.solo && u.ctx == cur.ctx &&
-			sameDay(u.date, cur.date) && u.end-cur.start <= max {
+			sameDay(u.date, cur.date) && u.end-cur.start <= max && u.end-u.start <= alone && cur.end-cur.start <= alone {
 			cur.end = u.end
 			if u.title != "" {
 				titles = append(titles, u.title)

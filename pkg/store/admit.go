@@ -164,7 +164,7 @@ func (s *Store) admit(d draft) (admission, error) {
 		l.ID = leaf.ID(l.Header, l.Text)
 	}
 	if isLive(l) {
-		a.facts = s.extractFacts(l.Text)
+		a.facts = s.extractFacts(l)
 	}
 	return a, nil
 }

@@ -232,7 +232,7 @@ func (s *Store) factsOf(all []*leaf.Leaf) (fs [][]facts.Fact, extracted []bool) 
 					}
 					fs[i] = got
 				} else {
-					fs[i], extracted[i] = s.extractFacts(all[i].Text), true
+					fs[i], extracted[i] = s.extractFacts(all[i]), true
 				}
 			}
 		})

@@ -27,6 +27,12 @@ import (
 //     what it proves — the descent never changes an answer — and for
 //     measuring it.
 func (s *Store) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+	// The kinds of leaves weigh in (kind.go): code yields to prose.
+	return s.weighKinds(terms.terms[:terms.query], k, func(n int) ([]index.Hit, Coverage) { return s.scoreBM25(t, terms, vis, inView, n, filtered) })
+}
+
+// scoreBM25 is score before the leaves' kinds weigh in.
+func (s *Store) scoreBM25(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
 	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
 	if t != nil {
 		return s.scoreTree(t, terms, vis, inView, k, cov)

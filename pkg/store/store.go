@@ -212,11 +212,12 @@ type conversation struct {
 // linkNeighbours links a new memory to the ones saved just before it in the
 // same conversation, so each also ranks for the other's words at a lower
 // weight (index.Link, index.NeighbourWeight): "yes, in May" is found by the
-// question the turn before asked. Memories are published in record order,
+// question the turn before asked. A document's blocks take no part
+// (kind.go: lends). Memories are published in record order,
 // at every start too, so the links are the same each time. Callers hold
 // s.mu.
 func (s *Store) linkNeighbours(l *leaf.Leaf, d index.Doc, g index.Group) {
-	if l.Session == "" {
+	if l.Session == "" || !lends(l) {
 		return
 	}
 	k := conversation{session: l.Session, day: l.ValidFrom.UTC().Format(time.DateOnly), group: g}
@@ -267,7 +268,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	if fs == nil {
 		full := s.shown(l) // every caller passes a leaf with its text; in case one does not
-		fs = s.extractFacts(full.Text)
+		fs = s.extractFacts(&full)
 	}
 	s.unsaved[l.ID] = fs
 	s.tl.Add(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: l.ValidFrom, RecordedAt: l.RecordedAt}, fs)
@@ -290,12 +291,12 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	s.addProbable(l)
 }
 
-// extractFacts extracts a text's facts, never nil: nil means "not extracted
-// yet" to publishWith and addFacts, which would otherwise extract again —
-// in the writer, under the lock.
-func (s *Store) extractFacts(text string) []facts.Fact {
+// extractFacts extracts a leaf's facts, as its kind allows (kind.go),
+// never nil: nil means "not extracted yet" to publishWith and addFacts,
+// which would otherwise extract again — in the writer, under the lock.
+func (s *Store) extractFacts(l *leaf.Leaf) []facts.Fact {
 	s.extractions.Add(1)
-	fs := s.extract.Extract(text)
+	fs := s.extract.ExtractKind(l.Text, kindOf(&l.Header).factKind())
 	if fs == nil {
 		return []facts.Fact{}
 	}

@@ -8,6 +8,7 @@
 //	go run ./scripts/locomo -conversations 2   # a quick look
 //	go run ./scripts/locomo -json              # figures for scripts
 //	go run ./scripts/locomo -exhaustive-only   # pkg/index alone, no store
+//	go run ./scripts/locomo -mcp               # also end to end, through ihmt-mcp
 //
 // Three systems are measured side by side: the whole store pipeline (Save,
 // then Search with its verdicts); plain exhaustive BM25 straight over
@@ -15,7 +16,9 @@
 // the same index with each memory linked to its neighbours (index.Link:
 // the memories saved just before it in the same session on the same day,
 // weighted by index.NeighbourWeight), which is what the store gets once it
-// makes those links.
+// makes those links. With -mcp a fourth system saves and asks through real
+// ihmt-mcp processes and a real ihmtd, and is scored on what the MCP tool
+// gives the agent (see mcp.go).
 //
 // The data set is CC BY-NC 4.0: it is read from the shared data folder
 // (-data) and nothing of it is written into the repository.
@@ -44,6 +47,7 @@ type config struct {
 	conversations  int
 	json           bool
 	exhaustiveOnly bool
+	mcp            bool
 }
 
 func main() {
@@ -52,6 +56,7 @@ func main() {
 	flag.IntVar(&cfg.conversations, "conversations", 0, "use only the first N conversations (0: all)")
 	flag.BoolVar(&cfg.json, "json", false, "print the figures as JSON on stdout instead of tables")
 	flag.BoolVar(&cfg.exhaustiveOnly, "exhaustive-only", false, "measure exhaustive BM25 over pkg/index only (no store)")
+	flag.BoolVar(&cfg.mcp, "mcp", false, "also measure end to end: save through real ihmt-mcp shims and ask through the MCP tool search_memory, scoring what the agent receives")
 	flag.Parse()
 	if err := run(context.Background(), cfg, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
@@ -137,6 +142,14 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if !cfg.exhaustiveOnly {
 		systems = append([]system{{name: "store pipeline (pkg/store)", build: buildStore}}, systems...)
 	}
+	if cfg.mcp && !cfg.exhaustiveOnly {
+		bins, cleanup, err := buildBinaries()
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		systems = append([]system{{name: "through ihmt-mcp (agent receives)", build: buildMCP(bins)}}, systems...)
+	}
 	tallies := make([]*tally, len(systems))
 	for i := range tallies {
 		tallies[i] = newTally()
@@ -189,8 +202,8 @@ func askAll(ctx context.Context, sys system, t *tally, c conversation, reference
 		if isReference {
 			*reference = append(*reference, len(r))
 		}
-		if sa, ok := a.(*storeAsker); ok {
-			t.verdict[sa.lastVerdict]++
+		if sa, ok := a.(interface{ verdict() string }); ok {
+			t.verdict[sa.verdict()]++
 			if len(r) < (*reference)[qi] {
 				t.short++
 			}
@@ -327,16 +340,20 @@ func (r report) print(w io.Writer) {
 		fmt.Fprintln(tw, "\t\t\t\t\t\t")
 	}
 	tw.Flush()
-	if len(r.Systems) == 3 {
-		for _, ref := range r.Systems[1:] {
-			a, b := r.Systems[0].Overall.At, ref.Overall.At
-			var parts []string
-			for i, k := range ks {
-				if b[i] > 0 {
-					parts = append(parts, fmt.Sprintf("@%d %.2f", k, a[i]/b[i]))
+	// The last two systems are the references; each one before them is
+	// compared with both.
+	if n := len(r.Systems); n >= 3 {
+		for _, sys := range r.Systems[:n-2] {
+			for _, ref := range r.Systems[n-2:] {
+				a, b := sys.Overall.At, ref.Overall.At
+				var parts []string
+				for i, k := range ks {
+					if b[i] > 0 {
+						parts = append(parts, fmt.Sprintf("@%d %.2f", k, a[i]/b[i]))
+					}
 				}
+				fmt.Fprintf(w, "%s / %s: %s\n", sys.Name, ref.Name, strings.Join(parts, ", "))
 			}
-			fmt.Fprintf(w, "store / %s: %s\n", ref.Name, strings.Join(parts, ", "))
 		}
 	}
 	for _, s := range r.Systems {

@@ -57,6 +57,8 @@ func (a *storeAsker) ask(q string) (ranking, error) {
 	return r, nil
 }
 
+func (a *storeAsker) verdict() string { return a.lastVerdict }
+
 func (a *storeAsker) close() error {
 	err := a.s.Close()
 	if rerr := os.RemoveAll(a.dir); err == nil {
