@@ -76,6 +76,12 @@ func (c *Client) Conflicts(ctx context.Context, req *ihmtv1.ConflictsRequest) (*
 	return call(ctx, c, func(ctx context.Context) (*ihmtv1.ConflictsResponse, error) { return c.api.Conflicts(ctx, req) })
 }
 
+// Unlink undoes a probable supersession.
+func (c *Client) Unlink(ctx context.Context, req *ihmtv1.UnlinkRequest) (*ihmtv1.UnlinkResponse, error) {
+	req.Caller = c.caller(req.Caller)
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.UnlinkResponse, error) { return c.api.Unlink(ctx, req) })
+}
+
 // Export returns memories as leaf records.
 func (c *Client) Export(ctx context.Context, req *ihmtv1.ExportRequest) (*ihmtv1.ExportResponse, error) {
 	req.Caller = c.caller(req.Caller)

@@ -40,9 +40,10 @@ func (r *reviewMode) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// storeOptions reads the store's settings from <data>/config.toml and the
-// person's extra fact patterns from <data>/patterns.json (store.LoadPatterns).
-// Both files are optional.
+// storeOptions reads the store's settings from <data>/config.toml, the
+// person's extra fact patterns from <data>/patterns.json (store.LoadPatterns)
+// and their additions to the lexicon from <data>/lexicon.json
+// (store.LoadLexicon). All three files are optional.
 func storeOptions(data string) (store.Options, error) {
 	var opts store.Options
 	s, err := readSettings(filepath.Join(data, ConfigName))
@@ -51,6 +52,9 @@ func storeOptions(data string) (store.Options, error) {
 	}
 	opts.ReviewAll = bool(s.Review)
 	if opts.Facts, err = store.LoadPatterns(data); err != nil {
+		return opts, err
+	}
+	if opts.Lexicon, err = store.LoadLexicon(data); err != nil {
 		return opts, err
 	}
 	return opts, nil

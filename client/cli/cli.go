@@ -43,9 +43,11 @@ Memory:
 Time and corrections:
   facts               the current value of every fact (--subject, --as-of, --known-at)
   timeline S::A       every value a subject's attribute has had, e.g. user::lives_in
-  conflicts           every superseded value, with both values and dates
+  conflicts           every superseded value, with both values and dates, and the
+                      probable supersessions inferred from how memories were worded
   mark-outdated OLD NEW
                       record that memory NEW corrects memory OLD
+  unlink OLD NEW      undo a probable supersession that is wrong
   forget ID --reason  tombstone a memory: gone from every search
   restore ID          undo a forget
   purge ID            remove a forgotten memory's text from its file and the log
@@ -110,6 +112,7 @@ var commands = map[string]func(*env, []string) error{
 	"timeline":      cmdTimeline,
 	"conflicts":     cmdConflicts,
 	"mark-outdated": cmdMarkOutdated,
+	"unlink":        cmdUnlink,
 	"forget":        cmdForget,
 	"restore":       cmdRestore,
 	"purge":         cmdPurge,

@@ -152,7 +152,7 @@ func cmdConflicts(e *env, args []string) error {
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.ConflictsResponse, error) {
 		return c.Conflicts(e.ctx, &ihmtv1.ConflictsRequest{Scope: sc})
 	}, func(resp *ihmtv1.ConflictsResponse) error {
-		if len(resp.GetSupersessions()) == 0 {
+		if len(resp.GetSupersessions()) == 0 && len(resp.GetProbable()) == 0 {
 			fmt.Fprintln(e.stdout, "no value has been superseded")
 		}
 		for _, x := range resp.GetSupersessions() {
@@ -160,6 +160,7 @@ func cmdConflicts(e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "%s::%s: %s (%s, memory %s) → %s (%s, memory %s)\n", o.GetSubject(), o.GetAttribute(),
 				o.GetValue(), day(o.GetValidFrom()), o.GetMemoryId(), n.GetValue(), day(n.GetValidFrom()), n.GetMemoryId())
 		}
+		printProbable(e, resp.GetProbable())
 		return nil
 	})
 }

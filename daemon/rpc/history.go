@@ -42,6 +42,21 @@ func (s *Server) Timeline(ctx context.Context, req *ihmtv1.TimelineRequest) (*ih
 func (s *Server) Conflicts(ctx context.Context, req *ihmtv1.ConflictsRequest) (*ihmtv1.ConflictsResponse, error) {
 	return withStoreIn(s, searchScope, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.ConflictsResponse, error) {
 		sups, err := st.Conflicts(caller(req.GetCaller()), scope)
-		return &ihmtv1.ConflictsResponse{Supersessions: each(sups, supersession)}, err
+		if err != nil {
+			return nil, err
+		}
+		probable, err := st.Probables(caller(req.GetCaller()), scope)
+		return &ihmtv1.ConflictsResponse{Supersessions: each(sups, supersession), Probable: each(probable, probableLink)}, err
 	})
+}
+
+func (s *Server) Unlink(ctx context.Context, req *ihmtv1.UnlinkRequest) (*ihmtv1.UnlinkResponse, error) {
+	return withStore(s, func(st *store.Store) (*ihmtv1.UnlinkResponse, error) {
+		l, err := st.Unlink(ctx, caller(req.GetCaller()), req.GetOldId(), req.GetNewId())
+		return &ihmtv1.UnlinkResponse{Holder: memory(l)}, err
+	})
+}
+
+func probableLink(p store.ProbableLink) *ihmtv1.ProbableLink {
+	return &ihmtv1.ProbableLink{Old: memory(p.Old), New: memory(p.New), Confidence: p.Confidence, About: p.About}
 }

@@ -122,3 +122,30 @@ func FuzzOpeningAndFind(f *testing.F) {
 		}
 	})
 }
+
+func TestPeriod(t *testing.T) {
+	now := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		text       string
+		start, end string
+		ok         bool
+	}{
+		{"What caused the outage in June 2024?", "2024-06-01", "2024-06-30", true},
+		{"¿Qué pasó en junio de 2024?", "2024-06-01", "2024-06-30", true},
+		{"What did we decide in 2023?", "2023-01-01", "2023-12-31", true},
+		{"What happened in January?", "2026-01-01", "2026-01-31", true},
+		{"What happened in November?", "2025-11-01", "2025-11-30", true}, // not yet this year
+		{"What may change?", "", "", false},
+		{"Which port is it on?", "", "", false},
+	}
+	for _, tt := range tests {
+		start, end, ok := Period(tt.text, now)
+		if ok != tt.ok {
+			t.Errorf("Period(%q) ok = %v, want %v", tt.text, ok, tt.ok)
+			continue
+		}
+		if ok && (start.Format(time.DateOnly) != tt.start || end.Format(time.DateOnly) != tt.end) {
+			t.Errorf("Period(%q) = %s … %s, want %s … %s", tt.text, start.Format(time.DateOnly), end.Format(time.DateOnly), tt.start, tt.end)
+		}
+	}
+}

@@ -173,3 +173,38 @@ func BenchmarkSearch10k(b *testing.B) {
 		ix.Search(Query{Terms: []string{fmt.Sprintf("w%d", i%50), fmt.Sprintf("w%d", 100+i%900)}, Visible: vis, Limit: 10})
 	}
 }
+
+func TestWeightsAndGroupFreq(t *testing.T) {
+	ix := New()
+	a := ix.Add("the session cache runs on redis", 1)
+	b := ix.Add("valkey holds the session cache now", 1)
+	ix.Add("redis in another group", 2)
+	all := func(Group) bool { return true }
+	redis, valkey, session := tokenize.Terms("redis")[0], tokenize.Terms("valkey")[0], tokenize.Terms("session")[0]
+	plain, _ := ix.Search(Query{Terms: []string{redis, valkey}, Visible: all, Limit: 3})
+	weighted, _ := ix.Search(Query{Terms: []string{redis, valkey}, Weights: []float64{1, 0.1}, Visible: all, Limit: 3})
+	score := func(hs []Hit, d Doc) float64 {
+		for _, h := range hs {
+			if h.Doc == d {
+				return h.Score
+			}
+		}
+		return -1
+	}
+	if !(score(weighted, b) < score(plain, b)) || score(weighted, a) != score(plain, a) {
+		t.Errorf("a weight below 1 should lower only its term's share: plain %v, weighted %v", plain, weighted)
+	}
+	sc := ix.WeightedScorer([]string{redis, valkey}, []float64{1, 0.1}, all)
+	if got, _, _ := sc.Score(b); got != score(weighted, b) {
+		t.Errorf("WeightedScorer scores %v, Search %v: they must agree", got, score(weighted, b))
+	}
+	if n := ix.GroupFreq(redis, 1, 10); n != 1 {
+		t.Errorf("GroupFreq(redis, 1) = %d, want 1 (the other group's memory does not count)", n)
+	}
+	if n := ix.GroupFreq(session, 1, 10); n != 2 {
+		t.Errorf("GroupFreq(session, 1) = %d, want 2", n)
+	}
+	if n := ix.GroupFreq(session, 1, 0); n != 1 {
+		t.Errorf("GroupFreq past its limit = %d, want limit+1", n)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
@@ -21,6 +22,18 @@ const PatternsName = "patterns.json"
 // when the file is there.
 func LoadPatterns(dir string) (*facts.Extractor, error) {
 	return facts.Load(filepath.Join(dir, PatternsName))
+}
+
+// LexiconName is the file of a person's additions to the lexicon (what
+// sentences are about, change words, what questions ask for, words that
+// mean the same) in the store directory; pkg/lexicon documents its format.
+const LexiconName = "lexicon.json"
+
+// LoadLexicon reads the lexicon of the store in dir, for Options.Lexicon:
+// the built-in one, with the person's additions from LexiconName when the
+// file is there.
+func LoadLexicon(dir string) (*lexicon.Lexicon, error) {
+	return lexicon.Load(filepath.Join(dir, LexiconName))
 }
 
 // FactRow is one value of a subject's attribute in a view.

@@ -298,9 +298,6 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) judgment {
 	e := s.evidence(order, rivals, q, vis, held)
 	j := judge(e)
-	if debugJudge != nil {
-		debugJudge(q.terms, e, j)
-	}
 	if j.verdict == Found && len(rivals) > 0 && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
@@ -414,5 +411,3 @@ func excerpt(text string) string {
 	}
 	return string(r[:excerptMaxRunes]) + "…"
 }
-
-var debugJudge func(terms []string, e evidence, j judgment) // TEMP

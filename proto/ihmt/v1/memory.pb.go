@@ -3862,6 +3862,11 @@ type ConflictsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Every supersession, oldest first.
 	Supersessions []*Supersession `protobuf:"bytes,1,rep,name=supersessions" json:"supersessions,omitempty"`
+	// The probable supersessions the store inferred when memories were saved
+	// (the same thing said again with another value at a later date), the
+	// most recent successor first. A person confirms one with MarkOutdated or
+	// undoes it with Unlink.
+	Probable      []*ProbableLink `protobuf:"bytes,2,rep,name=probable" json:"probable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3903,6 +3908,196 @@ func (x *ConflictsResponse) GetSupersessions() []*Supersession {
 	return nil
 }
 
+func (x *ConflictsResponse) GetProbable() []*ProbableLink {
+	if x != nil {
+		return x.Probable
+	}
+	return nil
+}
+
+// ProbableLink is an inferred supersession between two memories.
+type ProbableLink struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory probably superseded.
+	Old *Memory `protobuf:"bytes,1,opt,name=old" json:"old,omitempty"`
+	// Its probable successor: the later-dated of the two.
+	New *Memory `protobuf:"bytes,2,opt,name=new" json:"new,omitempty"`
+	// How sure the inference was, 0 to 1.
+	Confidence float64 `protobuf:"fixed64,3,opt,name=confidence" json:"confidence,omitempty"`
+	// What it rests on: the concepts and rare words the two share.
+	About         []string `protobuf:"bytes,4,rep,name=about" json:"about,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProbableLink) Reset() {
+	*x = ProbableLink{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProbableLink) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProbableLink) ProtoMessage() {}
+
+func (x *ProbableLink) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProbableLink.ProtoReflect.Descriptor instead.
+func (*ProbableLink) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *ProbableLink) GetOld() *Memory {
+	if x != nil {
+		return x.Old
+	}
+	return nil
+}
+
+func (x *ProbableLink) GetNew() *Memory {
+	if x != nil {
+		return x.New
+	}
+	return nil
+}
+
+func (x *ProbableLink) GetConfidence() float64 {
+	if x != nil {
+		return x.Confidence
+	}
+	return 0
+}
+
+func (x *ProbableLink) GetAbout() []string {
+	if x != nil {
+		return x.About
+	}
+	return nil
+}
+
+// UnlinkRequest names a probable supersession to undo.
+type UnlinkRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who is asking: the person (agent name "ihmt-cli").
+	Caller *Caller `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	// The memory the link made outdated.
+	OldId string `protobuf:"bytes,2,opt,name=old_id,json=oldId" json:"old_id,omitempty"`
+	// Its probable successor.
+	NewId         string `protobuf:"bytes,3,opt,name=new_id,json=newId" json:"new_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnlinkRequest) Reset() {
+	*x = UnlinkRequest{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnlinkRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnlinkRequest) ProtoMessage() {}
+
+func (x *UnlinkRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnlinkRequest.ProtoReflect.Descriptor instead.
+func (*UnlinkRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *UnlinkRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+func (x *UnlinkRequest) GetOldId() string {
+	if x != nil {
+		return x.OldId
+	}
+	return ""
+}
+
+func (x *UnlinkRequest) GetNewId() string {
+	if x != nil {
+		return x.NewId
+	}
+	return ""
+}
+
+// UnlinkResponse reports the undone link.
+type UnlinkResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory whose header held the link, as it is now.
+	Holder        *Memory `protobuf:"bytes,1,opt,name=holder" json:"holder,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnlinkResponse) Reset() {
+	*x = UnlinkResponse{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnlinkResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnlinkResponse) ProtoMessage() {}
+
+func (x *UnlinkResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnlinkResponse.ProtoReflect.Descriptor instead.
+func (*UnlinkResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *UnlinkResponse) GetHolder() *Memory {
+	if x != nil {
+		return x.Holder
+	}
+	return nil
+}
+
 // ExportRequest selects memories to export.
 type ExportRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -3918,7 +4113,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3930,7 +4125,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3943,7 +4138,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ExportRequest) GetCaller() *Caller {
@@ -3980,7 +4175,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3992,7 +4187,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4005,7 +4200,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ExportResponse) GetRecords() []string {
@@ -4035,7 +4230,7 @@ type ImportRequest struct {
 
 func (x *ImportRequest) Reset() {
 	*x = ImportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4047,7 +4242,7 @@ func (x *ImportRequest) String() string {
 func (*ImportRequest) ProtoMessage() {}
 
 func (x *ImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4060,7 +4255,7 @@ func (x *ImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
 func (*ImportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ImportRequest) GetCaller() *Caller {
@@ -4090,7 +4285,7 @@ type ImportResponse struct {
 
 func (x *ImportResponse) Reset() {
 	*x = ImportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4102,7 +4297,7 @@ func (x *ImportResponse) String() string {
 func (*ImportResponse) ProtoMessage() {}
 
 func (x *ImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4115,7 +4310,7 @@ func (x *ImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResponse.ProtoReflect.Descriptor instead.
 func (*ImportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ImportResponse) GetImported() int64 {
@@ -4161,7 +4356,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4173,7 +4368,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4186,7 +4381,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *IngestRequest) GetCaller() *Caller {
@@ -4268,7 +4463,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4280,7 +4475,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4293,7 +4488,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *IngestResponse) GetStatus() IngestStatus {
@@ -4356,7 +4551,7 @@ type RebuildRequest struct {
 
 func (x *RebuildRequest) Reset() {
 	*x = RebuildRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4368,7 +4563,7 @@ func (x *RebuildRequest) String() string {
 func (*RebuildRequest) ProtoMessage() {}
 
 func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4381,7 +4576,7 @@ func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildRequest.ProtoReflect.Descriptor instead.
 func (*RebuildRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *RebuildRequest) GetCaller() *Caller {
@@ -4408,7 +4603,7 @@ type RebuildResponse struct {
 
 func (x *RebuildResponse) Reset() {
 	*x = RebuildResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4420,7 +4615,7 @@ func (x *RebuildResponse) String() string {
 func (*RebuildResponse) ProtoMessage() {}
 
 func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4433,7 +4628,7 @@ func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildResponse.ProtoReflect.Descriptor instead.
 func (*RebuildResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RebuildResponse) GetMemories() int64 {
@@ -4479,7 +4674,7 @@ type TreeRequest struct {
 
 func (x *TreeRequest) Reset() {
 	*x = TreeRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4491,7 +4686,7 @@ func (x *TreeRequest) String() string {
 func (*TreeRequest) ProtoMessage() {}
 
 func (x *TreeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4504,7 +4699,7 @@ func (x *TreeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeRequest.ProtoReflect.Descriptor instead.
 func (*TreeRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *TreeRequest) GetCaller() *Caller {
@@ -4551,7 +4746,7 @@ type TreeNode struct {
 
 func (x *TreeNode) Reset() {
 	*x = TreeNode{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4563,7 +4758,7 @@ func (x *TreeNode) String() string {
 func (*TreeNode) ProtoMessage() {}
 
 func (x *TreeNode) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4576,7 +4771,7 @@ func (x *TreeNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeNode.ProtoReflect.Descriptor instead.
 func (*TreeNode) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *TreeNode) GetDepth() int32 {
@@ -4641,7 +4836,7 @@ type TreeResponse struct {
 
 func (x *TreeResponse) Reset() {
 	*x = TreeResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4653,7 +4848,7 @@ func (x *TreeResponse) String() string {
 func (*TreeResponse) ProtoMessage() {}
 
 func (x *TreeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4666,7 +4861,7 @@ func (x *TreeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeResponse.ProtoReflect.Descriptor instead.
 func (*TreeResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *TreeResponse) GetNodes() []*TreeNode {
@@ -4696,7 +4891,7 @@ type ConsolidateRequest struct {
 
 func (x *ConsolidateRequest) Reset() {
 	*x = ConsolidateRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4708,7 +4903,7 @@ func (x *ConsolidateRequest) String() string {
 func (*ConsolidateRequest) ProtoMessage() {}
 
 func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4721,7 +4916,7 @@ func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsolidateRequest.ProtoReflect.Descriptor instead.
 func (*ConsolidateRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ConsolidateRequest) GetCaller() *Caller {
@@ -4751,7 +4946,7 @@ type ConsolidateResponse struct {
 
 func (x *ConsolidateResponse) Reset() {
 	*x = ConsolidateResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4763,7 +4958,7 @@ func (x *ConsolidateResponse) String() string {
 func (*ConsolidateResponse) ProtoMessage() {}
 
 func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4776,7 +4971,7 @@ func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsolidateResponse.ProtoReflect.Descriptor instead.
 func (*ConsolidateResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ConsolidateResponse) GetWritten() int64 {
@@ -5067,9 +5262,23 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x05scope\x18\x02 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"P\n" +
 	"\fSupersession\x12\x1f\n" +
 	"\x03old\x18\x01 \x01(\v2\r.ihmt.v1.FactR\x03old\x12\x1f\n" +
-	"\x03new\x18\x02 \x01(\v2\r.ihmt.v1.FactR\x03new\"P\n" +
+	"\x03new\x18\x02 \x01(\v2\r.ihmt.v1.FactR\x03new\"\x83\x01\n" +
 	"\x11ConflictsResponse\x12;\n" +
-	"\rsupersessions\x18\x01 \x03(\v2\x15.ihmt.v1.SupersessionR\rsupersessions\"|\n" +
+	"\rsupersessions\x18\x01 \x03(\v2\x15.ihmt.v1.SupersessionR\rsupersessions\x121\n" +
+	"\bprobable\x18\x02 \x03(\v2\x15.ihmt.v1.ProbableLinkR\bprobable\"\x8a\x01\n" +
+	"\fProbableLink\x12!\n" +
+	"\x03old\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x03old\x12!\n" +
+	"\x03new\x18\x02 \x01(\v2\x0f.ihmt.v1.MemoryR\x03new\x12\x1e\n" +
+	"\n" +
+	"confidence\x18\x03 \x01(\x01R\n" +
+	"confidence\x12\x14\n" +
+	"\x05about\x18\x04 \x03(\tR\x05about\"f\n" +
+	"\rUnlinkRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x15\n" +
+	"\x06old_id\x18\x02 \x01(\tR\x05oldId\x12\x15\n" +
+	"\x06new_id\x18\x03 \x01(\tR\x05newId\"9\n" +
+	"\x0eUnlinkResponse\x12'\n" +
+	"\x06holder\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06holder\"|\n" +
 	"\rExportRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12*\n" +
 	"\x05scope\x18\x02 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\x12\x16\n" +
@@ -5167,8 +5376,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x13INGEST_STATUS_SAVED\x10\x01\x12\x1b\n" +
 	"\x17INGEST_STATUS_UNCHANGED\x10\x02\x12 \n" +
 	"\x1cINGEST_STATUS_PENDING_REVIEW\x10\x03\x12\x19\n" +
-	"\x15INGEST_STATUS_REFUSED\x10\x042\xd1\n" +
-	"\n" +
+	"\x15INGEST_STATUS_REFUSED\x10\x042\x8c\v\n" +
 	"\rMemoryService\x123\n" +
 	"\x04Save\x12\x14.ihmt.v1.SaveRequest\x1a\x15.ihmt.v1.SaveResponse\x129\n" +
 	"\x06Search\x12\x16.ihmt.v1.SearchRequest\x1a\x17.ihmt.v1.SearchResponse\x120\n" +
@@ -5192,7 +5400,8 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x06Ingest\x12\x16.ihmt.v1.IngestRequest\x1a\x17.ihmt.v1.IngestResponse\x12<\n" +
 	"\aRebuild\x12\x17.ihmt.v1.RebuildRequest\x1a\x18.ihmt.v1.RebuildResponse\x123\n" +
 	"\x04Tree\x12\x14.ihmt.v1.TreeRequest\x1a\x15.ihmt.v1.TreeResponse\x12H\n" +
-	"\vConsolidate\x12\x1b.ihmt.v1.ConsolidateRequest\x1a\x1c.ihmt.v1.ConsolidateResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
+	"\vConsolidate\x12\x1b.ihmt.v1.ConsolidateRequest\x1a\x1c.ihmt.v1.ConsolidateResponse\x129\n" +
+	"\x06Unlink\x12\x16.ihmt.v1.UnlinkRequest\x1a\x17.ihmt.v1.UnlinkResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
 
 var (
 	file_ihmt_v1_memory_proto_rawDescOnce sync.Once
@@ -5207,7 +5416,7 @@ func file_ihmt_v1_memory_proto_rawDescGZIP() []byte {
 }
 
 var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
+var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 62)
 var file_ihmt_v1_memory_proto_goTypes = []any{
 	(Scope)(0),                    // 0: ihmt.v1.Scope
 	(SearchScope)(0),              // 1: ihmt.v1.SearchScope
@@ -5262,32 +5471,35 @@ var file_ihmt_v1_memory_proto_goTypes = []any{
 	(*ConflictsRequest)(nil),      // 50: ihmt.v1.ConflictsRequest
 	(*Supersession)(nil),          // 51: ihmt.v1.Supersession
 	(*ConflictsResponse)(nil),     // 52: ihmt.v1.ConflictsResponse
-	(*ExportRequest)(nil),         // 53: ihmt.v1.ExportRequest
-	(*ExportResponse)(nil),        // 54: ihmt.v1.ExportResponse
-	(*ImportRequest)(nil),         // 55: ihmt.v1.ImportRequest
-	(*ImportResponse)(nil),        // 56: ihmt.v1.ImportResponse
-	(*IngestRequest)(nil),         // 57: ihmt.v1.IngestRequest
-	(*IngestResponse)(nil),        // 58: ihmt.v1.IngestResponse
-	(*RebuildRequest)(nil),        // 59: ihmt.v1.RebuildRequest
-	(*RebuildResponse)(nil),       // 60: ihmt.v1.RebuildResponse
-	(*TreeRequest)(nil),           // 61: ihmt.v1.TreeRequest
-	(*TreeNode)(nil),              // 62: ihmt.v1.TreeNode
-	(*TreeResponse)(nil),          // 63: ihmt.v1.TreeResponse
-	(*ConsolidateRequest)(nil),    // 64: ihmt.v1.ConsolidateRequest
-	(*ConsolidateResponse)(nil),   // 65: ihmt.v1.ConsolidateResponse
-	(*timestamppb.Timestamp)(nil), // 66: google.protobuf.Timestamp
+	(*ProbableLink)(nil),          // 53: ihmt.v1.ProbableLink
+	(*UnlinkRequest)(nil),         // 54: ihmt.v1.UnlinkRequest
+	(*UnlinkResponse)(nil),        // 55: ihmt.v1.UnlinkResponse
+	(*ExportRequest)(nil),         // 56: ihmt.v1.ExportRequest
+	(*ExportResponse)(nil),        // 57: ihmt.v1.ExportResponse
+	(*ImportRequest)(nil),         // 58: ihmt.v1.ImportRequest
+	(*ImportResponse)(nil),        // 59: ihmt.v1.ImportResponse
+	(*IngestRequest)(nil),         // 60: ihmt.v1.IngestRequest
+	(*IngestResponse)(nil),        // 61: ihmt.v1.IngestResponse
+	(*RebuildRequest)(nil),        // 62: ihmt.v1.RebuildRequest
+	(*RebuildResponse)(nil),       // 63: ihmt.v1.RebuildResponse
+	(*TreeRequest)(nil),           // 64: ihmt.v1.TreeRequest
+	(*TreeNode)(nil),              // 65: ihmt.v1.TreeNode
+	(*TreeResponse)(nil),          // 66: ihmt.v1.TreeResponse
+	(*ConsolidateRequest)(nil),    // 67: ihmt.v1.ConsolidateRequest
+	(*ConsolidateResponse)(nil),   // 68: ihmt.v1.ConsolidateResponse
+	(*timestamppb.Timestamp)(nil), // 69: google.protobuf.Timestamp
 }
 var file_ihmt_v1_memory_proto_depIdxs = []int32{
-	66,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
-	66,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
+	69,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
+	69,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
 	0,   // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
 	8,   // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
 	2,   // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
 	11,  // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
 	10,  // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
-	66,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
+	69,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
 	8,   // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
-	66,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
+	69,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
 	7,   // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
 	0,   // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
 	3,   // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
@@ -5297,7 +5509,7 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	7,   // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
 	1,   // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,   // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
-	66,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
+	69,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
 	4,   // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
 	16,  // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
 	17,  // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
@@ -5306,7 +5518,7 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	1,   // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,   // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
 	7,   // 27: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
-	66,  // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
+	69,  // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
 	24,  // 29: ihmt.v1.StatsResponse.tree:type_name -> ihmt.v1.TreeStats
 	7,   // 30: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
 	7,   // 31: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
@@ -5324,15 +5536,15 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	5,   // 43: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
 	9,   // 44: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
 	7,   // 45: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	66,  // 46: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	69,  // 46: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
 	8,   // 47: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
 	40,  // 48: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
 	7,   // 49: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
 	43,  // 50: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	66,  // 51: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	66,  // 52: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	66,  // 53: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	66,  // 54: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	69,  // 51: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	69,  // 52: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	69,  // 53: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	69,  // 54: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
 	7,   // 55: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
 	1,   // 56: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
 	45,  // 57: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
@@ -5344,69 +5556,76 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	45,  // 63: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
 	45,  // 64: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
 	51,  // 65: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
-	7,   // 66: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 67: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,   // 68: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 69: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
-	0,   // 70: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
-	6,   // 71: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	7,   // 72: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 73: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 74: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 75: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
-	62,  // 76: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
-	24,  // 77: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
-	7,   // 78: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 79: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
-	12,  // 80: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15,  // 81: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20,  // 82: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	22,  // 83: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	25,  // 84: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	27,  // 85: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	29,  // 86: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	31,  // 87: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	33,  // 88: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	35,  // 89: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	37,  // 90: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	39,  // 91: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	42,  // 92: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	46,  // 93: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	48,  // 94: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	50,  // 95: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	53,  // 96: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	55,  // 97: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	57,  // 98: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	59,  // 99: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
-	61,  // 100: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
-	64,  // 101: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
-	14,  // 102: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19,  // 103: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21,  // 104: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	23,  // 105: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	26,  // 106: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	28,  // 107: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	30,  // 108: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	32,  // 109: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	34,  // 110: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	36,  // 111: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	38,  // 112: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	41,  // 113: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	44,  // 114: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	47,  // 115: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	49,  // 116: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	52,  // 117: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	54,  // 118: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	56,  // 119: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	58,  // 120: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	60,  // 121: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
-	63,  // 122: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
-	65,  // 123: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
-	102, // [102:124] is the sub-list for method output_type
-	80,  // [80:102] is the sub-list for method input_type
-	80,  // [80:80] is the sub-list for extension type_name
-	80,  // [80:80] is the sub-list for extension extendee
-	0,   // [0:80] is the sub-list for field type_name
+	53,  // 66: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
+	9,   // 67: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
+	9,   // 68: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
+	7,   // 69: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 70: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
+	7,   // 71: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 72: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,   // 73: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 74: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 75: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,   // 76: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	7,   // 77: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 78: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 79: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 80: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
+	65,  // 81: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
+	24,  // 82: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
+	7,   // 83: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 84: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
+	12,  // 85: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15,  // 86: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20,  // 87: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	22,  // 88: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	25,  // 89: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	27,  // 90: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	29,  // 91: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	31,  // 92: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	33,  // 93: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	35,  // 94: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	37,  // 95: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	39,  // 96: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	42,  // 97: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	46,  // 98: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	48,  // 99: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	50,  // 100: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	56,  // 101: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	58,  // 102: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	60,  // 103: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	62,  // 104: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	64,  // 105: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
+	67,  // 106: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
+	54,  // 107: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
+	14,  // 108: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19,  // 109: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21,  // 110: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	23,  // 111: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	26,  // 112: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	28,  // 113: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	30,  // 114: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	32,  // 115: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	34,  // 116: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	36,  // 117: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	38,  // 118: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	41,  // 119: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	44,  // 120: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	47,  // 121: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	49,  // 122: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	52,  // 123: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	57,  // 124: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	59,  // 125: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	61,  // 126: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	63,  // 127: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	66,  // 128: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
+	68,  // 129: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
+	55,  // 130: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
+	108, // [108:131] is the sub-list for method output_type
+	85,  // [85:108] is the sub-list for method input_type
+	85,  // [85:85] is the sub-list for extension type_name
+	85,  // [85:85] is the sub-list for extension extendee
+	0,   // [0:85] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
@@ -5420,7 +5639,7 @@ func file_ihmt_v1_memory_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_memory_proto_rawDesc), len(file_ihmt_v1_memory_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   59,
+			NumMessages:   62,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

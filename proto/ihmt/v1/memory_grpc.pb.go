@@ -50,6 +50,7 @@ const (
 	MemoryService_Rebuild_FullMethodName      = "/ihmt.v1.MemoryService/Rebuild"
 	MemoryService_Tree_FullMethodName         = "/ihmt.v1.MemoryService/Tree"
 	MemoryService_Consolidate_FullMethodName  = "/ihmt.v1.MemoryService/Consolidate"
+	MemoryService_Unlink_FullMethodName       = "/ihmt.v1.MemoryService/Unlink"
 )
 
 // MemoryServiceClient is the client API for MemoryService service.
@@ -121,6 +122,9 @@ type MemoryServiceClient interface {
 	// complete (they are written in the background anyway); with force it also
 	// closes every partial group, so every memory hangs under a branch.
 	Consolidate(ctx context.Context, in *ConsolidateRequest, opts ...grpc.CallOption) (*ConsolidateResponse, error)
+	// Unlink undoes a probable supersession the store inferred (a person's
+	// command): the older memory is current again. Conflicts lists them.
+	Unlink(ctx context.Context, in *UnlinkRequest, opts ...grpc.CallOption) (*UnlinkResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -351,6 +355,16 @@ func (c *memoryServiceClient) Consolidate(ctx context.Context, in *ConsolidateRe
 	return out, nil
 }
 
+func (c *memoryServiceClient) Unlink(ctx context.Context, in *UnlinkRequest, opts ...grpc.CallOption) (*UnlinkResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UnlinkResponse)
+	err := c.cc.Invoke(ctx, MemoryService_Unlink_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MemoryServiceServer is the server API for MemoryService service.
 // All implementations must embed UnimplementedMemoryServiceServer
 // for forward compatibility.
@@ -420,6 +434,9 @@ type MemoryServiceServer interface {
 	// complete (they are written in the background anyway); with force it also
 	// closes every partial group, so every memory hangs under a branch.
 	Consolidate(context.Context, *ConsolidateRequest) (*ConsolidateResponse, error)
+	// Unlink undoes a probable supersession the store inferred (a person's
+	// command): the older memory is current again. Conflicts lists them.
+	Unlink(context.Context, *UnlinkRequest) (*UnlinkResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -495,6 +512,9 @@ func (UnimplementedMemoryServiceServer) Tree(context.Context, *TreeRequest) (*Tr
 }
 func (UnimplementedMemoryServiceServer) Consolidate(context.Context, *ConsolidateRequest) (*ConsolidateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Consolidate not implemented")
+}
+func (UnimplementedMemoryServiceServer) Unlink(context.Context, *UnlinkRequest) (*UnlinkResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Unlink not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 func (UnimplementedMemoryServiceServer) testEmbeddedByValue()                       {}
@@ -913,6 +933,24 @@ func _MemoryService_Consolidate_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_Unlink_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UnlinkRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).Unlink(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_Unlink_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).Unlink(ctx, req.(*UnlinkRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // MemoryService_ServiceDesc is the grpc.ServiceDesc for MemoryService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1007,6 +1045,10 @@ var MemoryService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Consolidate",
 			Handler:    _MemoryService_Consolidate_Handler,
+		},
+		{
+			MethodName: "Unlink",
+			Handler:    _MemoryService_Unlink_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

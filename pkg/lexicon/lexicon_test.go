@@ -1,0 +1,132 @@
+package lexicon
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestConceptsAndCues(t *testing.T) {
+	x := Default()
+	tests := []struct {
+		text     string
+		concepts []string
+		cue      bool
+	}{
+		{"Finally unpacked in the new flat in Valencia.", []string{"residence"}, true},
+		{"I live in Zaragoza and work remotely.", []string{"residence"}, false},
+		{"kelpie's ClickHouse is 23.8 LTS.", []string{"database"}, false}, // a compound is not a house
+		{"Switched the login shell to fish 3.7.", []string{"shell"}, true},
+		{"El standup pasa a las 9:30 desde septiembre.", []string{"schedule"}, true},
+		{"Ya no usamos Docker Desktop: ahora Colima.", []string{"runtime"}, true},
+		{"The cat sat on the mat.", nil, false},
+	}
+	for _, tt := range tests {
+		got := x.Names(x.Concepts(tt.text))
+		for _, c := range tt.concepts {
+			if !slices.Contains(got, c) {
+				t.Errorf("Concepts(%q) = %v, want %s among them", tt.text, got, c)
+			}
+		}
+		if tt.concepts == nil && len(got) > 0 {
+			t.Errorf("Concepts(%q) = %v, want none", tt.text, got)
+		}
+		if c := x.ChangeCue(tt.text); c != tt.cue {
+			t.Errorf("ChangeCue(%q) = %v, want %v", tt.text, c, tt.cue)
+		}
+	}
+}
+
+func TestAsksAndHolds(t *testing.T) {
+	x := Default()
+	tests := []struct {
+		question, wants string
+		holds, lacks    string
+	}{
+		{"What's Priya's phone number?", "phone", "Call me on +34 600 123 456.", "Priya reviews every pull request."},
+		{"What's the email address of the client?", "email", "Write to nuria@example.com.", "The client is in Madrid."},
+		{"Which port does Jellyfin listen on?", "port", "Jellyfin runs on port 8096.", "Jellyfin serves the films."},
+		{"How much does the laptop cost?", "money", "It cost 1,450 € in March.", "A Framework laptop with 64 GB."},
+		{"When is the dentist appointment?", "time", "Dentist on Wednesday at 09:30.", "The dentist is Clínica Albufera."},
+		{"¿Cuándo es la revisión?", "time", "El jueves 11 de diciembre.", "En el centro de salud."},
+		{"What's the staging database called?", "", "", ""}, // "called" is not a street (calle)
+		{"Where are the rate-limit counters kept?", "", "", ""},
+	}
+	for _, tt := range tests {
+		ty := x.Asks(tt.question)
+		if ty.Name != tt.wants {
+			t.Errorf("Asks(%q) = %q, want %q", tt.question, ty.Name, tt.wants)
+			continue
+		}
+		if tt.wants == "" {
+			if !x.Holds(ty, "anything") {
+				t.Errorf("every text holds a value of the zero type")
+			}
+			continue
+		}
+		if !x.Holds(ty, tt.holds) {
+			t.Errorf("Holds(%s, %q) = false (positive control)", tt.wants, tt.holds)
+		}
+		if x.Holds(ty, tt.lacks) {
+			t.Errorf("Holds(%s, %q) = true", tt.wants, tt.lacks)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	x := Default()
+	terms := []string{"reunion", "jefe"} // as pkg/tokenize folds "reunión"
+	got := x.Expand("¿la reunión con mi jefe?", terms)
+	var words []string
+	for _, e := range got {
+		words = append(words, e.Term)
+		if e.For < 0 || e.For >= len(terms) {
+			t.Errorf("%q stands for term %d of %d", e.Term, e.For, len(terms))
+		}
+	}
+	for _, want := range []string{"meet", "manag"} {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, want) }) {
+			t.Errorf("Expand = %v, want a form of %q", words, want)
+		}
+	}
+	for _, w := range words {
+		if slices.Contains(terms, w) || w == "de" {
+			t.Errorf("Expand added %q, a query term or a phrase's common word", w)
+		}
+	}
+	if got := x.Expand("zxqv", []string{"zxqv"}); len(got) != 0 {
+		t.Errorf("a word in no group expands to %v", got)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	if x, err := Load(filepath.Join(dir, "missing.json")); err != nil || x == nil {
+		t.Fatalf("a missing file is the built-in lexicon: %v", err)
+	}
+	good := filepath.Join(dir, "lexicon.json")
+	os.WriteFile(good, []byte(`{"concepts":[{"name":"residence","words":["digs"]},{"name":"boat","words":["sailboat","mooring"]}],"groups":[["velero","sailboat"]]}`), 0o600)
+	x, err := Load(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := x.Names(x.Concepts("My new digs are by the mooring.")); !slices.Contains(got, "residence") || !slices.Contains(got, "boat") {
+		t.Errorf("the person's words did not join: %v", got)
+	}
+	if got := Default().Names(Default().Concepts("My new digs are by the mooring.")); len(got) != 0 {
+		t.Errorf("positive control: the built-in lexicon knows no digs: %v", got)
+	}
+	for name, text := range map[string]string{
+		"not json":         `{`,
+		"unknown detector": `{"types":[{"name":"x","cues":["x"],"detector":"nope"}]}`,
+		"nameless concept": `{"concepts":[{"words":["x"]}]}`,
+	} {
+		bad := filepath.Join(dir, "bad.json")
+		os.WriteFile(bad, []byte(text), 0o600)
+		if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%s: error %v, want one naming the file", name, err)
+		}
+	}
+}
