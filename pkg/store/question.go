@@ -182,7 +182,7 @@ func (s *Store) referents(order []ranked, q question) []int {
 		var seen []string
 		var at []int
 		for i, r := range order[:min(len(order), maxCandidates+1)] {
-			if r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) {
+			if r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) || !s.sameKind(order[0], r) {
 				continue
 			}
 			ref := referent(s.shown(s.docs[r.doc]).Text, name)

@@ -298,7 +298,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) judgment {
 	e := s.evidence(order, rivals, q, vis, held)
 	j := judge(e)
-	if j.verdict == Found && len(rivals) > 0 && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
+	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
 	}
@@ -369,12 +369,21 @@ func (s *Store) hitOf(r ranked, l leaf.Leaf, tv timeline.View) Hit {
 	return Hit{Leaf: l, Score: r.score, Current: r.current, Notices: s.notices(r, tv)}
 }
 
-// apart reports whether two memories sit in different parts of the tree:
-// different consolidation groups (scope or domain). A near tie between
-// them is a choice between topics, not two sides of one answer, so it is
-// left to the caller even for a long query. Callers hold s.mu.
+// apart reports whether two memories of one kind sit in different parts
+// of the tree: different consolidation groups (scope or domain). A near
+// tie between them is a choice between topics, not two sides of one
+// answer, so it is left to the caller even for a long query. A memory and
+// a block of an ingested document or code are not two referents: the
+// kinds' priors (kind.go) already ranked them. Callers hold s.mu.
 func (s *Store) apart(a, b ranked) bool {
-	return treeGroup(s.docs[a.doc]) != treeGroup(s.docs[b.doc])
+	return treeGroup(s.docs[a.doc]) != treeGroup(s.docs[b.doc]) && s.sameKind(a, b)
+}
+
+// sameKind reports whether two memories are of one kind (kind.go): a
+// stated memory and a document's block are never two referents of one
+// question. Callers hold s.mu.
+func (s *Store) sameKind(a, b ranked) bool {
+	return kindOf(&s.docs[a.doc].Header) == kindOf(&s.docs[b.doc].Header)
 }
 
 func (s *Store) containsAny(d index.Doc, terms []string) bool {
