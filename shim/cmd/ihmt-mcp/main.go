@@ -17,12 +17,18 @@ import (
 func main() {
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	level := flag.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
+	tools := flag.String("tools", shim.AllFamilies, "tool families to serve, comma-separated: memory, session, project")
 	flag.Parse()
+	families, err := shim.ParseFamilies(*tools)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ihmt-mcp:", err)
+		os.Exit(2)
+	}
 	if *showVersion {
 		fmt.Println("ihmt-mcp", version.Version)
 		return
 	}
-	if err := shim.Main(context.Background(), *level); err != nil {
+	if err := shim.Main(context.Background(), *level, families...); err != nil {
 		fmt.Fprintln(os.Stderr, "ihmt-mcp:", err)
 		os.Exit(1)
 	}
