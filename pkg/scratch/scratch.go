@@ -151,8 +151,13 @@ func (s *Sessions) Sweep() int {
 	defer s.mu.Unlock()
 	n := 0
 	for id, ss := range s.sessions {
-		idle := now.Sub(ss.lastUsed)
-		if idle >= s.lim.TTL || (ss.attached == 0 && now.Sub(ss.detachedAt) >= s.lim.Grace && idle >= s.lim.Grace) {
+		// The grace runs from the later of the last detach and the last
+		// write: reads (a recall) do not hold a session without a shim.
+		since := ss.detachedAt
+		if ss.lastWrite.After(since) {
+			since = ss.lastWrite
+		}
+		if now.Sub(ss.lastUsed) >= s.lim.TTL || (ss.attached == 0 && now.Sub(since) >= s.lim.Grace) {
 			s.total -= ss.bytes
 			delete(s.sessions, id)
 			n++
@@ -189,18 +194,18 @@ func (s *Sessions) Attach(id string) (detach func(), err error) {
 	}, nil
 }
 
-// session returns the session id, made if new; it counts as used now.
-// The caller holds s.mu.
+// session returns the session id, made if new, for a write: it counts as
+// used and written now. The caller holds s.mu.
 func (s *Sessions) session(id string) *session {
 	ss := s.sessions[id]
 	if ss == nil {
 		ss = newSession()
 		s.sessions[id] = ss
 		// A session that never attaches keeps its entries for the grace
-		// after its last call.
+		// after its last write.
 		ss.detachedAt = s.now()
 	}
-	ss.lastUsed = s.now()
+	ss.lastUsed, ss.lastWrite = s.now(), s.now()
 	return ss
 }
 

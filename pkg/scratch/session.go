@@ -58,6 +58,7 @@ type session struct {
 	attached   int
 	detachedAt time.Time
 	lastUsed   time.Time
+	lastWrite  time.Time
 }
 
 type docRef struct {
