@@ -44,8 +44,14 @@ func (e *testEnv) graceDaemon(t *testing.T, grace time.Duration) {
 // shimIn launches ihmt-mcp with its working directory in dir.
 func (e *testEnv) shimIn(t *testing.T, ctx context.Context, dir string, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return e.shimEnv(t, ctx, dir, nil, args...)
+}
+
+// shimEnv is shimIn with extra environment variables.
+func (e *testEnv) shimEnv(t *testing.T, ctx context.Context, dir string, env []string, args ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(bins.Shim, args...)
-	cmd.Dir, cmd.Env = dir, e.environ("")
+	cmd.Dir, cmd.Env = dir, e.environ("", env...)
 	stderr := &testenv.Logs{}
 	cmd.Stderr = stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "toolbox-test", Version: "1.0"}, nil).
@@ -444,14 +450,17 @@ func TestToolFamilies(t *testing.T) {
 	e := servedEnv(t)
 	ctx := testenv.Context(t)
 	for _, c := range []struct {
-		flag []string
-		want []string
+		flag, env []string
+		want      []string
 	}{
-		{nil, []string{"digest_output", "find_code", "forget_memory", "mark_outdated", "note", "project_map", "read_file", "recall", "save_memory", "search_memory"}},
-		{[]string{"--tools", "memory"}, []string{"forget_memory", "mark_outdated", "save_memory", "search_memory"}},
-		{[]string{"--tools", "session,project"}, []string{"digest_output", "find_code", "note", "project_map", "read_file", "recall"}},
+		{nil, nil, []string{"digest_output", "find_code", "forget_memory", "mark_outdated", "note", "project_map", "read_file", "recall", "save_memory", "search_memory"}},
+		{[]string{"--tools", "memory"}, nil, []string{"forget_memory", "mark_outdated", "save_memory", "search_memory"}},
+		{[]string{"--tools", "session,project"}, nil, []string{"digest_output", "find_code", "note", "project_map", "read_file", "recall"}},
+		// What `ihmt mcp install --tools` writes; the flag wins over it.
+		{nil, []string{"IHMT_TOOLS=session"}, []string{"digest_output", "note", "recall"}},
+		{[]string{"--tools", "project"}, []string{"IHMT_TOOLS=session"}, []string{"find_code", "project_map", "read_file"}},
 	} {
-		cs := e.shimIn(t, ctx, e.workDir, c.flag...)
+		cs := e.shimEnv(t, ctx, e.workDir, c.env, c.flag...)
 		list, err := cs.ListTools(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -462,7 +471,7 @@ func TestToolFamilies(t *testing.T) {
 		}
 		slices.Sort(names)
 		if !slices.Equal(names, c.want) {
-			t.Errorf("ihmt-mcp %v lists %v, want %v", c.flag, names, c.want)
+			t.Errorf("ihmt-mcp %v (env %v) lists %v, want %v", c.flag, c.env, names, c.want)
 		}
 	}
 	// A bad family stops the shim with a message.
