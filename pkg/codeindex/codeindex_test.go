@@ -192,7 +192,7 @@ func TestFind(t *testing.T) {
 		{FindQuery{Query: "retry in retry.go"}, "Backoff"}, // the file the query names
 		{FindQuery{Query: "dial a server", Scope: "test"}, "TestDial"},
 		{FindQuery{Query: "dial a server"}, "Dial"},
-		{FindQuery{Query: "dial a server", Subpath: "server"}, "Serve"},
+		{FindQuery{Query: "failed retry", Subpath: "server"}, "Serve"}, // Backoff is outside the subpath
 	} {
 		a, err := p.Find(c.q)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/lookup"
@@ -39,13 +40,19 @@ func (p *Project) drop(f *file) {
 	f.docs = nil
 }
 
+// codeB is BM25's length normalisation for symbols. Higher than the
+// memories' (package index): a long function is long because it does
+// more, and without it a 300-line handler that mentions every word once
+// outranks the ten-line function named for what was asked.
+const codeB = 0.75
+
 // ensureIndexed builds the inverted index when it is missing, or when
 // hidden symbols outnumber the live ones. The caller holds p.mu.
 func (p *Project) ensureIndexed() {
 	if p.ix != nil && !(p.dead > 1024 && p.dead > p.ix.Len()) {
 		return
 	}
-	p.ix, p.docs, p.dead = index.New(), map[index.Doc]symRef{}, 0
+	p.ix, p.docs, p.dead = index.NewWithOptions(index.Options{B: codeB}), map[index.Doc]symRef{}, 0
 	for _, f := range p.files {
 		f.docs = nil
 		if len(f.Symbols) == 0 {
@@ -194,11 +201,16 @@ type Answer struct {
 	Stats      Stats
 }
 
-// Ranking weights: an import block names many things and answers none;
-// a file the query names holds the answer more often than not.
+// Ranking weights, on top of BM25 over a symbol's path, name and code: an
+// import block names many things and answers none; a symbol whose name the
+// query spells out ("decode the timeout" and decodeTimeout) is usually the
+// one meant, and so is a file the query names ("in retry.go") or whose
+// name it uses ("the verdict policy" and verdict.go).
 const (
 	importWeight    = 0.25
 	namedFileWeight = 1.5
+	nameWeight      = 1.0 // × the share of the name's words the query has
+	stemWeight      = 0.3 // × the share of the file name's words the query has
 	// rivalShare: a further hit shows its code only when it scores this
 	// close to the best; the others are listed by place.
 	rivalShare   = 0.75
@@ -238,19 +250,13 @@ func (p *Project) Find(q FindQuery) (Answer, error) {
 			groups[f.group] = f
 		}
 	}
-	named := namedFiles(q.Query)
+	w := newWeights(q.Query)
 	a, err := lookup.Search(p.ix, lookup.Query{
 		Text: q.Query, Clue: q.Clue,
 		Visible: func(g index.Group) bool { return groups[g] != nil },
 		Weigh: func(d index.Doc, s float64) float64 {
 			r := p.docs[d]
-			if r.f.Symbols[r.i].Kind == "imports" {
-				s *= importWeight
-			}
-			if named[stem(r.f.Path)] {
-				s *= namedFileWeight
-			}
-			return s
+			return s * w.of(r.f.Path, r.f.Symbols[r.i])
 		},
 		Words: func(d index.Doc) []string {
 			r := p.docs[d]
@@ -367,6 +373,63 @@ func isTest(rel string) bool {
 		}
 	}
 	return false
+}
+
+// weights are a query's preferences among the symbols it matches.
+type weights struct {
+	terms map[string]bool
+	named map[string]bool
+}
+
+func newWeights(query string) weights {
+	w := weights{terms: map[string]bool{}, named: namedFiles(query)}
+	for _, t := range tokenize.Terms(query) {
+		w.terms[t] = true
+	}
+	return w
+}
+
+// of is the weight of symbol s of the file at path.
+func (w weights) of(path string, s Symbol) float64 {
+	f := 1.0
+	if s.Kind == "imports" {
+		f *= importWeight
+	}
+	if w.named[stem(path)] {
+		f *= namedFileWeight
+	}
+	f *= 1 + nameWeight*w.share(s.Name)
+	f *= 1 + stemWeight*w.share(stem(path))
+	return f
+}
+
+// share is the share of a name's words that the query has: its parts
+// ("decodeTimeout" is decode and timeout), not the joined form, which a
+// query spelling the parts never has (but counts when it does).
+func (w weights) share(name string) float64 {
+	parts, have := 0, 0
+	for _, word := range strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		ts := tokenize.Tokens(word)
+		if len(ts) > 1 {
+			if w.terms[ts[len(ts)-1]] { // the joined form: the whole name asked for
+				return 1
+			}
+			ts = ts[:len(ts)-1]
+		}
+		for _, t := range ts {
+			if tokenize.IsStopWord(t) {
+				continue
+			}
+			parts++
+			if w.terms[t] {
+				have++
+			}
+		}
+	}
+	if parts == 0 {
+		return 0
+	}
+	return float64(have) / float64(parts)
 }
 
 // namedFiles are the file stems a query names ("server.go", "server").
