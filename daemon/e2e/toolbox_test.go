@@ -480,3 +480,44 @@ func TestToolFamilies(t *testing.T) {
 		t.Errorf("--tools memory,files: %v %s", err, out)
 	}
 }
+
+// TestToolboxBadInput: every bad argument is a tool error that says what
+// to do, and changes nothing; each row's positive control passes.
+func TestToolboxBadInput(t *testing.T) {
+	e := servedEnv(t)
+	ctx := testenv.Context(t)
+	root, _ := project(t)
+	if err := os.WriteFile(filepath.Join(root, "blob.bin"), []byte("\x00\x01\x02binary"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := e.shimIn(t, ctx, root)
+	for _, c := range []struct {
+		tool     string
+		bad, ok  map[string]any
+		saysWhat string
+	}{
+		{"note", map[string]any{"text": "  \n"}, map[string]any{"text": "a real note"}, "empty"},
+		{"note", map[string]any{"text": "bell \a here"}, map[string]any{"text": "no bell here"}, "control character"},
+		{"note", map[string]any{"text": strings.Repeat("x", 70<<10)}, map[string]any{"text": strings.Repeat("x", 60<<10)}, "at most"},
+		{"recall", map[string]any{"query": "   "}, map[string]any{"query": "real note"}, "no words"},
+		{"recall", map[string]any{"query": "note", "limit": 99}, map[string]any{"query": "note", "limit": 5}, "limit"},
+		{"digest_output", map[string]any{"text": ""}, map[string]any{"text": "ok\n"}, "empty"},
+		{"digest_output", map[string]any{"text": "ok\n", "label": "two\nlines"}, map[string]any{"text": "ok\n", "label": "make"}, "one line"},
+		{"project_map", map[string]any{"detail": "everything"}, map[string]any{"detail": "files"}, "use files or symbols"},
+		{"project_map", map[string]any{"subpath": "nowhere"}, map[string]any{"subpath": "alpha"}, "does not exist"},
+		{"find_code", map[string]any{"query": "drain", "max_tokens": 5}, map[string]any{"query": "drain", "max_tokens": 100}, "max_tokens"},
+		{"find_code", map[string]any{"query": "drain", "scope": "unit"}, map[string]any{"query": "drain", "scope": "all"}, "use main, test or all"},
+		{"read_file", map[string]any{"path": "alpha"}, map[string]any{"path": "alpha/worker.go"}, "directory"},
+		{"read_file", map[string]any{"path": "blob.bin"}, map[string]any{"path": ".gitignore"}, "not UTF-8 text"},
+		{"read_file", map[string]any{"path": "missing.go"}, map[string]any{"path": "sub/notes.md"}, "does not exist"},
+		{"read_file", map[string]any{"path": ""}, map[string]any{"path": "config/config.go"}, "path"},
+	} {
+		_, err := callTool[map[string]any](ctx, cs, c.tool, c.bad)
+		if te, ok := err.(*toolError); !ok || !strings.Contains(te.text, c.saysWhat) {
+			t.Errorf("%s %v: want a tool error saying %q, got %v", c.tool, c.bad, c.saysWhat, err)
+		}
+		if _, err := callTool[map[string]any](ctx, cs, c.tool, c.ok); err != nil {
+			t.Errorf("%s %v (positive control): %v", c.tool, c.ok, err)
+		}
+	}
+}
