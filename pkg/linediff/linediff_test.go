@@ -17,7 +17,7 @@ func apply(t *testing.T, a, diff string) string {
 	for k := 0; k < len(lines); k++ {
 		l := lines[k]
 		switch {
-		case l == "" || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++"):
+		case l == "" || k < 2: // the end, or the --- and +++ header
 		case strings.HasPrefix(l, "@@"):
 			var ai, an, bi, bn int
 			if _, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &ai, &an, &bi, &bn); err != nil {
