@@ -228,29 +228,10 @@ func measure(ctx context.Context, bins testenv.Binaries, dir, name, root string,
 
 	var syncs []float64
 	for _, q := range qs {
-		r, err := call(ctx, cs, "find_code", map[string]any{"query": q.Query})
+		o, err := ask(ctx, cs, root, q)
 		if err != nil {
 			return c, err
 		}
-		o := outcome{Query: q.Query, Want: q.File + " " + q.Symbol, Status: r.structured["status"].(string), FindTokens: tokens(r.text)}
-		if hits, _ := r.structured["hits"].([]any); len(hits) > 0 {
-			h := hits[0].(map[string]any)
-			o.Got = h["place"].(string) + " " + h["name"].(string)
-			o.Right = strings.HasPrefix(h["place"].(string), q.File+":") && h["name"].(string) == q.Symbol
-		}
-		cands, _ := r.structured["candidates"].([]any)
-		for _, x := range cands {
-			h := x.(map[string]any)
-			o.Candidates = append(o.Candidates, h["place"].(string)+" "+h["name"].(string))
-			if strings.HasPrefix(h["place"].(string), q.File+":") && h["name"].(string) == q.Symbol {
-				o.InTie = true
-			}
-		}
-		fi, err := os.Stat(filepath.Join(root, q.File))
-		if err != nil {
-			return c, fmt.Errorf("question %q: %w", q.Query, err)
-		}
-		o.ReadTokens = (fi.Size() + 3) / 4
 		c.Questions = append(c.Questions, o)
 		c.FindTokens += o.FindTokens
 		c.ReadTokens += o.ReadTokens
@@ -258,7 +239,8 @@ func measure(ctx context.Context, bins testenv.Binaries, dir, name, root string,
 			c.FirstRight++
 		}
 	}
-	// Per-call sync: project_map of nothing changed, ten times.
+	// Per call: a project_map of one directory with nothing changed — the
+	// sync of the whole tree and the round trip — ten times.
 	for range 10 {
 		t0 := time.Now()
 		if _, err := call(ctx, cs, "project_map", map[string]any{"subpath": filepath.Dir(qs[0].File)}); err != nil {
@@ -276,6 +258,34 @@ func measure(ctx context.Context, bins testenv.Binaries, dir, name, root string,
 		c.Reads = r
 	}
 	return c, nil
+}
+
+// ask asks find_code one question and sees where its answer came.
+func ask(ctx context.Context, cs *mcp.ClientSession, root string, q question) (outcome, error) {
+	r, err := call(ctx, cs, "find_code", map[string]any{"query": q.Query})
+	if err != nil {
+		return outcome{}, err
+	}
+	o := outcome{Query: q.Query, Want: q.File + " " + q.Symbol, Status: r.structured["status"].(string), FindTokens: tokens(r.text)}
+	is := func(h map[string]any) bool {
+		return strings.HasPrefix(h["place"].(string), q.File+":") && h["name"].(string) == q.Symbol
+	}
+	if hits, _ := r.structured["hits"].([]any); len(hits) > 0 {
+		h := hits[0].(map[string]any)
+		o.Got, o.Right = h["place"].(string)+" "+h["name"].(string), is(h)
+	}
+	cands, _ := r.structured["candidates"].([]any)
+	for _, x := range cands {
+		h := x.(map[string]any)
+		o.Candidates = append(o.Candidates, h["place"].(string)+" "+h["name"].(string))
+		o.InTie = o.InTie || is(h)
+	}
+	fi, err := os.Stat(filepath.Join(root, q.File))
+	if err != nil {
+		return outcome{}, fmt.Errorf("question %q: %w", q.Query, err)
+	}
+	o.ReadTokens = (fi.Size() + 3) / 4
+	return o, nil
 }
 
 func measureReads(ctx context.Context, cs *mcp.ClientSession, root, file string) (*reads, error) {
@@ -340,7 +350,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func printCorpus(c corpus) {
 	fmt.Printf("\n== %s: %d files\n", c.Name, c.Files)
-	fmt.Printf("cold index (first project_map): %.0f ms; per-call sync, nothing changed (median of 10): %.1f ms\n", c.ColdIndexMs, c.SyncMsMedian)
+	fmt.Printf("cold index (first project_map): %.0f ms; a call whose sync finds nothing changed (median of 10): %.1f ms\n", c.ColdIndexMs, c.SyncMsMedian)
 	fmt.Printf("project_map: %d tokens (files), %d tokens (symbols) vs %d tokens for the whole tree\n", c.MapTokens, c.MapSymbolTokens, c.TreeTokens)
 	fmt.Printf("%-62s %-9s %6s %6s  %s\n", "question", "status", "find", "read", "first hit")
 	for _, q := range c.Questions {
