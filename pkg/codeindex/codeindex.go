@@ -190,6 +190,11 @@ func (p *Project) save() error {
 	if err := os.MkdirAll(p.dir, 0o700); err != nil {
 		return fmt.Errorf("code index directory: %w", err)
 	}
+	// A store kept under git should not carry a derived index.
+	ignore := filepath.Join(filepath.Dir(p.dir), ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
+		_ = os.WriteFile(ignore, []byte("# Derived from the projects' files (ihmt's code index): rebuilt when missing.\n*\n"), 0o600)
+	}
 	if err := atomicfile.Write(filepath.Join(p.dir, "manifest.json"), data, 0o600); err != nil {
 		return fmt.Errorf("code index manifest: %w", err)
 	}

@@ -46,16 +46,25 @@ func (p *Project) drop(f *file) {
 // outranks the ten-line function named for what was asked.
 const codeB = 0.75
 
-// ensureIndexed builds the inverted index when it is missing, or when
-// hidden symbols outnumber the live ones. The caller holds p.mu.
-func (p *Project) ensureIndexed() {
+// startIndex makes the inverted index when it is missing, or anew when
+// hidden symbols outnumber the live ones, before a sync: the sync then
+// indexes the files it reads, and fillIndex the rest. The caller holds
+// p.mu.
+func (p *Project) startIndex() {
 	if p.ix != nil && !(p.dead > 1024 && p.dead > p.ix.Len()) {
 		return
 	}
 	p.ix, p.docs, p.dead = index.NewWithOptions(index.Options{B: codeB}), map[index.Doc]symRef{}, 0
 	for _, f := range p.files {
 		f.docs = nil
-		if len(f.Symbols) == 0 {
+	}
+}
+
+// fillIndex indexes the files the sync did not read: those the manifest
+// already knew. The caller holds p.mu.
+func (p *Project) fillIndex() {
+	for _, f := range p.files {
+		if len(f.Symbols) == 0 || f.docs != nil {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(f.Path)))
@@ -239,11 +248,12 @@ func (p *Project) Find(q FindQuery) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	p.startIndex()
 	st, err := p.sync()
 	if err != nil {
 		return Answer{}, err
 	}
-	p.ensureIndexed()
+	p.fillIndex()
 	groups := map[index.Group]*file{}
 	for _, f := range p.files {
 		if under(dir, f.Path) && len(f.docs) > 0 && (isTest(f.Path) && test || !isTest(f.Path) && main) {

@@ -189,7 +189,7 @@ func TestLifetime(t *testing.T) {
 }
 
 func TestHanded(t *testing.T) {
-	s, _ := newTest(Limits{SessionBytes: 100})
+	s, _ := newTest(Limits{SessionBytes: 200})
 	if _, ok := s.Handed("a", "f"); ok {
 		t.Fatal("handed before any read")
 	}
@@ -202,8 +202,26 @@ func TestHanded(t *testing.T) {
 		t.Error("another session sees what a was handed")
 	}
 	// Too big to remember: the next read is whole again.
-	s.Hand("a", "g", strings.Repeat("x", 60))
+	s.Hand("a", "g", strings.Repeat("x", 101))
 	if _, ok := s.Handed("a", "g"); ok {
 		t.Error("a file over half the session's bound was remembered")
+	}
+	// Files make room among themselves, never by dropping a note.
+	if _, _, err := s.Note("a", strings.Repeat("n", 120)); err != nil {
+		t.Fatal(err)
+	}
+	s.Hand("a", "h", strings.Repeat("h", 80))
+	if _, ok := s.Handed("a", "h"); !ok {
+		t.Error("a file that fits beside the note was not remembered")
+	}
+	if _, ok := s.Handed("a", "f"); ok {
+		t.Error("the older file was kept over the bound")
+	}
+	s.Hand("a", "i", strings.Repeat("i", 81)) // fits only if the note went
+	if _, ok := s.Handed("a", "i"); ok {
+		t.Error("a file took the note's room")
+	}
+	if r, _ := s.Recall("a", strings.Repeat("n", 120), "", 0); r.Verdict != store.Found || r.Usage.DroppedTotal != 0 {
+		t.Errorf("the note after files came and went: %v, dropped %d", r.Verdict, r.Usage.DroppedTotal)
 	}
 }

@@ -251,23 +251,46 @@ func (s *Sessions) Handed(id, path string) (string, bool) {
 }
 
 // Hand records that read_file handed session id text as path's content.
-// Handed files count against the session's bytes; the oldest goes first,
-// and a read after that answers the file whole again.
+// Handed files count against the session's bytes, but never push a note
+// out: room is made by forgetting the session's oldest handed files, and
+// a file that still does not fit is not remembered — the next read of it
+// answers whole again, which costs tokens, never correctness.
 func (s *Sessions) Hand(id, path, text string) error {
 	if err := validID(id); err != nil {
 		return err
 	}
-	if int64(len(text)) > s.lim.SessionBytes/2 {
-		return nil // too big to remember: the next read answers whole
+	size := int64(len(text))
+	if size > s.lim.SessionBytes/2 {
+		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss := s.session(id)
 	if old := ss.files[path]; old != nil {
+		s.total -= old.bytes
 		ss.remove(old)
 	}
-	e := &entry{kind: kindFile, label: path, notedAt: s.now(), text: text, bytes: int64(len(text))}
-	s.add(ss, e)
+	for ss.bytes+size > s.lim.SessionBytes || s.total+size > s.lim.TotalBytes {
+		oldest := ss.oldestFile()
+		if oldest == nil {
+			return nil
+		}
+		s.total -= oldest.bytes
+		ss.remove(oldest)
+	}
+	s.seq++
+	ss.put(&entry{kind: kindFile, label: path, notedAt: s.now(), text: text, bytes: size, seq: s.seq})
+	s.total += size
+	return nil
+}
+
+// oldestFile is the session's oldest handed file, or nil.
+func (ss *session) oldestFile() *entry {
+	for _, e := range ss.entries {
+		if e.kind == kindFile {
+			return e
+		}
+	}
 	return nil
 }
 
