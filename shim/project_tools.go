@@ -209,7 +209,7 @@ func findText(f FindResult) string {
 	var b strings.Builder
 	switch f.Status {
 	case "found":
-		fmt.Fprintf(&b, "found (confidence %.2f): %d symbols, ~%d tokens", f.Confidence, len(f.Hits), f.Tokens)
+		fmt.Fprintf(&b, "found (confidence %.2f): %s, ~%d tokens", f.Confidence, plural(len(f.Hits), "symbol", "symbols"), f.Tokens)
 	default:
 		fmt.Fprintf(&b, "%s: %s", f.Status, f.Message)
 	}

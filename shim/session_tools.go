@@ -102,11 +102,18 @@ func usage(u *ihmtv1.SessionUsage) Usage {
 
 // usageText says what the session holds, and what was dropped for room.
 func usageText(u Usage) string {
-	t := fmt.Sprintf("this session holds %d entries, %s of %s", u.Entries, kib(u.Bytes), kib(u.BytesLimit))
+	t := fmt.Sprintf("this session holds %s, %s of %s", plural(u.Entries, "entry", "entries"), kib(u.Bytes), kib(u.BytesLimit))
 	if u.DroppedNow > 0 {
-		t += fmt.Sprintf("; %d oldest entries were dropped to make room", u.DroppedNow)
+		t += fmt.Sprintf("; the oldest %s dropped to make room", plural(u.DroppedNow, "entry was", "entries were"))
 	}
 	return t
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func kib(n int64) string {

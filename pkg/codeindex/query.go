@@ -223,6 +223,7 @@ const (
 	// rivalShare: a further hit shows its code only when it scores this
 	// close to the best; the others are listed by place.
 	rivalShare   = 0.75
+	alsoShare    = 0.4 // and is listed at all only this close
 	maxHits      = 5
 	maxAlso      = 5
 	defaultLimit = 1500
@@ -309,7 +310,7 @@ func (p *Project) answer(a lookup.Answer, budget int64, st Stats) Answer {
 	for i, h := range a.Shown {
 		f := found(h)
 		if i > 0 && (h.Score < rivalShare*best || len(out.Hits) >= maxHits) {
-			if len(out.Also) < maxAlso {
+			if len(out.Also) < maxAlso && h.Score >= alsoShare*best {
 				out.Also = append(out.Also, f)
 			}
 			continue
