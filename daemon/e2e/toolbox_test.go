@@ -304,6 +304,17 @@ func TestProjectTools(t *testing.T) {
 	root, outside := project(t)
 	// The shim starts in a subdirectory: the project is the git top level.
 	cs := e.shimIn(t, ctx, filepath.Join(root, "sub"))
+	logBefore, _ := os.ReadFile(filepath.Join(e.home, "log.jsonl"))
+	t.Cleanup(func() {
+		// The code index is derived: no project call wrote a memory or an
+		// audit entry, and the index lives in its own directory.
+		if after, _ := os.ReadFile(filepath.Join(e.home, "log.jsonl")); string(after) != string(logBefore) {
+			t.Errorf("the project tools changed the store's log:\n%s", after[len(logBefore):])
+		}
+		if m, _ := filepath.Glob(filepath.Join(e.home, "code", "*", "manifest.json")); len(m) != 1 {
+			t.Errorf("code index manifests: %v, want one under the store's code/", m)
+		}
+	})
 
 	t.Run("project_map", func(t *testing.T) {
 		m, err := callTool[mapAnswer](ctx, cs, "project_map", map[string]any{"detail": "symbols"})
@@ -362,6 +373,10 @@ func TestProjectTools(t *testing.T) {
 		}
 		if _, err := callTool[findAnswer](ctx, cs, "find_code", map[string]any{"query": "x", "scope": "tests"}); err == nil {
 			t.Error("scope tests accepted")
+		}
+		// The code is not memory: search_memory does not see it.
+		if s, err := search(ctx, cs, map[string]any{"query": "ParseConfig settings file"}); err != nil || s.Status != "not_found" {
+			t.Errorf("search_memory found code: %+v %v", s, err)
 		}
 	})
 	t.Run("find_code tie asks for a clue", func(t *testing.T) {
