@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -534,5 +535,44 @@ func TestToolboxBadInput(t *testing.T) {
 		if _, err := callTool[map[string]any](ctx, cs, c.tool, c.ok); err != nil {
 			t.Errorf("%s %v (positive control): %v", c.tool, c.ok, err)
 		}
+	}
+}
+
+// TestStopWithAttachedShim: a shim's attach stream does not hold up the
+// daemon's stop — the stream ends with the stop, instead of the graceful
+// stop waiting its time out for it — and the shim attaches again to the
+// next daemon, whose sessions start empty.
+func TestStopWithAttachedShim(t *testing.T) {
+	e := newEnv(t)
+	d := e.startDaemon(t)
+	e.waitReady(t, d)
+	ctx := testenv.Context(t)
+	cs := e.shimIn(t, ctx, e.workDir)
+	if _, err := callTool[noteAnswer](ctx, cs, "note", map[string]any{"text": "the ocelot build flag"}); err != nil {
+		t.Fatal(err)
+	}
+	// The shim has attached: the stream is what the stop must not wait for.
+	waitFor(t, 5*time.Second, func() (bool, string) {
+		r, err := callTool[recallAnswer](ctx, cs, "recall", map[string]any{"query": "ocelot"})
+		return err == nil && r.Status == "found", "recall before the stop"
+	})
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	if code, _ := d.waitExit(t, 15*time.Second); code != 0 {
+		t.Fatalf("ihmtd exit status %d\n%s", code, d.out)
+	}
+	if strings.Contains(d.out.String(), "did not finish in time") {
+		t.Errorf("the stop waited for the attach stream:\n%s", d.out)
+	}
+	// Notes live in the daemon: the next one (the shim starts it) has none,
+	// and says so.
+	r, err := callTool[recallAnswer](ctx, cs, "recall", map[string]any{"query": "ocelot"})
+	if err != nil || r.Status != "not_found" || !strings.Contains(r.Message, "no notes") {
+		t.Fatalf("recall after a daemon restart: %+v %v", r, err)
+	}
+	if _, err := callTool[noteAnswer](ctx, cs, "note", map[string]any{"text": "the lynx build flag"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := callTool[recallAnswer](ctx, cs, "recall", map[string]any{"query": "lynx"}); err != nil || r.Status != "found" {
+		t.Fatalf("a note to the new daemon: %+v %v", r, err)
 	}
 }
