@@ -32,6 +32,7 @@ import (
 	"github.com/ihmt-dev/ihmt/daemon/rpc"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/safesocket"
+	"github.com/ihmt-dev/ihmt/pkg/scratch"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -80,6 +81,8 @@ type daemon struct {
 	rebuilding sync.Mutex
 	// stopRequested is signalled by a client's Shutdown call.
 	stopRequested chan struct{}
+	// sessions are the agents' scratch notes (session.go).
+	sessions *scratch.Sessions
 }
 
 // RebuildReport is what a rebuild derived.
@@ -135,6 +138,7 @@ func newDaemon(cfg Config) *daemon {
 	if d.log == nil {
 		d.log = slog.Default()
 	}
+	d.sessions = newSessions(d.log)
 	d.api = rpc.New(rpc.Config{
 		Log:        d.log,
 		Store:      d.store.Load,
@@ -186,6 +190,7 @@ func (d *daemon) listen() (net.Listener, error) {
 func (d *daemon) serve(lis net.Listener) <-chan error {
 	d.server = grpc.NewServer(grpc.UnaryInterceptor(d.api.Intercept), grpc.MaxRecvMsgSize(maxRequest))
 	ihmtv1.RegisterMemoryServiceServer(d.server, d.api)
+	d.registerToolbox(d.server)
 	d.health = health.NewServer()
 	d.setServing(false)
 	healthpb.RegisterHealthServer(d.server, d.health)
@@ -265,7 +270,9 @@ func (d *daemon) wait(ctx context.Context, served <-chan error) error {
 			d.log.Info("stopping", "reason", "shutdown requested")
 			return nil
 		case now := <-idle:
-			if quiet := d.api.IdleFor(now); quiet >= d.cfg.IdleExit {
+			// A session's notes live only here: while one holds any, the
+			// daemon stays (each session goes after its grace or TTL).
+			if quiet := d.api.IdleFor(now); quiet >= d.cfg.IdleExit && !d.sessions.Held() {
 				d.log.Info("stopping", "reason", "idle", "idle_for", quiet.Round(time.Second))
 				return nil
 			}
@@ -287,6 +294,7 @@ func (d *daemon) wait(ctx context.Context, served <-chan error) error {
 func (d *daemon) stop() error {
 	sdNotify("STOPPING=1") // best effort: systemd learns of the stop from our exit anyway
 	d.health.Shutdown()
+	d.sessions.Close() // ends the attached streams, which a graceful stop would wait for
 	done := make(chan struct{})
 	go func() { d.server.GracefulStop(); close(done) }()
 	select {

@@ -8,6 +8,8 @@
 #   - each agent's health check really starts and initialises the server
 #     (`claude mcp list`, `opencode mcp list`, `codex app-server` mcpServerStatus/list, which
 #     lists save_memory, search_memory, mark_outdated and forget_memory);
+#   - Codex lists all ten tools and calls note, recall, project_map, find_code and read_file
+#     (twice: the second answers UNCHANGED) through a second `codex app-server` session;
 #   - Codex calls save_memory and then search_memory through `codex app-server`
 #     (mcpServer/tool/call), and `ihmt search --json` shows the memory stored under the client
 #     name Codex sent;
@@ -526,6 +528,95 @@ claude_call() {
 }
 start; check "claude -p tool call (fake model)" "$LOGS/claude-p.err" claude_call
 if [[ -n $fake_pid ]]; then kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; fi
+
+# --- 6b. the session and project families through Codex ---------------------------------------
+# toolbox_codex: a second `codex app-server` session lists all ten tools and calls note and recall
+# (session family) and project_map, find_code and read_file twice (project family) in this
+# project, which gets a small Go file to find.
+cat >"$WORK/codex-toolbox.js" <<'EOF'
+// Drives `codex app-server` as codex-driver.js does, for the session and project tools; writes
+// every answer to the JSON file argv[2].
+const { spawn } = require('child_process');
+const fs = require('fs');
+const [, , out, nonce, ...cmd] = process.argv;
+const p = spawn(cmd[0], cmd.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+const result = {};
+let buf = '', id = 0;
+const pending = new Map();
+p.stdout.on('data', (d) => {
+  buf += d;
+  for (let i; (i = buf.indexOf('\n')) >= 0;) {
+    const line = buf.slice(0, i); buf = buf.slice(i + 1);
+    let m; try { m = JSON.parse(line); } catch { continue; }
+    if (m.method === undefined && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); }
+  }
+});
+p.on('exit', (code) => { for (const r of pending.values()) r({ error: { message: `codex app-server exited (${code})` } }); pending.clear(); });
+function request(method, params) {
+  const i = ++id;
+  p.stdin.write(JSON.stringify({ id: i, method, params }) + '\n');
+  return new Promise((resolve) => {
+    const t = setTimeout(() => { pending.delete(i); resolve({ error: { message: `${method}: no answer in 60 s` } }); }, 60000);
+    pending.set(i, (m) => { clearTimeout(t); resolve(m); });
+  });
+}
+(async () => {
+  try {
+    const init = await request('initialize', { clientInfo: { name: 'ihmt-agents-check', title: 'IHMT agents check', version: '1' } });
+    if (init.error) throw new Error('initialize: ' + JSON.stringify(init.error));
+    p.stdin.write(JSON.stringify({ method: 'initialized', params: {} }) + '\n');
+    result.status = await request('mcpServerStatus/list', {});
+    const t = await request('thread/start', { cwd: process.cwd(), ephemeral: true });
+    if (t.error) throw new Error('thread/start: ' + JSON.stringify(t.error));
+    const call = (tool, args) => request('mcpServer/tool/call', { threadId: t.result.thread.id, server: 'ihmt', tool, arguments: args });
+    result.note = await call('note', { text: `The ${nonce} fixture needs TZ=UTC.` });
+    result.recall = await call('recall', { query: `${nonce} fixture` });
+    result.map = await call('project_map', { detail: 'symbols' });
+    result.find = await call('find_code', { query: 'rotate the staging deploy key' });
+    result.read1 = await call('read_file', { path: 'rotate.go' });
+    result.read2 = await call('read_file', { path: 'rotate.go' });
+  } catch (e) {
+    result.driverError = String(e);
+  }
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  p.stdin.end();
+  const kill = setTimeout(() => p.kill('SIGTERM'), 10000);
+  p.on('exit', () => { clearTimeout(kill); process.exit(0); });
+})();
+EOF
+toolbox_codex() {
+	printf 'package proj\n\n// RotateDeployKey rotates the staging deploy key every 17 days.\nfunc RotateDeployKey() int { return 17 }\n' >"$PROJ/rotate.go"
+	timeout 180 node "$WORK/codex-toolbox.js" "$WORK/codex-toolbox.json" "$NONCE" \
+		"$CODEX" app-server "${CODEX_OFFLINE[@]}" >"$LOGS/codex-toolbox.log" 2>&1 || true
+	[[ -s $WORK/codex-toolbox.json ]] || { echo "no output from the driver (timed out?)"; return 1; }
+	node -e '
+		const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")), nonce = process.argv[2];
+		const fail = (s) => { console.log(s); process.exit(1); };
+		if (r.driverError) fail(r.driverError);
+		const s = ((r.status.result || {}).data || []).find((x) => x.name === "ihmt");
+		if (!s || !s.tools) fail("mcpServerStatus/list: " + JSON.stringify(r.status).slice(0, 300));
+		const names = Object.keys(s.tools).sort();
+		const want = ["digest_output", "find_code", "forget_memory", "mark_outdated", "note", "project_map", "read_file", "recall", "save_memory", "search_memory"];
+		if (names.join() !== want.join()) fail("tools are " + names.join(", ") + "; want " + want.join(", "));
+		const sc = (k) => {
+			const x = r[k] || {};
+			if (x.error || !x.result) fail(k + ": " + JSON.stringify(x.error || x));
+			if (x.result.isError) fail(k + ": tool error: " + JSON.stringify(x.result.content));
+			return x.result.structuredContent || {};
+		};
+		if (!sc("note").id) fail("note: no id");
+		const rc = sc("recall");
+		if (rc.status !== "found" || !(rc.hits[0].text || "").includes(nonce)) fail("recall: " + JSON.stringify(rc).slice(0, 300));
+		const m = sc("map"), f = (m.files || []).find((x) => x.path === "rotate.go");
+		if (!f || !(f.symbols || []).some((y) => y.name === "RotateDeployKey")) fail("project_map: " + JSON.stringify(m).slice(0, 300));
+		const fc = sc("find");
+		if (fc.status !== "found" || !(fc.hits[0].place || "").startsWith("rotate.go:3-4")) fail("find_code: " + JSON.stringify(fc).slice(0, 300));
+		const r1 = sc("read1"), r2 = sc("read2");
+		if (r1.mode !== "full" || r2.mode !== "unchanged") fail(`read_file twice: ${r1.mode}, then ${r2.mode}`);
+		console.log(`ten tools; note+recall found; project_map lists RotateDeployKey; find_code ${fc.hits[0].place}; read_file full, then unchanged`);' \
+		"$WORK/codex-toolbox.json" "$NONCE"
+}
+start; check "codex: session + project tools" "$LOGS/codex-toolbox.log" toolbox_codex
 
 # --- 7. the daemon ------------------------------------------------------------------------------
 start

@@ -13,7 +13,7 @@ import (
 
 // Main serves MCP on stdin/stdout until the client closes the stream. It is
 // all of ihmt-mcp's main, kept here so tests can run it in-process.
-func Main(ctx context.Context, logLevel string) error {
+func Main(ctx context.Context, logLevel string, tools ...string) error {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(logLevel)); err != nil {
 		return fmt.Errorf("bad log level %q: use debug, info, warn or error", logLevel)
@@ -31,6 +31,7 @@ func Main(ctx context.Context, logLevel string) error {
 		Dir:             dir,
 		SessionID:       client.NewSessionID(),
 		Logger:          log,
+		Tools:           tools,
 	})
 	return srv.Run(ctx, &mcp.StdioTransport{})
 }

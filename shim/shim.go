@@ -50,6 +50,9 @@ type Config struct {
 	SessionID string
 	// Logger writes to stderr: stdout belongs to the protocol.
 	Logger *slog.Logger
+	// Tools are the tool families served (memory, session, project); nil
+	// means all three (see toolbox.go).
+	Tools []string
 }
 
 // NewServer returns the MCP server with IHMT's tools.
@@ -101,6 +104,7 @@ func NewServer(cfg Config) *mcp.Server {
 		Description: "Forget a memory the user wants gone, by id, with the reason: it leaves every search, and saving the same text again is refused. Only when the user asks; to correct a memory, save the correction with replaces instead.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget memory", ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no},
 	}, withCaller(s, s.forget))
+	s.addToolbox(srv)
 	return srv
 }
 
@@ -113,6 +117,8 @@ type server struct {
 	projectKnown  bool
 	rootsGen      int // bumped when the client says its roots changed
 	versionWarned bool
+	rootDir       string // where the project tools work (project.RootDir)
+	hold          holder // the session's attach stream (session_tools.go)
 }
 
 // notes returns what the user should know about this session: a project
@@ -166,6 +172,7 @@ func (s *server) caller(ctx context.Context, req *mcp.CallToolRequest) (*ihmtv1.
 		}
 	}
 	key, err := project.Detect(s.cfg.ProjectOverride, roots, s.cfg.Dir)
+	rootDir, _ := project.RootDir(roots, s.cfg.Dir)
 	note := ""
 	if err != nil {
 		s.cfg.Logger.Warn("cannot determine the project; using global memories only", "err", err)
@@ -177,6 +184,7 @@ func (s *server) caller(ctx context.Context, req *mcp.CallToolRequest) (*ihmtv1.
 	// next call then works it out again from the new roots.
 	if s.rootsGen == gen {
 		s.project, s.projectNote, s.projectKnown = key, note, true
+		s.rootDir = rootDir
 	}
 	s.mu.Unlock()
 	s.cfg.Logger.Info("session project", "project", key, "agent", c.AgentName, "session", c.SessionId)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/client/mcpconfig"
 )
 
@@ -21,6 +22,7 @@ func cmdMCP(e *env, args []string) error {
 	fs, asJSON := e.flags("mcp "+sub, "--client claude|codex|opencode")
 	clientName := fs.String("client", "", "the agent: claude, codex or opencode")
 	scope := fs.String("scope", mcpconfig.ScopeUser, "user (your own configuration) or project (the repository's, shared)")
+	tools := fs.String("tools", "", "tool families the agent gets, comma-separated: memory, session, project (default: all three)")
 	var dryRun, uninstall *bool
 	if sub == "install" || sub == "uninstall" {
 		dryRun = fs.Bool("dry-run", false, "show what would change instead of changing it")
@@ -39,6 +41,14 @@ func cmdMCP(e *env, args []string) error {
 	if *scope != mcpconfig.ScopeUser && *scope != mcpconfig.ScopeProject {
 		return usageError{fmt.Sprintf("unknown scope %q: use user or project", *scope)}
 	}
+	families := ""
+	if *tools != "" {
+		fams, err := client.ParseFamilies(*tools)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		families = strings.Join(fams, ",")
+	}
 	h := newHost()
 	menv, err := mcpEnv(h, *scope)
 	if err != nil {
@@ -46,7 +56,7 @@ func cmdMCP(e *env, args []string) error {
 	}
 	switch sub {
 	case "config":
-		srv, missing, err := e.mcpServer(h)
+		srv, missing, err := e.mcpServer(h, families)
 		if err != nil {
 			return err
 		}
@@ -72,7 +82,7 @@ func cmdMCP(e *env, args []string) error {
 		fmt.Fprint(e.stdout, text)
 		return nil
 	case "install", "uninstall":
-		return e.mcpInstall(h, menv, *clientName, *scope, *dryRun, *uninstall, *asJSON)
+		return e.mcpInstall(h, menv, *clientName, *scope, families, *dryRun, *uninstall, *asJSON)
 	}
 	return usageError{fmt.Sprintf("unknown mcp command %q: say install, uninstall or config", sub)}
 }
@@ -109,7 +119,8 @@ func projectTop(dir string) string {
 // servers almost none of its own environment. When ihmt-mcp is not
 // installed, the server names where `go install` would put it, and missing
 // says so: a snippet or a dry run shows it, a real install refuses.
-func (e *env) mcpServer(h *host) (srv mcpconfig.Server, missing *missingBinary, err error) {
+// families, unless all of them, go in the server's environment.
+func (e *env) mcpServer(h *host, families string) (srv mcpconfig.Server, missing *missingBinary, err error) {
 	bin, err := h.binary("ihmt-mcp")
 	if errors.As(err, &missing) {
 		bin, err = missing.expected, nil
@@ -131,10 +142,18 @@ func (e *env) mcpServer(h *host) (srv mcpconfig.Server, missing *missingBinary, 
 	if e.socket != "" {
 		set("IHMT_SOCKET", e.socket)
 	}
+	if families != "" && families != client.AllFamilies {
+		// The families go in the environment the agent passes the shim,
+		// which every client's registration carries.
+		if srv.Env == nil {
+			srv.Env = map[string]string{}
+		}
+		srv.Env[client.ToolsEnv] = families
+	}
 	return srv, missing, nil
 }
 
-func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, dryRun, uninstall, asJSON bool) error {
+func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope, families string, dryRun, uninstall, asJSON bool) error {
 	opts := mcpconfig.Options{Env: menv, Client: clientName, Scope: scope}
 	if clientName == mcpconfig.Claude {
 		if p, err := h.lookPath("claude"); err == nil {
@@ -147,7 +166,7 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, 
 	if uninstall {
 		p, err = mcpconfig.Uninstall(opts)
 	} else {
-		if opts.Server, missing, err = e.mcpServer(h); err != nil {
+		if opts.Server, missing, err = e.mcpServer(h, families); err != nil {
 			return err
 		}
 		if missing != nil && !dryRun {

@@ -1,0 +1,96 @@
+package codeindex
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/pkg/store"
+)
+
+// ErrOutside means a path leads out of the project root.
+var ErrOutside = fmt.Errorf("%w: the path is outside the project", store.ErrInvalid)
+
+// Root checks a project root: an absolute path to a directory, returned
+// with its symlinks resolved.
+func Root(root string) (string, error) {
+	switch {
+	case root == "":
+		return "", fmt.Errorf("%w: no project root: the caller sends its MCP root or git top level", store.ErrInvalid)
+	case !utf8.ValidString(root) || strings.ContainsRune(root, 0):
+		return "", fmt.Errorf("%w: the project root is not a path", store.ErrInvalid)
+	case !filepath.IsAbs(root):
+		return "", fmt.Errorf("%w: the project root %q is not absolute", store.ErrInvalid, root)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Clean(root))
+	if err != nil {
+		return "", fmt.Errorf("%w: project root %s: %v", store.ErrNotFound, root, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("%w: project root %s: %v", store.ErrNotFound, root, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%w: the project root %s is not a directory", store.ErrInvalid, root)
+	}
+	return real, nil
+}
+
+// Resolve returns where p leads inside root (absolute, symlinks resolved,
+// root already checked by Root) and its path relative to root with forward
+// slashes ("" for the root itself). p is relative to root, or absolute
+// inside it. It refuses, with ErrOutside, a ".." that climbs out, an
+// absolute path elsewhere, and a symlink — anywhere along the path — that
+// points outside; a missing path is store.ErrNotFound.
+func Resolve(root, p string) (abs, rel string, err error) {
+	if !utf8.ValidString(p) || strings.ContainsRune(p, 0) {
+		return "", "", fmt.Errorf("%w: the path is not valid UTF-8 text", store.ErrInvalid)
+	}
+	if len(p) > 4096 {
+		return "", "", fmt.Errorf("%w: the path is %d bytes long", store.ErrInvalid, len(p))
+	}
+	joined := p
+	if !filepath.IsAbs(p) {
+		for _, elem := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
+			if elem == ".." {
+				return "", "", fmt.Errorf("%w: %q climbs out with \"..\": give a path inside %s", ErrOutside, p, root)
+			}
+		}
+		joined = filepath.Join(root, p)
+	}
+	joined = filepath.Clean(joined)
+	if !inside(root, joined) {
+		return "", "", fmt.Errorf("%w: %q is not under the project root %s: give a path inside it, relative to it", ErrOutside, p, root)
+	}
+	real, err := filepath.EvalSymlinks(joined)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", fmt.Errorf("%w: %s does not exist in the project (paths are relative to %s)", store.ErrNotFound, p, root)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %s: %v", store.ErrInvalid, p, err)
+	}
+	if !inside(root, real) {
+		return "", "", fmt.Errorf("%w: %q is a symlink (or under one) that points outside the project root", ErrOutside, p)
+	}
+	rel, _ = filepath.Rel(root, real)
+	if rel == "." {
+		rel = ""
+	}
+	return real, filepath.ToSlash(rel), nil
+}
+
+// inside reports whether p is root or under it (both clean, absolute).
+func inside(root, p string) bool {
+	if p == root {
+		return true
+	}
+	r := root
+	if !strings.HasSuffix(r, string(filepath.Separator)) {
+		r += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, r)
+}

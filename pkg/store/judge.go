@@ -1,0 +1,59 @@
+package store
+
+// The verdict policy, for rankings made outside the store: the session's
+// scratch notes and a project's code index answer found, ambiguous or
+// not_found by the same rules as a search of memories, so an agent reads
+// every verdict the same way. This file only exposes judge (verdict.go);
+// the policy itself stays there.
+
+// ClueBoost and ClueDemote are how a clue re-weighs a ranking: a hit that
+// also matches the clue rises, the rest sink.
+const (
+	ClueBoost  = clueBoost
+	ClueDemote = clueDemote
+)
+
+// Evidence is what the verdict knows of a ranking (see evidence): no
+// summary tree stands behind an outside ranking, so nothing is ever apart.
+type Evidence struct {
+	Ranked                  int
+	Best                    float64
+	Rivals                  []float64
+	Coverage                float64
+	QueryTerms, Informative int
+	// Distinct: the best hit and the first rival, exactly tied, share
+	// little beyond the query's words (see DistinctWords).
+	Distinct bool
+}
+
+// Judgment is the verdict on a ranking. NearMiss says a not_found still
+// shows its best hit, for reference; Partial that an ambiguous answer is a
+// weak match rather than a tie; Tied counts the rivals tied with the best.
+type Judgment struct {
+	Verdict    Verdict
+	Confidence float64
+	NearMiss   bool
+	Partial    bool
+	Tied       int
+}
+
+// Judge applies the verdict policy to a ranking.
+func Judge(e Evidence) Judgment {
+	j := judge(evidence{
+		Ranked: e.Ranked, Best: e.Best, Rivals: e.Rivals, Coverage: e.Coverage,
+		QueryTerms: e.QueryTerms, Informative: e.Informative, Distinct: e.Distinct,
+	})
+	return Judgment{
+		Verdict: j.verdict, Confidence: j.confidence, Tied: j.tied,
+		NearMiss: j.answer == answerNearMiss, Partial: j.answer == answerPartial,
+	}
+}
+
+// ExactTie reports two scores the ranking cannot choose between; only
+// then does Distinct matter.
+func ExactTie(best, rival float64) bool { return exactTie(best, rival) }
+
+// DistinctWords reports two texts about different things: of their own
+// words (beyond the query's), shared are common to both, a and b counts
+// each one's.
+func DistinctWords(shared, a, b int) bool { return distinctWords(shared, a, b) }
