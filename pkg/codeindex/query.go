@@ -299,7 +299,7 @@ func (p *Project) answer(a lookup.Answer, budget int64, st Stats) Answer {
 			out.Message = fmt.Sprintf("No symbol in scope (%d searched) contains any of: %s.", a.Searched, strings.Join(a.Terms, ", "))
 		}
 		return out
-	case a.Verdict == store.Ambiguous && !a.Partial:
+	case a.Verdict == store.Ambiguous:
 		for _, h := range a.Shown {
 			out.Candidates = append(out.Candidates, found(h))
 		}

@@ -55,14 +55,13 @@ type Answer struct {
 	Confidence float64
 	// Ranked is every hit of the pool, best first; Shown those the
 	// verdict names (found: the ranking; ambiguous: the best and the tied
-	// rivals, or the partial matches; not_found: the near miss, if any).
+	// rivals; not_found: the near miss, if any).
 	Ranked, Shown []Hit
 	Terms, Clue   []string
 	// Searched counts the documents the query could see.
 	Searched int
-	// Tied and Partial describe an ambiguous answer (see store.Judgment).
-	Tied    int
-	Partial bool
+	// Tied describes an ambiguous answer (see store.Judgment).
+	Tied int
 }
 
 // Search ranks ix's documents against q and judges the ranking.
@@ -94,14 +93,14 @@ func Search(ix *index.Index, q Query) (Answer, error) {
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
 	a := Answer{Ranked: ranked, Terms: terms, Clue: clue, Searched: st.Visible}
 	j := judge(ranked, terms, clue, q.Words)
-	a.Verdict, a.Confidence, a.Tied, a.Partial = j.Verdict, j.Confidence, j.Tied, j.Partial
+	a.Verdict, a.Confidence, a.Tied = j.Verdict, j.Confidence, j.Tied
 	switch {
 	case len(ranked) == 0:
 	case j.Verdict == store.NotFound:
 		if j.NearMiss {
 			a.Shown = ranked[:1]
 		}
-	case j.Verdict == store.Ambiguous && !j.Partial:
+	case j.Verdict == store.Ambiguous:
 		a.Shown = ranked[:1+j.Tied]
 	default:
 		a.Shown = ranked
@@ -121,8 +120,10 @@ func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string) s
 	for _, r := range ranked[1:] {
 		e.Rivals = append(e.Rivals, r.Score)
 	}
+	e.Covered = len(ranked) > 1 && ranked[1].Matched&ranked[0].Matched == ranked[0].Matched
 	j := store.Judge(e)
-	if j.Verdict == store.Found && len(ranked) > 1 && words != nil && store.ExactTie(e.Best, e.Rivals[0]) {
+	tie := len(ranked) > 1 && (store.ExactTie(e.Best, e.Rivals[0]) || e.Informative <= store.ShortQuery && store.NearTie(e.Best, e.Rivals[0]))
+	if j.Verdict == store.Found && tie && words != nil {
 		e.Distinct = distinct(words(ranked[0].Doc), words(ranked[1].Doc), append(append([]string{}, terms...), clue...))
 		j = store.Judge(e)
 	}

@@ -218,9 +218,6 @@ func (s *Sessions) Recall(id, query, clue string, limit int) (Recall, error) {
 	case a.Verdict == store.Found:
 		out.Hits = hits[:min(limit, len(hits))]
 		out.Message = fmt.Sprintf("Found among this session's %d notes and output chunks.", a.Searched)
-	case a.Verdict == store.Ambiguous && a.Partial:
-		out.Hits = hits[:min(limit, len(hits))]
-		out.Message = "No note matches the query clearly; these match part of it."
 	case a.Verdict == store.Ambiguous:
 		out.Candidates = hits
 		out.Message = fmt.Sprintf("%d notes match about equally.", len(hits))

@@ -21,19 +21,19 @@ type Evidence struct {
 	Rivals                  []float64
 	Coverage                float64
 	QueryTerms, Informative int
-	// Distinct: the best hit and the first rival, exactly tied, share
-	// little beyond the query's words (see DistinctWords).
-	Distinct bool
+	// Distinct: the best hit and the first rival, tied, share little
+	// beyond the query's words (see DistinctWords); Covered: the rival
+	// holds every query term the best holds.
+	Distinct, Covered bool
 }
 
 // Judgment is the verdict on a ranking. NearMiss says a not_found still
-// shows its best hit, for reference; Partial that an ambiguous answer is a
-// weak match rather than a tie; Tied counts the rivals tied with the best.
+// shows its best hit, for reference; Tied counts the rivals tied with the
+// best.
 type Judgment struct {
 	Verdict    Verdict
 	Confidence float64
 	NearMiss   bool
-	Partial    bool
 	Tied       int
 }
 
@@ -41,17 +41,22 @@ type Judgment struct {
 func Judge(e Evidence) Judgment {
 	j := judge(evidence{
 		Ranked: e.Ranked, Best: e.Best, Rivals: e.Rivals, Coverage: e.Coverage,
-		QueryTerms: e.QueryTerms, Informative: e.Informative, Distinct: e.Distinct,
+		QueryTerms: e.QueryTerms, Informative: e.Informative, Distinct: e.Distinct, Covered: e.Covered,
 	})
-	return Judgment{
-		Verdict: j.verdict, Confidence: j.confidence, Tied: j.tied,
-		NearMiss: j.answer == answerNearMiss, Partial: j.answer == answerPartial,
-	}
+	return Judgment{Verdict: j.verdict, Confidence: j.confidence, Tied: j.tied, NearMiss: j.answer == answerNearMiss}
 }
 
 // ExactTie reports two scores the ranking cannot choose between; only
-// then does Distinct matter.
+// then, or at a near tie (NearTie) of a query of a word or two
+// (ShortQuery informative terms), does Distinct matter.
 func ExactTie(best, rival float64) bool { return exactTie(best, rival) }
+
+// NearTie reports two scores so close that either could be the answer.
+func NearTie(best, rival float64) bool { return nearTie(best, rival) }
+
+// ShortQuery is the most informative terms a query may have for a near tie
+// to be asked whether it is between different things.
+const ShortQuery = shortQuery
 
 // DistinctWords reports two texts about different things: of their own
 // words (beyond the query's), shared are common to both, a and b counts
