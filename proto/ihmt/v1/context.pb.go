@@ -226,6 +226,116 @@ func (x *BriefResponse) GetLeftOut() int32 {
 	return 0
 }
 
+type SettingsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Caller        *Caller                `protobuf:"bytes,1,opt,name=caller" json:"caller,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettingsRequest) Reset() {
+	*x = SettingsRequest{}
+	mi := &file_ihmt_v1_context_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettingsRequest) ProtoMessage() {}
+
+func (x *SettingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_context_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettingsRequest.ProtoReflect.Descriptor instead.
+func (*SettingsRequest) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_context_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SettingsRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
+type SettingsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// start_tokens is the session-start briefing's budget ([context]
+	// start_tokens, default 800).
+	StartTokens int32 `protobuf:"varint,1,opt,name=start_tokens,json=startTokens" json:"start_tokens,omitempty"`
+	// prompt_tokens is the per-prompt injection's budget ([context]
+	// prompt_tokens, default 300).
+	PromptTokens int32 `protobuf:"varint,2,opt,name=prompt_tokens,json=promptTokens" json:"prompt_tokens,omitempty"`
+	// prompt says whether each prompt is searched for a memory to inject
+	// ([context] prompt, default true).
+	Prompt        bool `protobuf:"varint,3,opt,name=prompt" json:"prompt,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettingsResponse) Reset() {
+	*x = SettingsResponse{}
+	mi := &file_ihmt_v1_context_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettingsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettingsResponse) ProtoMessage() {}
+
+func (x *SettingsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_context_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettingsResponse.ProtoReflect.Descriptor instead.
+func (*SettingsResponse) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_context_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SettingsResponse) GetStartTokens() int32 {
+	if x != nil {
+		return x.StartTokens
+	}
+	return 0
+}
+
+func (x *SettingsResponse) GetPromptTokens() int32 {
+	if x != nil {
+		return x.PromptTokens
+	}
+	return 0
+}
+
+func (x *SettingsResponse) GetPrompt() bool {
+	if x != nil {
+		return x.Prompt
+	}
+	return false
+}
+
 var File_ihmt_v1_context_proto protoreflect.FileDescriptor
 
 const file_ihmt_v1_context_proto_rawDesc = "" +
@@ -244,9 +354,16 @@ const file_ihmt_v1_context_proto_rawDesc = "" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x05R\x06tokens\x12(\n" +
 	"\x05items\x18\x03 \x03(\v2\x12.ihmt.v1.BriefItemR\x05items\x12\x19\n" +
-	"\bleft_out\x18\x04 \x01(\x05R\aleftOut2H\n" +
+	"\bleft_out\x18\x04 \x01(\x05R\aleftOut\":\n" +
+	"\x0fSettingsRequest\x12'\n" +
+	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"r\n" +
+	"\x10SettingsResponse\x12!\n" +
+	"\fstart_tokens\x18\x01 \x01(\x05R\vstartTokens\x12#\n" +
+	"\rprompt_tokens\x18\x02 \x01(\x05R\fpromptTokens\x12\x16\n" +
+	"\x06prompt\x18\x03 \x01(\bR\x06prompt2\x89\x01\n" +
 	"\x0eContextService\x126\n" +
-	"\x05Brief\x12\x15.ihmt.v1.BriefRequest\x1a\x16.ihmt.v1.BriefResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
+	"\x05Brief\x12\x15.ihmt.v1.BriefRequest\x1a\x16.ihmt.v1.BriefResponse\x12?\n" +
+	"\bSettings\x12\x18.ihmt.v1.SettingsRequest\x1a\x19.ihmt.v1.SettingsResponseB6Z-github.com/ihmt-dev/ihmt/proto/ihmt/v1;ihmtv1\x92\x03\x04\b\x02 \x03b\beditionsp\xe8\a"
 
 var (
 	file_ihmt_v1_context_proto_rawDescOnce sync.Once
@@ -260,23 +377,28 @@ func file_ihmt_v1_context_proto_rawDescGZIP() []byte {
 	return file_ihmt_v1_context_proto_rawDescData
 }
 
-var file_ihmt_v1_context_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_ihmt_v1_context_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_ihmt_v1_context_proto_goTypes = []any{
-	(*BriefRequest)(nil),  // 0: ihmt.v1.BriefRequest
-	(*BriefItem)(nil),     // 1: ihmt.v1.BriefItem
-	(*BriefResponse)(nil), // 2: ihmt.v1.BriefResponse
-	(*Caller)(nil),        // 3: ihmt.v1.Caller
+	(*BriefRequest)(nil),     // 0: ihmt.v1.BriefRequest
+	(*BriefItem)(nil),        // 1: ihmt.v1.BriefItem
+	(*BriefResponse)(nil),    // 2: ihmt.v1.BriefResponse
+	(*SettingsRequest)(nil),  // 3: ihmt.v1.SettingsRequest
+	(*SettingsResponse)(nil), // 4: ihmt.v1.SettingsResponse
+	(*Caller)(nil),           // 5: ihmt.v1.Caller
 }
 var file_ihmt_v1_context_proto_depIdxs = []int32{
-	3, // 0: ihmt.v1.BriefRequest.caller:type_name -> ihmt.v1.Caller
+	5, // 0: ihmt.v1.BriefRequest.caller:type_name -> ihmt.v1.Caller
 	1, // 1: ihmt.v1.BriefResponse.items:type_name -> ihmt.v1.BriefItem
-	0, // 2: ihmt.v1.ContextService.Brief:input_type -> ihmt.v1.BriefRequest
-	2, // 3: ihmt.v1.ContextService.Brief:output_type -> ihmt.v1.BriefResponse
-	3, // [3:4] is the sub-list for method output_type
-	2, // [2:3] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	5, // 2: ihmt.v1.SettingsRequest.caller:type_name -> ihmt.v1.Caller
+	0, // 3: ihmt.v1.ContextService.Brief:input_type -> ihmt.v1.BriefRequest
+	3, // 4: ihmt.v1.ContextService.Settings:input_type -> ihmt.v1.SettingsRequest
+	2, // 5: ihmt.v1.ContextService.Brief:output_type -> ihmt.v1.BriefResponse
+	4, // 6: ihmt.v1.ContextService.Settings:output_type -> ihmt.v1.SettingsResponse
+	5, // [5:7] is the sub-list for method output_type
+	3, // [3:5] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_context_proto_init() }
@@ -291,7 +413,7 @@ func file_ihmt_v1_context_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_context_proto_rawDesc), len(file_ihmt_v1_context_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,7 +24,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ContextService_Brief_FullMethodName = "/ihmt.v1.ContextService/Brief"
+	ContextService_Brief_FullMethodName    = "/ihmt.v1.ContextService/Brief"
+	ContextService_Settings_FullMethodName = "/ihmt.v1.ContextService/Settings"
 )
 
 // ContextServiceClient is the client API for ContextService service.
@@ -38,6 +39,10 @@ type ContextServiceClient interface {
 	// most relevant recent memories, within a token budget, cut at whole
 	// items. The same store gives the same briefing.
 	Brief(ctx context.Context, in *BriefRequest, opts ...grpc.CallOption) (*BriefResponse, error)
+	// Settings returns the person's context settings from the store's
+	// config.toml ([context]), read at each call: a change takes effect at the
+	// next session or prompt, without a restart.
+	Settings(ctx context.Context, in *SettingsRequest, opts ...grpc.CallOption) (*SettingsResponse, error)
 }
 
 type contextServiceClient struct {
@@ -58,6 +63,16 @@ func (c *contextServiceClient) Brief(ctx context.Context, in *BriefRequest, opts
 	return out, nil
 }
 
+func (c *contextServiceClient) Settings(ctx context.Context, in *SettingsRequest, opts ...grpc.CallOption) (*SettingsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SettingsResponse)
+	err := c.cc.Invoke(ctx, ContextService_Settings_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ContextServiceServer is the server API for ContextService service.
 // All implementations must embed UnimplementedContextServiceServer
 // for forward compatibility.
@@ -69,6 +84,10 @@ type ContextServiceServer interface {
 	// most relevant recent memories, within a token budget, cut at whole
 	// items. The same store gives the same briefing.
 	Brief(context.Context, *BriefRequest) (*BriefResponse, error)
+	// Settings returns the person's context settings from the store's
+	// config.toml ([context]), read at each call: a change takes effect at the
+	// next session or prompt, without a restart.
+	Settings(context.Context, *SettingsRequest) (*SettingsResponse, error)
 	mustEmbedUnimplementedContextServiceServer()
 }
 
@@ -81,6 +100,9 @@ type UnimplementedContextServiceServer struct{}
 
 func (UnimplementedContextServiceServer) Brief(context.Context, *BriefRequest) (*BriefResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Brief not implemented")
+}
+func (UnimplementedContextServiceServer) Settings(context.Context, *SettingsRequest) (*SettingsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Settings not implemented")
 }
 func (UnimplementedContextServiceServer) mustEmbedUnimplementedContextServiceServer() {}
 func (UnimplementedContextServiceServer) testEmbeddedByValue()                        {}
@@ -121,6 +143,24 @@ func _ContextService_Brief_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ContextService_Settings_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SettingsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ContextServiceServer).Settings(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ContextService_Settings_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ContextServiceServer).Settings(ctx, req.(*SettingsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ContextService_ServiceDesc is the grpc.ServiceDesc for ContextService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -131,6 +171,10 @@ var ContextService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Brief",
 			Handler:    _ContextService_Brief_Handler,
+		},
+		{
+			MethodName: "Settings",
+			Handler:    _ContextService_Settings_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
