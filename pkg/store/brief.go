@@ -255,10 +255,10 @@ func layOut(project string, budget int, facts, memories []BriefItem, load func(i
 // briefWriter collects the lines of a briefing within its budget.
 type briefWriter struct {
 	budget, used, left int
-	header                          string
-	items                           []BriefItem
-	full                            bool
-	load                            func(id string) (string, bool)
+	header             string
+	items              []BriefItem
+	full               bool
+	load               func(id string) (string, bool)
 }
 
 // take adds items in order while they fit (and more says so, when given),
