@@ -21,10 +21,11 @@ func cmdMCP(e *env, args []string) error {
 	fs, asJSON := e.flags("mcp "+sub, "--client claude|codex|opencode")
 	clientName := fs.String("client", "", "the agent: claude, codex or opencode")
 	scope := fs.String("scope", mcpconfig.ScopeUser, "user (your own configuration) or project (the repository's, shared)")
-	var dryRun, uninstall *bool
+	var dryRun, uninstall, noHooks *bool
 	if sub == "install" || sub == "uninstall" {
 		dryRun = fs.Bool("dry-run", false, "show what would change instead of changing it")
-		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration and the instructions instead")
+		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration, the instructions and the hooks instead")
+		noHooks = fs.Bool("no-hooks", false, "do not install the hooks that inject memory at each session start and prompt")
 	}
 	if err := noArgs(fs, args); err != nil {
 		return err
@@ -72,7 +73,7 @@ func cmdMCP(e *env, args []string) error {
 		fmt.Fprint(e.stdout, text)
 		return nil
 	case "install", "uninstall":
-		return e.mcpInstall(h, menv, *clientName, *scope, *dryRun, *uninstall, *asJSON)
+		return e.mcpInstall(h, menv, *clientName, *scope, *dryRun, *uninstall, *noHooks, *asJSON)
 	}
 	return usageError{fmt.Sprintf("unknown mcp command %q: say install, uninstall or config", sub)}
 }
@@ -134,7 +135,7 @@ func (e *env) mcpServer(h *host) (srv mcpconfig.Server, missing *missingBinary, 
 	return srv, missing, nil
 }
 
-func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, dryRun, uninstall, asJSON bool) error {
+func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, dryRun, uninstall, noHooks, asJSON bool) error {
 	opts := mcpconfig.Options{Env: menv, Client: clientName, Scope: scope}
 	if clientName == mcpconfig.Claude {
 		if p, err := h.lookPath("claude"); err == nil {
@@ -161,6 +162,11 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, 
 	}
 	if err != nil {
 		return err
+	}
+	if uninstall || !noHooks {
+		if err := withHooks(p, h, opts, uninstall); err != nil {
+			return err
+		}
 	}
 	if !dryRun && p.Changed() {
 		ctx, cancel := context.WithTimeout(e.ctx, 2*time.Minute)
@@ -224,7 +230,7 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 		fmt.Fprintln(w, "dry run: nothing is written or run")
 	}
 	for _, c := range p.Changes {
-		what := map[string]string{"registration": "ihmt-mcp registration", "instructions": "instructions"}[c.What]
+		what := map[string]string{"registration": "ihmt-mcp registration", "instructions": "instructions", "hooks": "memory hooks"}[c.What]
 		if !c.Changed() {
 			fmt.Fprintf(w, "%s: %s unchanged in %s\n", p.Client, what, c.Path)
 			continue
@@ -241,6 +247,7 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 		fmt.Fprintf(w, "%s: %s %s\n", p.Client, map[bool]string{true: "would run", false: "ran"}[dryRun], strings.Join(c.Args, " "))
 	}
 	e.printMCPAfter(p, dryRun)
+	e.printHookNotes(p, dryRun)
 }
 
 // describeChange says what a change did (or would do) to a file: "created
