@@ -238,12 +238,9 @@ func (s *Store) memoryLine(id string) (string, bool) {
 // only. A memory's line is read from its file only once it is its turn.
 func layOut(project string, budget int, facts, memories []BriefItem, load func(id string) (string, bool)) Briefing {
 	b := briefWriter{budget: budget, load: load, header: briefHeader(project)}
-	// The header, the headings and the last line (however many it says are
-	// left out) are paid for first.
+	// The header and the last line (however many it says are left out) are
+	// paid for first; a section's heading with its first line.
 	b.used = estimateTokens(b.header) + estimateTokens(briefFooter(999999))
-	for _, sec := range briefSections {
-		b.used += estimateTokens(sec.title + "\n")
-	}
 	factCap := int(float64(budget) * briefFactShare)
 	nf := b.take(facts, func(it BriefItem) bool { return b.used+it.Tokens <= factCap })
 	b.take(memories, nil)
@@ -258,6 +255,7 @@ type briefWriter struct {
 	header             string
 	items              []BriefItem
 	full               bool
+	opened             [3]bool // the sections that have a line
 	load               func(id string) (string, bool)
 }
 
@@ -280,14 +278,19 @@ func (b *briefWriter) take(items []BriefItem, more func(BriefItem) bool) int {
 		if it.Text == "" {
 			continue
 		}
+		cost := it.Tokens
+		if sec := sectionOf(it); !b.opened[sec] {
+			cost += estimateTokens(briefSections[sec].title + "\n")
+		}
 		if more != nil && !more(it) {
 			return i
 		}
-		if b.used+it.Tokens > b.budget {
+		if b.used+cost > b.budget {
 			b.full = true
 			return i
 		}
-		b.used += it.Tokens
+		b.used += cost
+		b.opened[sectionOf(it)] = true
 		b.items = append(b.items, it)
 	}
 	return len(items)
@@ -295,13 +298,13 @@ func (b *briefWriter) take(items []BriefItem, more func(BriefItem) bool) int {
 
 func briefHeader(project string) string {
 	if project == "" {
-		return "IHMT memory (global; no project): what you were told before, current values only, each with the date it became true and its id.\n"
+		return "IHMT memory (global, no project): current values, dated when each became true.\n"
 	}
-	return "IHMT memory for project " + project + " (and global): what you were told before, current values only, each with the date it became true and its id.\n"
+	return "IHMT memory for " + project + " (and global): current values, dated when each became true.\n"
 }
 
 func briefFooter(left int) string {
-	more := "For anything else, call search_memory with what you need; never guess what the memory may hold."
+	more := "For anything else, call search_memory; never guess what it holds."
 	if left > 0 {
 		return fmt.Sprintf("%d more left out. %s\n", left, more)
 	}
@@ -316,6 +319,16 @@ var briefSections = []struct {
 	{"Current facts and preferences:", func(it BriefItem) bool { return it.Kind == BriefFact }},
 	{"Recent in this project:", func(it BriefItem) bool { return it.Kind == BriefMemory && !it.global }},
 	{"Recent, global:", func(it BriefItem) bool { return it.Kind == BriefMemory && it.global }},
+}
+
+// sectionOf is the index of it's section in briefSections.
+func sectionOf(it BriefItem) int {
+	for i, sec := range briefSections {
+		if sec.match(it) {
+			return i
+		}
+	}
+	return 0
 }
 
 // finish writes the briefing's text: the header, each section that has
