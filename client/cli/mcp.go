@@ -174,6 +174,7 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope string, 
 		if err := p.Apply(ctx, h.run, h.now()); err != nil {
 			return err
 		}
+		mcpconfig.TidyHooks(p)
 	}
 	if asJSON {
 		type file struct {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -471,4 +472,27 @@ func InspectHooks(env Env, client, scope string, h Hook) HookState {
 		st.Current = err == nil && bytes.Equal(out, src)
 	}
 	return st
+}
+
+// TidyHooks runs once a plan is applied. The opencode plugin is wholly
+// IHMT's, written anew from ihmt itself whenever needed, so a backup of it
+// keeps nothing of the person's: they are removed, and so is the plugins
+// directory an uninstall leaves empty (an opencode directory holding
+// nothing of the person's reads as not in use).
+func TidyHooks(p *Plan) {
+	if p.Client != OpenCode {
+		return
+	}
+	for _, c := range p.Changes {
+		if c.What != "hooks" {
+			continue
+		}
+		for _, b := range backups(c.Path) {
+			os.Remove(b)
+		}
+		c.Backup = ""
+		if c.Action == "remove" {
+			os.Remove(filepath.Dir(c.Path)) // fails, as it should, when not empty
+		}
+	}
 }
