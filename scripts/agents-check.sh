@@ -14,8 +14,9 @@
 #   - Claude Code, driven by a local fake Anthropic Messages API that asks for
 #     mcp__ihmt__search_memory, calls the tool and gets that memory back; the requests it sends
 #     hold the instructions install wrote into ~/.claude/CLAUDE.md;
-#   - the memory hooks install adds: `claude -p` and `codex exec`, each against a local fake model
-#     API, send the model the session-start briefing and the memory a per-prompt search found;
+#   - the memory hooks install adds: `claude -p`, `codex exec` and `opencode run`, each against a
+#     local fake model API, send the model the session-start briefing and the memory a per-prompt
+#     search found;
 #     Codex skips the hooks until they are trusted (checked, with doctor's warning), then runs them;
 #   - `ihmt mcp install --client X --uninstall` leaves no mention of IHMT in any agent's
 #     configuration or instructions file, and no hook.
@@ -679,6 +680,31 @@ hooks_codex_trusted() {
 	echo "$(cat "$LOGS/hooks-codex-trust.log"); doctor ok; $(injected "$LOGS/hooks-codex.jsonl" "codex exec")"
 }
 start; check "hooks: codex exec, trusted" "$LOGS/hooks-codex.err" hooks_codex_trusted
+
+# opencode: the plugin install wrote is loaded by `opencode run` (against the fake Anthropic API,
+# configured in the project's opencode.json, removed afterwards); the system prompt it sends holds
+# the briefing (experimental.chat.system.transform) and the memory the prompt's search found
+# (chat.message). Compaction (experimental.session.compacting) is not exercised: `opencode run`
+# never compacts a one-prompt session.
+hooks_opencode() {
+	start_fake "$WORK/fake-anthropic.js" "$LOGS/hooks-opencode.jsonl" none '{}' || return 1
+	printf '{"provider":{"anthropic":{"options":{"baseURL":"http://127.0.0.1:%s/v1","apiKey":"dummy"}}}}\n' "$fake_port" >"$PROJ/opencode.json"
+	timeout 180 "$OPENCODE" run -m anthropic/claude-sonnet-4-5 "$HOOK_PROMPT" </dev/null >"$LOGS/hooks-opencode.out" 2>&1
+	local rc=$?
+	rm -f "$PROJ/opencode.json"
+	stop_fake
+	[[ $rc == 0 ]] || { echo "opencode run: exit status $rc: $(tail -c 300 "$LOGS/hooks-opencode.out")"; return 1; }
+	node -e '
+		const fs = require("fs");
+		const [file, brief, head, nonce] = process.argv.slice(1);
+		const reqs = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l).body);
+		const sys = (b) => JSON.stringify(b.system || "");
+		const b = reqs.filter((r) => sys(r).includes(brief)), p = reqs.filter((r) => sys(r).includes(head) && sys(r).includes(nonce));
+		if (!b.length || !p.length) { console.log(`opencode run: of ${reqs.length} requests, ${b.length} have the briefing and ${p.length} the per-prompt memory in the system prompt`); process.exit(1); }
+		console.log(`opencode run: ${b.length}/${reqs.length} requests have the briefing in the system prompt, ${p.length} the per-prompt memory ${nonce}`);' \
+		"$LOGS/hooks-opencode.jsonl" "$BRIEF_HEAD" "$PROMPT_HEAD" "$HOOK_NONCE"
+}
+start; check "hooks: opencode run (fake model)" "$LOGS/hooks-opencode.out" hooks_opencode
 
 # --- 7. the daemon ------------------------------------------------------------------------------
 start

@@ -13,16 +13,18 @@ import (
 
 // The per-prompt injection. A wrong memory injected unasked is worse than
 // none — the model takes it as given — so the gate is the search's own
-// verdict: only found, never ambiguous (the memory cannot tell which one is
-// meant) nor not found (a near miss shares words, not meaning). Of a found
-// answer, the first result is injected, and the second only when it scores
-// nearly as well and is current too (two memories that answer together); a
-// memory this session was already given, at its start or with an earlier
-// prompt, is not given again.
+// verdict and more: only found (never ambiguous, where the memory cannot
+// tell which one is meant, nor not found, where a near miss shares words,
+// not meaning), with a confidence of at least promptMinConfidence, and
+// only the first result — with its date and, when a later memory
+// superseded it, its OUTDATED notices. A second result is not injected: on
+// the dev set it was most often the superseded value of the first
+// (scripts/contextbench measures it). A memory this session was already
+// given, at its start or with an earlier prompt, is not given again.
 
-// promptSecond is how close to the first result's score the second must be
-// to be injected beside it.
-const promptSecond = 0.9
+// promptMinConfidence is the least confidence a found answer needs to be
+// injected unasked; below it, the model can still search.
+const promptMinConfidence = 0.6
 
 // promptLimit is how many results a prompt's search asks for.
 const promptLimit = 3
@@ -55,6 +57,10 @@ func (h *hookRun) prompt(ctx context.Context, c *client.Client, seen *seenFile, 
 		out.Skipped = "the search answered " + strings.ToLower(strings.TrimPrefix(resp.GetStatus().String(), "SEARCH_STATUS_"))
 		return nil
 	}
+	if c := resp.GetConfidence(); c < promptMinConfidence {
+		out.Skipped = fmt.Sprintf("the search found an answer with confidence %.2f, under the %.2f a memory needs to be injected unasked", c, promptMinConfidence)
+		return nil
+	}
 	budget := h.maxTokens
 	if budget == 0 {
 		budget = int(set.GetPromptTokens())
@@ -71,27 +77,19 @@ func (h *hookRun) prompt(ctx context.Context, c *client.Client, seen *seenFile, 
 	return nil
 }
 
-// pickForPrompt chooses the results to inject: the first, and the second
-// when it answers nearly as well and is current; none already seen.
+// pickForPrompt chooses the result to inject: the first, unless this
+// session was given it already — then none, since the second-best alone
+// would be a weaker answer given as if it were the answer.
 func pickForPrompt(results []*ihmtv1.SearchResult, seen *seenFile) []*ihmtv1.SearchResult {
 	if len(results) == 0 || seen.ids[results[0].GetMemory().GetId()] {
-		// The answer itself was given already: a second-best alone would
-		// be a weaker answer given as if it were the answer.
 		return nil
 	}
-	picked := results[:1]
-	if len(results) > 1 {
-		second := results[1]
-		if second.GetCurrent() && second.GetScore() >= promptSecond*results[0].GetScore() && !seen.ids[second.GetMemory().GetId()] {
-			picked = results[:2]
-		}
-	}
-	return picked
+	return results[:1]
 }
 
 // promptText renders the memories within budget, whole memories only; a
 // long memory's text is cut so that the first always fits, with its id to
-// read the rest.
+// read the rest, and its notices.
 func promptText(results []*ihmtv1.SearchResult, budget int) (string, []string) {
 	head := "IHMT memory found for this prompt (dates are when each became true; check it still applies):\n"
 	var b strings.Builder

@@ -126,6 +126,12 @@ func saveAll(sock string, mems []line) (map[string]string, error) {
 		return nil, err
 	}
 	defer c.Close()
+	for c.Ping(ctx) != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("ihmtd did not start: %w", ctx.Err())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	ids := map[string]string{}
 	statuses := map[string]int{}
 	for _, m := range mems {
@@ -252,14 +258,18 @@ func (h hook) prompts(qs []line, ids map[string]string) error {
 			toks += tokens(text)
 			injections++
 		}
+		verdict := h.verdict(q)
 		switch {
 		case len(got) == 0:
 			t.nothing++
 		case anyIn(got, q.Forbid) || len(q.Expect) == 0 || q.Kind == "ambiguous":
 			t.wrong++
-			wrongs = append(wrongs, fmt.Sprintf("%s %s %q → %v (expect %v)", q.QID, q.Kind, q.Query, got, q.Expect))
+			wrongs = append(wrongs, fmt.Sprintf("%s %s %q → %v (expect %v; %s)", q.QID, q.Kind, q.Query, got, q.Expect, verdict))
 		case anyIn(got, q.Expect):
 			t.right++
+			if *showRight {
+				fmt.Printf("    right: %s %s → %v (%s)\n", q.QID, q.Kind, got, verdict)
+			}
 		default:
 			t.other++
 		}
@@ -287,6 +297,25 @@ func (h hook) prompts(qs []line, ids map[string]string) error {
 	}
 	return nil
 }
+
+// verdict is what the search the hook made answered, for the report.
+func (h hook) verdict(q line) string {
+	c, err := client.New(client.Options{Socket: h.sock, Caller: &ihmtv1.Caller{AgentName: "contextbench", SessionId: "v", Project: projectKey(q.Project)}})
+	if err != nil {
+		return err.Error()
+	}
+	defer c.Close()
+	if q.Project == "" {
+		c, _ = client.New(client.Options{Socket: h.sock, Caller: &ihmtv1.Caller{AgentName: "contextbench", SessionId: "v", Project: "github.com/devset/none"}})
+	}
+	r, err := c.Search(context.Background(), &ihmtv1.SearchRequest{Query: q.Query, Limit: 3})
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s, confidence %.2f", strings.ToLower(strings.TrimPrefix(r.GetStatus().String(), "SEARCH_STATUS_")), r.GetConfidence())
+}
+
+var showRight = flag.Bool("v", false, "also list the right injections")
 
 func anyIn(got, set []string) bool {
 	for _, g := range got {
