@@ -19,9 +19,8 @@ type contextSettings struct {
 // Bounds of the per-prompt budget: one memory's line at the least, a few
 // at the most — a prompt's injection is paid at every prompt.
 const (
-	defaultPromptTokens = 300
-	minPromptTokens     = 50
-	maxPromptTokens     = 2000
+	minPromptTokens = 50
+	maxPromptTokens = 2000
 )
 
 // contextSettings reads the context settings from the store's config.toml
@@ -34,7 +33,7 @@ func (d *daemon) contextSettings() (rpc.ContextSettings, error) {
 	if err != nil {
 		return rpc.ContextSettings{}, err
 	}
-	out := rpc.ContextSettings{StartTokens: store.DefaultBriefTokens, PromptTokens: defaultPromptTokens, Prompt: true}
+	out := rpc.ContextSettings{StartTokens: store.DefaultBriefTokens, PromptTokens: rpc.DefaultPromptTokens, Prompt: true}
 	c := s.Context
 	if c.StartTokens != nil {
 		if n := *c.StartTokens; n < store.MinBriefTokens || n > store.MaxBriefTokens {

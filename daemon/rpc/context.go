@@ -8,6 +8,10 @@ import (
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
+// DefaultPromptTokens is the per-prompt injection's budget when the person
+// sets none: one memory and its notices.
+const DefaultPromptTokens = 300
+
 // ContextSettings are the person's settings for what hooks inject.
 type ContextSettings struct {
 	// StartTokens is the session-start briefing's budget; PromptTokens the
@@ -32,7 +36,7 @@ type ContextServer struct {
 func (s *Server) Context(settings func() (ContextSettings, error)) *ContextServer {
 	if settings == nil {
 		settings = func() (ContextSettings, error) {
-			return ContextSettings{StartTokens: store.DefaultBriefTokens, PromptTokens: 300, Prompt: true}, nil
+			return ContextSettings{StartTokens: store.DefaultBriefTokens, PromptTokens: DefaultPromptTokens, Prompt: true}, nil
 		}
 	}
 	return &ContextServer{s: s, settings: settings}
