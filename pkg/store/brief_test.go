@@ -240,3 +240,24 @@ func TestBriefEmpty(t *testing.T) {
 		t.Fatalf("beta's briefing lacks its memory:\n%q", b.Text)
 	}
 }
+
+// BenchmarkBrief10k: a session start's briefing against 10,000 memories in
+// five projects, at the default budget: one pass over the catalog and a
+// file read per memory shown.
+func BenchmarkBrief10k(b *testing.B) {
+	s := openBench(b)
+	defer s.Close()
+	loadStore(b, s, 10_000)
+	c := benchCaller(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var tokens int
+	for b.Loop() {
+		r, err := s.Brief(store.BriefInput{Caller: c})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tokens = r.Tokens
+	}
+	b.ReportMetric(float64(tokens), "tokens")
+}
