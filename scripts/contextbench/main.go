@@ -220,6 +220,9 @@ func (h hook) starts(mems []line, runs int) error {
 			out = left[1]
 		}
 		fmt.Printf("  %-14s %4d tokens, %2d lines, %3s left out\n", name, tokens(text), strings.Count(text, "\n- "), out)
+		if *showBrief {
+			fmt.Println(text)
+		}
 		total += tokens(text)
 		n++
 	}
@@ -315,7 +318,10 @@ func (h hook) verdict(q line) string {
 	return fmt.Sprintf("%s, confidence %.2f", strings.ToLower(strings.TrimPrefix(r.GetStatus().String(), "SEARCH_STATUS_")), r.GetConfidence())
 }
 
-var showRight = flag.Bool("v", false, "also list the right injections")
+var (
+	showRight = flag.Bool("v", false, "also list the right injections")
+	showBrief = flag.Bool("show", false, "print each project's briefing")
+)
 
 func anyIn(got, set []string) bool {
 	for _, g := range got {
