@@ -298,15 +298,21 @@ func editEvent(src []byte, ev string, want *map[string]object) ([]byte, error) {
 		return nil, fmt.Errorf(`"hooks.%s" is not a list`, ev)
 	}
 	var keep []string
-	changed := false
+	changed, ours := false, 0
+	var last any
 	for _, sp := range arrayElements(d, n) {
 		var v any
 		json.Unmarshal(d.std[sp[0]:sp[1]], &v)
+		last = v
 		if isOurGroup(v) {
 			changed = true
+			ours++
 			continue
 		}
 		keep = append(keep, string(src[sp[0]:sp[1]]))
+	}
+	if want != nil && ours == 1 && isOurGroup(last) && reflect.DeepEqual(last, decodeJSON(render((*want)[ev], "", "  "))) {
+		return src, nil // already as wanted, last: however it is laid out
 	}
 	// The list's elements sit one level under the line that opens it.
 	ind := indentOfLine(src, n.start)
