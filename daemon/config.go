@@ -21,8 +21,13 @@ const ConfigName = "config.toml"
 //
 //	review = "all"      # hold every agent save for review (default "flagged":
 //	                    # only suspicious saves and corrections of verified facts)
+//	[context]           # what agents' hooks inject (see context.go)
+//	start_tokens = 800  # the session-start briefing's budget
+//	prompt_tokens = 300 # the per-prompt injection's budget
+//	prompt = false      # no per-prompt injection (default true)
 type settings struct {
-	Review reviewMode `toml:"review"`
+	Review  reviewMode      `toml:"review"`
+	Context contextSettings `toml:"context"`
 }
 
 // reviewMode is the review setting: true holds every agent save.
@@ -81,7 +86,7 @@ func readSettings(path string) (settings, error) {
 		return s, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
 	}
 	if keys := md.Undecoded(); len(keys) > 0 {
-		return s, fmt.Errorf("%s: unknown setting %q (known: review)", path, keys[0].String())
+		return s, fmt.Errorf("%s: unknown setting %q (known: review, context.start_tokens, context.prompt_tokens, context.prompt)", path, keys[0].String())
 	}
 	return s, nil
 }

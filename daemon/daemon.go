@@ -191,6 +191,7 @@ func (d *daemon) serve(lis net.Listener) <-chan error {
 	d.server = grpc.NewServer(grpc.UnaryInterceptor(d.api.Intercept), grpc.MaxRecvMsgSize(maxRequest))
 	ihmtv1.RegisterMemoryServiceServer(d.server, d.api)
 	d.registerToolbox(d.server)
+	ihmtv1.RegisterContextServiceServer(d.server, d.api.Context(d.contextSettings))
 	d.health = health.NewServer()
 	d.setServing(false)
 	healthpb.RegisterHealthServer(d.server, d.health)

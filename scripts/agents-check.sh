@@ -16,8 +16,12 @@
 #   - Claude Code, driven by a local fake Anthropic Messages API that asks for
 #     mcp__ihmt__search_memory, calls the tool and gets that memory back; the requests it sends
 #     hold the instructions install wrote into ~/.claude/CLAUDE.md;
+#   - the memory hooks install adds: `claude -p`, `codex exec` and `opencode run`, each against a
+#     local fake model API, send the model the session-start briefing and the memory a per-prompt
+#     search found;
+#     Codex skips the hooks until they are trusted (checked, with doctor's warning), then runs them;
 #   - `ihmt mcp install --client X --uninstall` leaves no mention of IHMT in any agent's
-#     configuration or instructions file.
+#     configuration or instructions file, and no hook.
 # The project is a git repository whose origin names it github.com/example/agents-check: the
 # registrations carry no IHMT_PROJECT, so the shim must find the key as it would for a user.
 # The first run downloads ~1.3 GB from the npm registry into ${IHMT_AGENTS_DIR:-~/.cache/ihmt-agents}
@@ -618,6 +622,181 @@ toolbox_codex() {
 }
 start; check "codex: session + project tools" "$LOGS/codex-toolbox.log" toolbox_codex
 
+# --- 6c. memory hooks: injected at a session start and with a prompt, offline ---------------------
+# `ihmt mcp install` (above) also installed each agent's hooks. A memory dated long ago, behind a
+# small briefing budget, is left out of the briefing, so that only the per-prompt search can bring
+# it: the requests the fake models receive must hold the briefing (startup) and that memory
+# (per prompt). Codex runs only hooks the person trusted: an untrusted run must inject nothing
+# (what install and doctor warn of), then trusting them as /hooks does (app-server hooks/list,
+# then config/value/write of hooks.state) makes `codex exec` inject both.
+HOOK_NONCE="h$(date +%s)y$RANDOM"
+HOOK_MEMORY="Hooks check $HOOK_NONCE: the quince-walrus rehearsal needs two kazoos and a tuba."
+HOOK_PROMPT="What does the quince-walrus rehearsal need? $HOOK_NONCE"
+BRIEF_HEAD="IHMT memory for $PROJECT_KEY"
+PROMPT_HEAD="IHMT memory found for this prompt"
+hooks_setup() {
+	mkdir -p "$STORE" && printf '[context]\nstart_tokens = 100\n' >"$STORE/config.toml"
+	local i
+	IHMT_SOCKET=$SOCK IHMT_PROJECT=$PROJECT_KEY timeout 30 "$BIN/ihmt" save --scope project --date 2020-01-01 "$HOOK_MEMORY" >/dev/null || return 1
+	for i in 1 2 3 4 5 6; do
+		IHMT_SOCKET=$SOCK IHMT_PROJECT=$PROJECT_KEY timeout 30 "$BIN/ihmt" save --scope project "Hooks check filler $i: the nightly job number $i copies the warehouse snapshots to cold storage." >/dev/null || return 1
+	done
+	local out
+	out=$(echo '{"session_id":"setup","hook_event_name":"SessionStart","source":"startup","cwd":"'"$PROJ"'"}' | env "${IHMT_ENV[@]}" "$BIN/ihmt" context --hook claude)
+	[[ $out == *"$BRIEF_HEAD"* ]] || { echo "the briefing is not what the hooks will print: $out"; return 1; }
+	[[ $out != *"$HOOK_NONCE"* ]] || { echo "the briefing holds the per-prompt memory, so the per-prompt check would prove nothing: $out"; return 1; }
+	echo "7 memories saved; the briefing (budget 100) leaves the old one out"
+}
+start; check "hooks: store for the checks" "$LOGS/hooks-setup" hooks_setup
+# injected FILE AGENT: the request bodies logged in FILE hold the briefing and, with the per-prompt
+# heading, the memory only the prompt's search finds.
+injected() {
+	node -e '
+		const fs = require("fs");
+		const [file, agent, brief, head, nonce] = process.argv.slice(1);
+		const fail = (s) => { console.log(s); process.exit(1); };
+		const all = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+		if (!all.trim()) fail(agent + ": the fake model received no request");
+		const reqs = all.trim().split("\n").map((l) => JSON.stringify(JSON.parse(l).body));
+		const b = reqs.filter((r) => r.includes(JSON.stringify(brief).slice(1, -1)));
+		const p = reqs.filter((r) => r.includes(head) && r.includes(nonce));
+		if (!b.length) fail(agent + ": no request holds the session-start briefing (" + brief + "): " + reqs[0].slice(0, 300));
+		if (!p.length) fail(agent + ": no request holds the per-prompt memory (" + nonce + ")");
+		console.log(`${agent}: ${b.length}/${reqs.length} requests hold the briefing, ${p.length} the per-prompt memory ${nonce}`);' \
+		"$1" "$2" "$BRIEF_HEAD" "$PROMPT_HEAD" "$HOOK_NONCE"
+}
+start_fake() { # start_fake SCRIPT LOG ARGS...: starts a fake model API, sets fake_pid and fake_port
+	local script=$1 log=$2
+	shift 2
+	rm -f "$WORK/fake.port"
+	node "$script" "$WORK/fake.port" "$log" "$@" >"$log.out" 2>&1 &
+	fake_pid=$!
+	local i
+	for i in $(seq 50); do [[ -s $WORK/fake.port ]] && break; sleep 0.1; done
+	[[ -s $WORK/fake.port ]] || { echo "the fake model API did not start"; return 1; }
+	fake_port=$(cat "$WORK/fake.port")
+}
+stop_fake() { if [[ -n $fake_pid ]]; then kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; fi; }
+hooks_claude() {
+	start_fake "$WORK/fake-anthropic.js" "$LOGS/hooks-claude.jsonl" none '{}' || return 1
+	ENABLE_TOOL_SEARCH=false ANTHROPIC_BASE_URL="http://127.0.0.1:$fake_port" ANTHROPIC_API_KEY=dummy \
+		MCP_TIMEOUT=30000 timeout 180 "$CLAUDE" -p "$HOOK_PROMPT" --output-format json </dev/null >"$LOGS/hooks-claude.json" 2>"$LOGS/hooks-claude.err" || {
+		echo "claude -p failed: $(head -c 300 "$LOGS/hooks-claude.json" "$LOGS/hooks-claude.err")"
+		stop_fake
+		return 1
+	}
+	stop_fake
+	injected "$LOGS/hooks-claude.jsonl" "claude -p"
+}
+start; check "hooks: claude -p (fake model)" "$LOGS/hooks-claude.err" hooks_claude
+cat >"$WORK/fake-responses.js" <<'EOF'
+// A fake OpenAI Responses API: every POST .../responses is logged to argv[3] and answered with a
+// streamed assistant message; the port is written to argv[2].
+const http = require('http'); const fs = require('fs');
+const [, , portFile, logFile] = process.argv;
+let n = 0;
+const srv = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    let j = {}; try { j = JSON.parse(body); } catch {}
+    fs.appendFileSync(logFile, JSON.stringify({ url: req.url, body: j }) + '\n');
+    if (!req.url.endsWith('/responses')) { res.writeHead(404); return res.end(); }
+    const id = 'resp_' + (++n);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const ev = (type, d) => res.write(`event: ${type}\ndata: ${JSON.stringify(Object.assign({ type }, d))}\n\n`);
+    const item = { type: 'message', role: 'assistant', id: 'msg_' + n, status: 'completed', content: [{ type: 'output_text', text: 'FAKE-MODEL-DONE', annotations: [] }] };
+    ev('response.created', { response: { id } });
+    ev('response.output_item.added', { output_index: 0, item: Object.assign({}, item, { status: 'in_progress', content: [] }) });
+    ev('response.output_text.delta', { item_id: item.id, output_index: 0, content_index: 0, delta: 'FAKE-MODEL-DONE' });
+    ev('response.output_item.done', { output_index: 0, item });
+    ev('response.completed', { response: { id, output: [item], usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12 } } });
+    res.end();
+  });
+});
+srv.listen(0, '127.0.0.1', () => fs.writeFileSync(portFile, String(srv.address().port)));
+EOF
+codex_exec() { # codex_exec LOG: one `codex exec` of the prompt against the fake Responses API
+	timeout 120 "$CODEX" exec --skip-git-repo-check -c model_provider=mock -c model_providers.mock.name=mock \
+		-c "model_providers.mock.base_url=\"http://127.0.0.1:$fake_port/v1\"" -c model_providers.mock.wire_api=responses \
+		-c model_providers.mock.env_key=MOCK_KEY -c model_providers.mock.supports_websockets=false -c model=mock-model \
+		-c check_for_update_on_startup=false "$HOOK_PROMPT" </dev/null >"$1.out" 2>"$1.err"
+}
+hooks_codex_untrusted() {
+	start_fake "$WORK/fake-responses.js" "$LOGS/hooks-codex-untrusted.jsonl" || return 1
+	MOCK_KEY=dummy codex_exec "$LOGS/hooks-codex-untrusted" || { echo "codex exec failed: $(tail -c 300 "$LOGS/hooks-codex-untrusted.err")"; stop_fake; return 1; }
+	stop_fake
+	if injected "$LOGS/hooks-codex-untrusted.jsonl" "codex exec" >/dev/null; then echo "an untrusted hook ran: Codex no longer asks for trust, and install's warning is wrong"; return 1; fi
+	grep -q '"FAKE-MODEL-DONE"\|FAKE-MODEL-DONE' "$LOGS/hooks-codex-untrusted.out" || { echo "codex exec did not finish the turn: $(tail -c 300 "$LOGS/hooks-codex-untrusted.err")"; return 1; }
+	ihmt_ doctor --json >"$LOGS/hooks-doctor-untrusted.json" 2>/dev/null || true
+	node -e '
+		const c = (JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).checks || []).find((c) => c.name === "codex hooks");
+		if (!c || c.status !== "warn" || !/untrusted/.test(c.finding)) { console.log("doctor: " + JSON.stringify(c)); process.exit(1); }
+		console.log("codex exec skipped the untrusted hooks silently; doctor warns: " + c.finding.replace(/.*skip them: /, ""));' "$LOGS/hooks-doctor-untrusted.json"
+}
+start; check "hooks: codex exec, untrusted" "$LOGS/hooks-codex-untrusted.err" hooks_codex_untrusted
+cat >"$WORK/codex-trust.js" <<'EOF'
+// Trusts IHMT's hooks as /hooks does: reads each one's currentHash from `codex app-server`
+// hooks/list and records it as hooks.state.<key>.trusted_hash (config/value/write).
+const { spawn } = require('child_process');
+const [, , cwd, ...cmd] = process.argv;
+const p = spawn(cmd[0], cmd.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+let buf = '', id = 0; const pending = new Map();
+p.stdout.on('data', (d) => { buf += d; for (let i; (i = buf.indexOf('\n')) >= 0;) { const l = buf.slice(0, i); buf = buf.slice(i + 1); let m; try { m = JSON.parse(l); } catch { continue; } if (m.method === undefined && pending.has(m.id)) { pending.get(m.id)(m); pending.delete(m.id); } } });
+const request = (method, params) => new Promise((res) => { const i = ++id; pending.set(i, res); p.stdin.write(JSON.stringify({ id: i, method, params }) + '\n'); });
+setTimeout(() => { console.log('codex app-server: no answer in 60 s'); process.exit(1); }, 60000);
+(async () => {
+  await request('initialize', { clientInfo: { name: 'ihmt-agents-check', version: '1' } });
+  p.stdin.write(JSON.stringify({ method: 'initialized', params: {} }) + '\n');
+  const list = await request('hooks/list', { cwds: [cwd] });
+  const ours = ((list.result || {}).data || []).flatMap((d) => d.hooks).filter((h) => h.command.includes(' context --hook codex'));
+  if (ours.length !== 2) { console.log('hooks/list: want 2 IHMT hooks, got ' + JSON.stringify(list).slice(0, 400)); process.exit(1); }
+  const state = {};
+  for (const h of ours) state[h.key] = { trusted_hash: h.currentHash };
+  const w = await request('config/value/write', { keyPath: 'hooks.state', value: state, mergeStrategy: 'upsert' });
+  if (w.error) { console.log('config/value/write: ' + JSON.stringify(w.error)); process.exit(1); }
+  console.log(ours.map((h) => `${h.eventName} (${h.trustStatus} before)`).join(', ') + ' trusted');
+  p.kill(); process.exit(0);
+})();
+EOF
+hooks_codex_trusted() {
+	timeout 90 node "$WORK/codex-trust.js" "$PROJ" "$CODEX" app-server -c check_for_update_on_startup=false 2>/dev/null >"$LOGS/hooks-codex-trust.log" || { cat "$LOGS/hooks-codex-trust.log"; return 1; }
+	ihmt_ doctor --json >"$LOGS/hooks-doctor-trusted.json" 2>/dev/null || true
+	node -e '
+		const c = (JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).checks || []).find((c) => c.name === "codex hooks");
+		if (!c || c.status !== "ok") { console.log("doctor after trusting: " + JSON.stringify(c)); process.exit(1); }' "$LOGS/hooks-doctor-trusted.json" || return 1
+	start_fake "$WORK/fake-responses.js" "$LOGS/hooks-codex.jsonl" || return 1
+	MOCK_KEY=dummy codex_exec "$LOGS/hooks-codex" || { echo "codex exec failed: $(tail -c 300 "$LOGS/hooks-codex.err")"; stop_fake; return 1; }
+	stop_fake
+	echo "$(cat "$LOGS/hooks-codex-trust.log"); doctor ok; $(injected "$LOGS/hooks-codex.jsonl" "codex exec")"
+}
+start; check "hooks: codex exec, trusted" "$LOGS/hooks-codex.err" hooks_codex_trusted
+
+# opencode: the plugin install wrote is loaded by `opencode run` (against the fake Anthropic API,
+# configured in the project's opencode.json, removed afterwards); the system prompt it sends holds
+# the briefing (experimental.chat.system.transform) and the memory the prompt's search found
+# (chat.message). Compaction (experimental.session.compacting) is not exercised: `opencode run`
+# never compacts a one-prompt session.
+hooks_opencode() {
+	start_fake "$WORK/fake-anthropic.js" "$LOGS/hooks-opencode.jsonl" none '{}' || return 1
+	printf '{"provider":{"anthropic":{"options":{"baseURL":"http://127.0.0.1:%s/v1","apiKey":"dummy"}}}}\n' "$fake_port" >"$PROJ/opencode.json"
+	timeout 180 "$OPENCODE" run -m anthropic/claude-sonnet-4-5 "$HOOK_PROMPT" </dev/null >"$LOGS/hooks-opencode.out" 2>&1
+	local rc=$?
+	rm -f "$PROJ/opencode.json"
+	stop_fake
+	[[ $rc == 0 ]] || { echo "opencode run: exit status $rc: $(tail -c 300 "$LOGS/hooks-opencode.out")"; return 1; }
+	node -e '
+		const fs = require("fs");
+		const [file, brief, head, nonce] = process.argv.slice(1);
+		const reqs = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l).body);
+		const sys = (b) => JSON.stringify(b.system || "");
+		const b = reqs.filter((r) => sys(r).includes(brief)), p = reqs.filter((r) => sys(r).includes(head) && sys(r).includes(nonce));
+		if (!b.length || !p.length) { console.log(`opencode run: of ${reqs.length} requests, ${b.length} have the briefing and ${p.length} the per-prompt memory in the system prompt`); process.exit(1); }
+		console.log(`opencode run: ${b.length}/${reqs.length} requests have the briefing in the system prompt, ${p.length} the per-prompt memory ${nonce}`);' \
+		"$LOGS/hooks-opencode.jsonl" "$BRIEF_HEAD" "$PROMPT_HEAD" "$HOOK_NONCE"
+}
+start; check "hooks: opencode run (fake model)" "$LOGS/hooks-opencode.out" hooks_opencode
+
 # --- 7. the daemon ------------------------------------------------------------------------------
 start
 daemon_log() {
@@ -661,6 +840,18 @@ uninstall_client() {
 for c in claude codex opencode; do
 	start; check "mcp install --uninstall $c" "$LOGS/$c-uninstall.json" uninstall_client "$c"
 done
+# hooks_gone: the uninstalls above also removed every memory hook: no hook file left mentions
+# `ihmt context` (Claude Code's settings.json is gone if install made it, else back as it was).
+hooks_gone() {
+	local f left=()
+	for f in "$HOME/.claude/settings.json" "$HOME/.codex/hooks.json" "$HOME/.config/opencode/plugins/ihmt.js"; do
+		[[ -e $f ]] || continue
+		if grep -q 'context --hook' "$f"; then echo "${f/#"$HOME"/\~} still holds an IHMT hook"; return 1; fi
+		left+=("${f/#"$HOME"/\~}")
+	done
+	echo "no IHMT hook left (files kept: ${left[*]:-none})"
+}
+start; check "hooks removed by --uninstall" "$LOGS/hooks-gone" hooks_gone
 
 total=$(awk -v a="$total_t0" -v b="$(now_ms)" 'BEGIN { printf "%.1f", (b - a) / 1000 }')
 echo "took ${total}s; logs: $LOGS$([[ $keep == 1 ]] || echo ' (removed on exit; --keep keeps them)')"

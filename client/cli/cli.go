@@ -84,6 +84,8 @@ Setup:
   mcp config --client claude|codex|opencode
                       print the configuration to paste instead
   doctor              check binaries, paths, daemon, store, service and agents
+  context             the briefing a session starts with (--hook claude|codex|opencode
+                      runs as that agent's hook; --event prompt searches a prompt)
 
 Other:
   demo                a daemon, two agents' shims and a real save/search round trip
@@ -124,6 +126,7 @@ var commands = map[string]func(*env, []string) error{
 	"service":       cmdService,
 	"mcp":           cmdMCP,
 	"doctor":        cmdDoctor,
+	"context":       cmdContext,
 	"help": func(e *env, _ []string) error {
 		fmt.Fprint(e.stdout, usage)
 		return nil

@@ -128,6 +128,7 @@ func (d *doctor) run() []check {
 	d.lock()
 	d.reportService()
 	d.agents()
+	d.hooks()
 	return d.checks
 }
 

@@ -23,10 +23,11 @@ func cmdMCP(e *env, args []string) error {
 	clientName := fs.String("client", "", "the agent: claude, codex or opencode")
 	scope := fs.String("scope", mcpconfig.ScopeUser, "user (your own configuration) or project (the repository's, shared)")
 	tools := fs.String("tools", "", "tool families the agent gets, comma-separated: memory, session, project (default: all three)")
-	var dryRun, uninstall *bool
+	var dryRun, uninstall, noHooks *bool
 	if sub == "install" || sub == "uninstall" {
 		dryRun = fs.Bool("dry-run", false, "show what would change instead of changing it")
-		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration and the instructions instead")
+		uninstall = fs.Bool("uninstall", sub == "uninstall", "remove the registration, the instructions and the hooks instead")
+		noHooks = fs.Bool("no-hooks", false, "do not install the hooks that inject memory at each session start and prompt")
 	}
 	if err := noArgs(fs, args); err != nil {
 		return err
@@ -82,7 +83,7 @@ func cmdMCP(e *env, args []string) error {
 		fmt.Fprint(e.stdout, text)
 		return nil
 	case "install", "uninstall":
-		return e.mcpInstall(h, menv, *clientName, *scope, families, *dryRun, *uninstall, *asJSON)
+		return e.mcpInstall(h, menv, *clientName, *scope, families, *dryRun, *uninstall, *noHooks, *asJSON)
 	}
 	return usageError{fmt.Sprintf("unknown mcp command %q: say install, uninstall or config", sub)}
 }
@@ -153,7 +154,7 @@ func (e *env) mcpServer(h *host, families string) (srv mcpconfig.Server, missing
 	return srv, missing, nil
 }
 
-func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope, families string, dryRun, uninstall, asJSON bool) error {
+func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope, families string, dryRun, uninstall, noHooks, asJSON bool) error {
 	opts := mcpconfig.Options{Env: menv, Client: clientName, Scope: scope}
 	if clientName == mcpconfig.Claude {
 		if p, err := h.lookPath("claude"); err == nil {
@@ -181,12 +182,18 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope, familie
 	if err != nil {
 		return err
 	}
+	if uninstall || !noHooks {
+		if err := withHooks(p, h, opts, uninstall); err != nil {
+			return err
+		}
+	}
 	if !dryRun && p.Changed() {
 		ctx, cancel := context.WithTimeout(e.ctx, 2*time.Minute)
 		defer cancel()
 		if err := p.Apply(ctx, h.run, h.now()); err != nil {
 			return err
 		}
+		mcpconfig.TidyHooks(p)
 	}
 	if asJSON {
 		type file struct {
@@ -243,7 +250,7 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 		fmt.Fprintln(w, "dry run: nothing is written or run")
 	}
 	for _, c := range p.Changes {
-		what := map[string]string{"registration": "ihmt-mcp registration", "instructions": "instructions"}[c.What]
+		what := map[string]string{"registration": "ihmt-mcp registration", "instructions": "instructions", "hooks": "memory hooks"}[c.What]
 		if !c.Changed() {
 			fmt.Fprintf(w, "%s: %s unchanged in %s\n", p.Client, what, c.Path)
 			continue
@@ -260,6 +267,7 @@ func (e *env) printMCPPlan(p *mcpconfig.Plan, dryRun bool) {
 		fmt.Fprintf(w, "%s: %s %s\n", p.Client, map[bool]string{true: "would run", false: "ran"}[dryRun], strings.Join(c.Args, " "))
 	}
 	e.printMCPAfter(p, dryRun)
+	e.printHookNotes(p, dryRun)
 }
 
 // describeChange says what a change did (or would do) to a file: "created

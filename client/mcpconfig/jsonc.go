@@ -329,6 +329,8 @@ func render(v any, base, unit string) string {
 			walk(o, ind)
 		case []string:
 			members('[', ']', len(v), ind, func(i int) { b.WriteString(jsonString(v[i])) })
+		case []object:
+			members('[', ']', len(v), ind, func(i int) { walk(v[i], ind+unit) })
 		case string:
 			b.WriteString(jsonString(v))
 		case bool:

@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/client/project"
+	"github.com/ihmt-dev/ihmt/pkg/version"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+)
+
+// `ihmt context` is what the agents' hooks run: memory that arrives without
+// being asked. At a session start it prints the store's briefing for the
+// project of the hook's working directory (ContextService.Brief); with each
+// prompt it searches the prompt (MemoryService.Search) and prints only a
+// confident found answer — one or two memories, with their dates and
+// OUTDATED notices — never an ambiguous or not-found one, and never a
+// memory this session was already given.
+//
+// A hook must never hold up or break a session: whatever goes wrong (no
+// daemon, a malformed input, a refused query), the command prints nothing on
+// stdout, says why on stderr, and exits 0. It waits at most hookTimeout,
+// starting ihmtd if none runs, so that the next prompt finds it up.
+
+// The events a hook reports, as Claude Code and Codex name them; the
+// opencode plugin uses the same names.
+const (
+	eventStart  = "SessionStart"
+	eventPrompt = "UserPromptSubmit"
+)
+
+// hookTimeout bounds one hook's call: a session start waits for it.
+const hookTimeout = 2 * time.Second
+
+// maxHookInput bounds what a hook reads on stdin: a prompt and its fields.
+const maxHookInput = 1 << 20
+
+// hookInput is what Claude Code and Codex send a command hook on stdin (the
+// opencode plugin sends the same fields); unknown fields are ignored.
+type hookInput struct {
+	SessionID string `json:"session_id"`
+	Cwd       string `json:"cwd"`
+	Event     string `json:"hook_event_name"`
+	Source    string `json:"source"` // startup, resume, clear, compact
+	Prompt    string `json:"prompt"`
+}
+
+// hookClients are the clients `--hook` knows, with the agent name the hook
+// calls the daemon as: not the person, so it has an agent's rights.
+var hookClients = map[string]string{"claude": "claude-code-hook", "codex": "codex-hook", "opencode": "opencode-hook"}
+
+func cmdContext(e *env, args []string) error {
+	fs, asJSON := e.flags("context", "")
+	hook := fs.String("hook", "", "run as CLIENT's hook (claude, codex or opencode): read its JSON on stdin, print its format, never fail")
+	event := fs.String("event", "", "start or prompt (default: the hook input's hook_event_name, else start)")
+	prompt := fs.String("prompt", "", "the prompt to search, for --event prompt without a hook")
+	maxTokens := fs.Int("max-tokens", 0, "the budget in tokens (default: config.toml's [context], else 800 at a start, 300 per prompt)")
+	noStart := fs.Bool("no-start", false, "do not start ihmtd when none runs")
+	if err := noArgs(fs, args); err != nil {
+		return err
+	}
+	if *hook != "" {
+		if _, ok := hookClients[*hook]; !ok {
+			return usageError{fmt.Sprintf("unknown --hook %q: use claude, codex or opencode", *hook)}
+		}
+	}
+	in := hookInput{Prompt: *prompt}
+	if *hook != "" {
+		if err := readHookInput(os.Stdin, &in); err != nil {
+			return e.hookFailed(err)
+		}
+		if in.Prompt == "" {
+			in.Prompt = *prompt
+		}
+	}
+	switch *event {
+	case "":
+	case "start":
+		in.Event = eventStart
+	case "prompt":
+		in.Event = eventPrompt
+	default:
+		return usageError{fmt.Sprintf("unknown --event %q: use start or prompt", *event)}
+	}
+	if in.Event == "" {
+		in.Event = eventStart
+	}
+	h := hookRun{e: e, client: *hook, in: in, maxTokens: *maxTokens, autoStart: !*noStart}
+	out, err := h.run()
+	if err != nil {
+		if *hook != "" {
+			return e.hookFailed(err)
+		}
+		return err
+	}
+	return h.print(out, *asJSON)
+}
+
+// hookFailed reports why a hook injects nothing, on stderr, and succeeds:
+// the session goes on without memory rather than not at all.
+func (e *env) hookFailed(err error) error {
+	fmt.Fprintf(e.stderr, "ihmt context: nothing injected: %v\n", err)
+	return nil
+}
+
+func readHookInput(r io.Reader, in *hookInput) error {
+	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
+	if err != nil {
+		return fmt.Errorf("read the hook's input: %w", err)
+	}
+	if len(data) > maxHookInput {
+		return fmt.Errorf("the hook's input is over %d bytes", maxHookInput)
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil // run by hand: the working directory, a session start
+	}
+	if err := json.Unmarshal(data, in); err != nil {
+		return fmt.Errorf("the hook's input is not JSON (%v): run it from the agent's hook, or without --hook", err)
+	}
+	switch in.Event {
+	case "", eventStart, eventPrompt:
+	default:
+		return fmt.Errorf("hook event %q is not one ihmt handles (SessionStart, UserPromptSubmit): remove it from the agent's hooks", clipRunes(in.Event, 40))
+	}
+	return nil
+}
+
+// hookRun is one run of `ihmt context`.
+type hookRun struct {
+	e         *env
+	client    string // the --hook client, or ""
+	in        hookInput
+	maxTokens int
+	autoStart bool
+}
+
+// injection is what a run prints: the text for the model and what it holds.
+type injection struct {
+	Event   string   `json:"event"`
+	Project string   `json:"project"`
+	Text    string   `json:"text"`
+	Tokens  int      `json:"tokens"`
+	IDs     []string `json:"ids"`
+	LeftOut int      `json:"left_out"`
+	// Skipped says why a prompt injected nothing (not found, ambiguous,
+	// already given, off).
+	Skipped string `json:"skipped,omitempty"`
+}
+
+func (h *hookRun) run() (injection, error) {
+	cwd := h.in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	key, err := project.Detect(h.e.proj, nil, cwd)
+	if err != nil {
+		return injection{}, fmt.Errorf("determine the project of %s: %w (set IHMT_PROJECT)", cwd, err)
+	}
+	agent := hookClients[h.client]
+	if agent == "" {
+		agent = ihmtv1.PersonAgent
+	}
+	session := h.in.SessionID
+	if session == "" {
+		session = client.NewSessionID()
+	}
+	c, err := client.New(client.Options{Socket: h.e.socket, AutoStart: h.autoStart, StartTimeout: hookTimeout,
+		Caller: &ihmtv1.Caller{AgentName: agent, AgentVersion: version.Version, SessionId: clipRunes(session, 120), Project: key}})
+	if err != nil {
+		return injection{}, err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(h.e.ctx, hookTimeout)
+	defer cancel()
+	seen := openSeen(c.Socket(), h.client, h.in.SessionID)
+	out := injection{Event: h.in.Event, Project: key, IDs: []string{}}
+	if h.in.Event == eventPrompt {
+		err = h.prompt(ctx, c, seen, &out)
+	} else {
+		err = h.start(ctx, c, seen, &out)
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return out, fmt.Errorf("ihmtd did not answer within %s (a large store still opening?): %w; `ihmt doctor` says more", hookTimeout, err)
+		}
+		return out, err
+	}
+	return out, nil
+}
+
+// start is a session start: the briefing. A new conversation (startup,
+// clear, compact) starts its record of what it was given afresh; a resumed
+// one keeps it.
+func (h *hookRun) start(ctx context.Context, c *client.Client, seen *seenFile, out *injection) error {
+	b, err := c.Brief(ctx, &ihmtv1.BriefRequest{MaxTokens: int32(h.maxTokens)})
+	if err != nil {
+		return err
+	}
+	out.Text, out.Tokens, out.LeftOut = b.GetText(), int(b.GetTokens()), int(b.GetLeftOut())
+	for _, it := range b.GetItems() {
+		out.IDs = append(out.IDs, it.GetId())
+	}
+	if h.in.Source != "resume" {
+		seen.reset()
+	}
+	seen.add(out.IDs)
+	return nil
+}
+
+func (h *hookRun) print(out injection, asJSON bool) error {
+	if asJSON && h.client == "" {
+		return h.e.printJSON(out)
+	}
+	if out.Text == "" {
+		if out.Skipped != "" && h.client == "" {
+			fmt.Fprintf(h.e.stderr, "nothing to inject: %s\n", out.Skipped)
+		}
+		return nil
+	}
+	switch h.client {
+	case "claude", "codex":
+		// Both read hookSpecificOutput.additionalContext for these two
+		// events and add it to the model's context.
+		return json.NewEncoder(h.e.stdout).Encode(map[string]any{
+			"hookSpecificOutput": map[string]string{"hookEventName": out.Event, "additionalContext": out.Text},
+		})
+	}
+	_, err := io.WriteString(h.e.stdout, out.Text)
+	return err
+}
+
+// seenFile records which memories one agent session was given, so that a
+// prompt never injects one twice. It lives in the runtime directory beside
+// the daemon's socket — private to the user (0700), gone at logout on
+// systems that clear it — and not in the store: it is a session's
+// scratch, not memory, and the daemon keeps no per-session state. One small
+// file per session, named by a hash of the client and session id; files
+// untouched for seenMaxAge are removed whenever a session starts.
+type seenFile struct {
+	path string // "" when there is no session to record
+	ids  map[string]bool
+}
+
+const seenMaxAge = 7 * 24 * time.Hour
+
+func openSeen(socket, hookClient, session string) *seenFile {
+	s := &seenFile{ids: map[string]bool{}}
+	if session == "" {
+		return s
+	}
+	sum := sha256.Sum256([]byte(hookClient + "\x00" + session))
+	s.path = filepath.Join(filepath.Dir(socket), "sessions", hex.EncodeToString(sum[:16]))
+	if data, err := os.ReadFile(s.path); err == nil {
+		for _, id := range strings.Fields(string(data)) {
+			s.ids[id] = true
+		}
+	}
+	return s
+}
+
+// reset forgets what the session was given (its context was cleared or
+// compacted), and removes other sessions' files grown old.
+func (s *seenFile) reset() {
+	if s.path == "" {
+		return
+	}
+	clear(s.ids)
+	os.Remove(s.path)
+	dir := filepath.Dir(s.path)
+	entries, _ := os.ReadDir(dir)
+	for _, en := range entries {
+		if fi, err := en.Info(); err == nil && time.Since(fi.ModTime()) > seenMaxAge {
+			os.Remove(filepath.Join(dir, en.Name()))
+		}
+	}
+}
+
+// add records ids as given. A failure to record only means a later prompt
+// may repeat one; it never fails the hook.
+func (s *seenFile) add(ids []string) {
+	if s.path == "" || len(ids) == 0 {
+		return
+	}
+	for _, id := range ids {
+		s.ids[id] = true
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	f.WriteString(strings.Join(ids, "\n") + "\n")
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}

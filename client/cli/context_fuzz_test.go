@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzReadHookInput: whatever an agent (or anything else) writes on the
+// hook's stdin, reading it never panics, and what it accepts is an event
+// ihmt handles.
+func FuzzReadHookInput(f *testing.F) {
+	for _, s := range []string{
+		``, `{}`, `{"session_id":"s","cwd":"/x","hook_event_name":"SessionStart","source":"startup"}`,
+		`{"hook_event_name":"UserPromptSubmit","prompt":"which port?"}`, `{"hook_event_name":"PreToolUse"}`,
+		`{"prompt":1}`, `[1,2]`, `{garbage`, "\x00\xff",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var in hookInput
+		if err := readHookInput(strings.NewReader(s), &in); err != nil {
+			return
+		}
+		switch in.Event {
+		case "", eventStart, eventPrompt:
+		default:
+			t.Fatalf("accepted event %q", in.Event)
+		}
+	})
+}

@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/daemon"
+	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
+)
+
+const contextProject = "github.com/acme/shop"
+
+// startContextDaemon is startTestDaemon that also returns the store
+// directory, where config.toml goes.
+func startContextDaemon(t *testing.T) (sock, data string) {
+	t.Helper()
+	sock, data = testenv.Socket(t), filepath.Join(t.TempDir(), "store")
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Run(ctx, daemon.Config{Paths: paths.Paths{Data: data, Socket: sock}, Logger: slog.New(slog.DiscardHandler)})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("daemon did not stop")
+		}
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var out, errb bytes.Buffer
+		if Run(context.Background(), []string{"--socket", sock, "daemon", "status"}, &out, &errb) == exitOK {
+			return sock, data
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon not serving: %s %s", out.String(), errb.String())
+		}
+	}
+}
+
+// hookRun runs the real ihmt binary as an agent's hook would: the hook's
+// JSON on stdin, IHMT_PROJECT fixed, HOME and IHMT_HOME private to the test.
+func runHook(t *testing.T, bin, sock string, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"--socket", sock}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	home := t.TempDir()
+	cmd.Env = []string{"HOME=" + home, "IHMT_HOME=" + filepath.Join(home, "store"), "IHMT_PROJECT=" + contextProject, "PATH=" + os.Getenv("PATH")}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %s: %v", bin, err)
+	}
+	return code, out.String(), errb.String()
+}
+
+func hookJSON(t *testing.T, session, event, source, prompt string) string {
+	b, err := json.Marshal(map[string]string{"session_id": session, "cwd": t.TempDir(), "hook_event_name": event, "source": source, "prompt": prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// additionalContext reads what a Claude Code or Codex hook printed; "" for
+// nothing at all.
+func additionalContext(t *testing.T, out, event string) string {
+	t.Helper()
+	if strings.TrimSpace(out) == "" {
+		return ""
+	}
+	var v struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("hook output is not the clients' JSON (%v): %q", err, out)
+	}
+	if v.HookSpecificOutput.HookEventName != event {
+		t.Fatalf("hookEventName %q, want %q", v.HookSpecificOutput.HookEventName, event)
+	}
+	return v.HookSpecificOutput.AdditionalContext
+}
+
+// TestContextHook runs `ihmt context --hook` as each client's hooks run it,
+// over a real socket: the briefing at a start, and per prompt only a
+// confident found answer, once a session.
+func TestContextHook(t *testing.T) {
+	bin := testenv.Built(t).CLI
+	sock, data := startContextDaemon(t)
+	saveIn := func(proj string, args ...string) string {
+		var out, errb bytes.Buffer
+		if code := Run(testenv.Context(t), append([]string{"--socket", sock, "--project", proj, "save", "--json"}, args...), &out, &errb); code != 0 {
+			t.Fatalf("save %q: %d %s", args, code, errb.String())
+		}
+		var v struct{ ID string }
+		json.Unmarshal(out.Bytes(), &v)
+		return v.ID
+	}
+	save := func(args ...string) string { return saveIn(contextProject, args...) }
+	port := save("--scope", "project", "--date", "2025-06-01", "The shop's staging database listens on port 5433, not the default.")
+	save("--scope", "project", "Marta Ruiz designs the checkout pages of the shop.")
+	save("--scope", "project", "Marta Gil keeps the books of the shop's invoices.")
+	save("--scope", "global", "--date", "2025-03-10", "I live in Valencia now.")
+	saveIn("github.com/acme/other", "--scope", "project", "The other project's staging database listens on port 6544.")
+
+	const portPrompt = "which port does the staging database listen on?"
+	tests := []struct {
+		name, client, session, event, source, prompt string
+		want, not                                    []string // in what is injected; want nil: nothing injected
+	}{
+		{"start claude", "claude", "s-start", "SessionStart", "startup", "", []string{"Valencia", "search_memory", contextProject}, []string{"6544"}},
+		{"start codex", "codex", "s-start", "SessionStart", "startup", "", []string{"Valencia"}, []string{"6544"}},
+		{"start opencode", "opencode", "s-start", "SessionStart", "startup", "", []string{"Valencia"}, nil},
+		{"confident prompt", "claude", "s-prompt", "UserPromptSubmit", "", portPrompt, []string{"5433", port, "2025-06-01"}, []string{"6544"}},
+		{"the same memory again in that session", "claude", "s-prompt", "UserPromptSubmit", "", portPrompt, nil, nil},
+		{"another session gets it", "codex", "s-prompt", "UserPromptSubmit", "", portPrompt, []string{"5433"}, nil},
+		{"ambiguous prompt", "claude", "s-amb", "UserPromptSubmit", "", "what does Marta do?", nil, nil},
+		{"not found prompt", "claude", "s-nf", "UserPromptSubmit", "", "what colour is the office's front door?", nil, nil},
+		{"empty prompt", "claude", "s-empty", "UserPromptSubmit", "", "   ", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runHook(t, bin, sock, hookJSON(t, tt.session, tt.event, tt.source, tt.prompt), "context", "--hook", tt.client)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			got := out
+			if tt.client != "opencode" {
+				got = additionalContext(t, out, tt.event)
+			}
+			if tt.want == nil {
+				if got != "" {
+					t.Fatalf("injected, and must not be:\n%s", got)
+				}
+				return
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("injection lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("injection holds %q (another project's):\n%s", n, got)
+				}
+			}
+		})
+	}
+
+	// A memory given in the briefing is not given again with a prompt; a
+	// compaction starts the record afresh (positive control).
+	start := hookJSON(t, "s-brief", "SessionStart", "startup", "")
+	if _, out, _ := runHook(t, bin, sock, start, "context", "--hook", "claude"); !strings.Contains(additionalContext(t, out, "SessionStart"), port) {
+		t.Fatalf("the briefing lacks the port memory:\n%s", out)
+	}
+	if _, out, _ := runHook(t, bin, sock, hookJSON(t, "s-brief", "UserPromptSubmit", "", portPrompt), "context", "--hook", "claude"); out != "" {
+		t.Fatalf("a memory from the briefing was injected again:\n%s", out)
+	}
+
+	// The switch: prompt = false in config.toml turns the per-prompt
+	// injection off, at the next prompt, without a restart.
+	writeFile(t, filepath.Join(data, "config.toml"), "[context]\nprompt = false\n")
+	if _, out, _ := runHook(t, bin, sock, hookJSON(t, "s-off", "UserPromptSubmit", "", portPrompt), "context", "--hook", "claude"); out != "" {
+		t.Fatalf("per-prompt injection is off, yet:\n%s", out)
+	}
+	writeFile(t, filepath.Join(data, "config.toml"), "[context]\nprompt_tokens = 10\n")
+	if code, out, errs := runHook(t, bin, sock, hookJSON(t, "s-bad", "UserPromptSubmit", "", portPrompt), "context", "--hook", "claude"); code != 0 || out != "" || !strings.Contains(errs, "prompt_tokens = 10") {
+		t.Fatalf("a bad setting: exit %d, out %q, stderr %q; want 0, nothing, the setting named", code, out, errs)
+	}
+	writeFile(t, filepath.Join(data, "config.toml"), "[context]\nprompt = true\nstart_tokens = 150\n")
+	if _, out, _ := runHook(t, bin, sock, hookJSON(t, "s-on", "UserPromptSubmit", "", portPrompt), "context", "--hook", "claude"); !strings.Contains(out, "5433") {
+		t.Fatalf("per-prompt injection back on, yet nothing:\n%s", out)
+	}
+}
+
+// TestContextHookNeverFails: whatever goes wrong, a hook exits 0, prints
+// nothing for the model and says why on stderr.
+func TestContextHookNeverFails(t *testing.T) {
+	bin := testenv.Built(t).CLI
+	down := filepath.Join(testenv.SocketDir(t), "none.sock")
+	tests := []struct {
+		name, stdin, sock string
+		args              []string
+		why               string
+	}{
+		{"daemon down", hookJSON(t, "s", "SessionStart", "startup", ""), down, []string{"--no-start"}, "no daemon is running"},
+		{"daemon down, a prompt", hookJSON(t, "s", "UserPromptSubmit", "", "which port?"), down, []string{"--no-start"}, "no daemon is running"},
+		{"not JSON", "{garbage", down, nil, "not JSON"},
+		{"an event ihmt does not handle", `{"hook_event_name":"PreToolUse"}`, down, nil, "PreToolUse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runHook(t, bin, tt.sock, tt.stdin, append([]string{"context", "--hook", "claude"}, tt.args...)...)
+			if code != 0 || out != "" || !strings.Contains(errs, tt.why) || !strings.Contains(errs, "nothing injected") {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 0, nothing, a reason with %q", code, out, errs, tt.why)
+			}
+		})
+	}
+	// Positive control: without --hook the same failure is an error.
+	if code, _, errs := runHook(t, bin, down, "", "context", "--no-start"); code == 0 || !strings.Contains(errs, "no daemon") {
+		t.Fatalf("by hand, daemon down: exit %d, %q; want a failure that says so", code, errs)
+	}
+	if code, _, errs := runHook(t, bin, down, "", "context", "--hook", "vim"); code != exitUsage || !strings.Contains(errs, "use claude, codex or opencode") {
+		t.Fatalf("an unknown client: exit %d, %q", code, errs)
+	}
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/ihmt-dev/ihmt/client/mcpconfig"
+)
+
+// The hooks half of `ihmt mcp install`: memory injected at each session
+// start and with each prompt (see mcpconfig's hooks.go and `ihmt context`),
+// installed by default beside the registration, left out with --no-hooks,
+// and always removed by --uninstall.
+
+// hookOf is what the hooks run: this ihmt by absolute path, with the same
+// overrides as the server's registration (an agent passes its hooks its own
+// environment, which need not hold them).
+func hookOf(h *host, srv mcpconfig.Server) (mcpconfig.Hook, error) {
+	exe := h.exe
+	if !filepath.IsAbs(exe) {
+		var err error
+		if exe, err = h.binary("ihmt"); err != nil {
+			return mcpconfig.Hook{}, err
+		}
+	}
+	return mcpconfig.Hook{Command: exe, Env: srv.Env}, nil
+}
+
+// withHooks adds the hooks' change to an install's or an uninstall's plan.
+func withHooks(p *mcpconfig.Plan, h *host, opts mcpconfig.Options, uninstall bool) error {
+	var c *mcpconfig.Change
+	var err error
+	if uninstall {
+		c, err = mcpconfig.UninstallHooks(opts)
+	} else {
+		var hk mcpconfig.Hook
+		if hk, err = hookOf(h, opts.Server); err != nil {
+			return err
+		}
+		c, err = mcpconfig.InstallHooks(opts, hk)
+	}
+	if err != nil {
+		return err
+	}
+	p.Changes = append(p.Changes, c)
+	return nil
+}
+
+// printHookNotes says what a person must do for the hooks to run: Codex
+// runs a new hook only once the person trusted it.
+func (e *env) printHookNotes(p *mcpconfig.Plan, dryRun bool) {
+	if dryRun || p.Uninstall || p.Client != mcpconfig.Codex {
+		return
+	}
+	for _, c := range p.Changes {
+		if c.What == "hooks" && c.Changed() {
+			fmt.Fprintf(e.stdout, "codex: Codex runs a new or changed hook only once you trust it: start `codex`, type /hooks and trust IHMT's SessionStart and UserPromptSubmit hooks; until then `codex exec` skips them without a word (`ihmt doctor` says whether they are trusted)\n")
+			return
+		}
+	}
+}
