@@ -269,6 +269,7 @@ func (p *Project) Find(q FindQuery) (Answer, error) {
 			r := p.docs[d]
 			return s * w.of(r.f.Path, r.f.Symbols[r.i])
 		},
+		Apart: func(a, b index.Doc) bool { return p.docs[a].f.Path != p.docs[b].f.Path },
 		Words: func(d index.Doc) []string {
 			r := p.docs[d]
 			t, _ := p.text(r.f, r.f.Symbols[r.i])

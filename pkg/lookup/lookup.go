@@ -40,6 +40,9 @@ type Query struct {
 	Weigh func(d index.Doc, score float64) float64
 	// Words returns a document's terms, for the tie check; nil skips it.
 	Words func(d index.Doc) []string
+	// Apart reports whether two tied documents are different things
+	// whatever their words (two files' functions of one name); nil: never.
+	Apart func(a, b index.Doc) bool
 }
 
 // Hit is one ranked document.
@@ -92,7 +95,7 @@ func Search(ix *index.Index, q Query) (Answer, error) {
 	}
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
 	a := Answer{Ranked: ranked, Terms: terms, Clue: clue, Searched: st.Visible}
-	j := judge(ranked, terms, clue, q.Words)
+	j := judge(ranked, terms, clue, q.Words, q.Apart)
 	a.Verdict, a.Confidence, a.Tied = j.Verdict, j.Confidence, j.Tied
 	switch {
 	case len(ranked) == 0:
@@ -110,7 +113,7 @@ func Search(ix *index.Index, q Query) (Answer, error) {
 
 // judge builds the evidence of a ranking and asks the verdict; whether an
 // exact tie is between different things is asked only when it decides.
-func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string) store.Judgment {
+func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string, apart func(a, b index.Doc) bool) store.Judgment {
 	e := store.Evidence{Ranked: len(ranked), QueryTerms: len(terms), Informative: len(terms) + len(clue)}
 	if len(ranked) == 0 {
 		return store.Judge(e)
@@ -123,8 +126,9 @@ func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string) s
 	e.Covered = len(ranked) > 1 && ranked[1].Matched&ranked[0].Matched == ranked[0].Matched
 	j := store.Judge(e)
 	tie := len(ranked) > 1 && (store.ExactTie(e.Best, e.Rivals[0]) || e.Informative <= store.ShortQuery && store.NearTie(e.Best, e.Rivals[0]))
-	if j.Verdict == store.Found && tie && words != nil {
-		e.Distinct = distinct(words(ranked[0].Doc), words(ranked[1].Doc), append(append([]string{}, terms...), clue...))
+	if j.Verdict == store.Found && tie && (words != nil || apart != nil) {
+		a, b := ranked[0].Doc, ranked[1].Doc
+		e.Distinct = apart != nil && apart(a, b) || words != nil && distinct(words(a), words(b), append(append([]string{}, terms...), clue...))
 		j = store.Judge(e)
 	}
 	return j

@@ -14,7 +14,8 @@ const (
 )
 
 // Evidence is what the verdict knows of a ranking (see evidence): no
-// summary tree stands behind an outside ranking, so nothing is ever apart.
+// summary tree stands behind an outside ranking, so nothing is ever apart;
+// the caller says, as Distinct, that two tied hits are different things.
 type Evidence struct {
 	Ranked                  int
 	Best                    float64
