@@ -301,3 +301,18 @@ func TestEvasions(t *testing.T) {
 		t.Errorf("corpus too small: %d evasions, %d look-alikes, want 60 and 40", len(ev), len(alikes))
 	}
 }
+
+// TestScreensBoundedOnEncodedText: a text that is base64 all through (of
+// base64, of a secret) is screened in one pass over each decoding, not one
+// per word start, and its secret is still found.
+func TestScreensBoundedOnEncodedText(t *testing.T) {
+	inner := strings.Repeat("DB_PASSWORD="+fake(601, 14, b62)+"\n", 400)
+	for _, text := range []string{b64s(b64s(inner)), every(b64s(inner), 64, "\n"), every(b64s(inner), 60, "/")} {
+		if got := Secrets(text); len(got) == 0 {
+			t.Errorf("%.40q…: no secret found", text)
+		}
+	}
+	if got := Secrets(strings.Repeat("aGVsbG8gd29ybGQ/", 4000)); len(got) != 0 {
+		t.Errorf("readable base64 without a secret: %v", got)
+	}
+}
