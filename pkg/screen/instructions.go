@@ -183,6 +183,7 @@ var apostrophes = strings.NewReplacer("’", "'", "‘", "'", "ʼ", "'")
 //     previous instructions", "disregard the system prompt", "ignora las
 //     instrucciones anteriores") or announces a replacement ("new
 //     instructions:", "system prompt:", "your new role is").
+//
 //  2. Re-addressing: it speaks to the agent in the second person with a
 //     standing order or a new identity ("you are now …", "from now on you
 //     must …", "a partir de ahora debes …"). This is how "From now on we
@@ -191,15 +192,18 @@ var apostrophes = strings.NewReplacer("’", "'", "‘", "'", "ʼ", "'")
 //     this, an order to every future agent). A memory states facts and
 //     preferences about a person or a project ("the user prefers pnpm"); it
 //     is not a place to leave orders for whoever comes next.
+//
 //  3. Secrecy from the user: "do not tell the user", "without telling the
 //     user", "no le digas al usuario". Nothing a person saves about
 //     themselves or their project needs hiding from them.
+//
 //  4. Remote code or data leaving: a download piped into a shell
 //     ("curl … | sh", "bash <(wget …)"), "exfiltrate", or sending secrets,
 //     credentials, the conversation or memory to a URL. The pipe to a shell
 //     is held whoever it is addressed to: a memory is replayed into agents
 //     that run commands, and it is the standard payload for steering one.
 //     A person who wants to remember an installer can save its URL.
+//
 //  5. Chat-template tokens (<|im_start|>, [INST], <<SYS>>): they have no
 //     business in a note and exist only to fake a conversation turn.
 //
