@@ -105,7 +105,7 @@ func scanJoined(j, f string, from []int) []candidate {
 			if p.check != nil && !p.check(j, s, e) {
 				continue
 			}
-			cs = append(cs, candidate{kind: p.kind, rank: rankOf(p.kind), start: s, end: core})
+			cs = append(cs, candidate{kind: p.kind, rank: rankOf(p.kind), start: fs, end: from[core-1] + 1})
 		}
 	}
 	return cs

@@ -316,3 +316,49 @@ func TestScreensBoundedOnEncodedText(t *testing.T) {
 		t.Errorf("readable base64 without a secret: %v", got)
 	}
 }
+
+func TestField(t *testing.T) {
+	ghp := "ghp_" + fake(701, 36, b62)
+	tests := []struct {
+		name, value, want string
+	}{
+		{"tags", "infra " + ghp[:20] + " " + ghp[20:], "a GitHub token in the tags at column 7"},
+		{"domain", zw(ghp, "\u200b"), "a GitHub token in the domain at column 1"},
+		{"reason", "it held the admin password Hunter2024!", "a hard-coded password in the reason at column 28"},
+		{"reason", "duplicate of 3f2a9c1b0d4e5f67", ""},
+		{"tags", "infra ops 2026-q1", ""},
+	}
+	for _, tt := range tests {
+		got := Field(tt.name, tt.value)
+		switch {
+		case tt.want == "" && len(got) > 0:
+			t.Errorf("Field(%s, %q) = %v, want none", tt.name, tt.value, got)
+		case tt.want != "" && (len(got) != 1 || got[0].String() != tt.want):
+			t.Errorf("Field(%s, …) = %v, want %q", tt.name, got, tt.want)
+		}
+		for _, f := range got {
+			if strings.Contains(f.String(), ghp[4:12]) {
+				t.Errorf("%q echoes the secret", f)
+			}
+		}
+	}
+}
+
+// TestEvasionPositions: a disguised secret is placed where it starts in the
+// text as written, through every view.
+func TestEvasionPositions(t *testing.T) {
+	ghp := "ghp_" + fake(702, 36, b62)
+	for _, text := range []string{
+		"see: " + ghp[:10] + "\n" + ghp[10:],
+		"see: " + zw(ghp, "\u200b"),
+		"see: " + fullWidth(ghp),
+		"see: " + b64s(ghp),
+		"see: " + htmlDec(ghp),
+		"see: " + ghp[:10] + "**" + ghp[10:],
+	} {
+		got := Secrets(text)
+		if len(got) != 1 || got[0].Offset != 5 || got[0].Column != 6 {
+			t.Errorf("%.30q: %+v, want one finding at offset 5, column 6", text, got)
+		}
+	}
+}

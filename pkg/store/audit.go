@@ -11,6 +11,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // LogFilter selects log entries.
@@ -171,6 +172,11 @@ func (s *Store) VerifyAudit() (AuditReport, error) {
 func (s *Store) recordReadAll(c Caller, scope SearchScope, what string) error {
 	if scope != ScopeAll {
 		return nil
+	}
+	// What is logged stays in the log: a query holding a secret is refused
+	// rather than written down.
+	if found := screen.Field("query", what); len(found) > 0 {
+		return fmt.Errorf("%w: the query holds %s, and a scope=all read is logged: search without the secret", ErrInvalid, found[0])
 	}
 	_, err := s.do(context.Background(), func(now time.Time) (*change, error) {
 		e := s.newEntry(opReadAll, c, now)

@@ -4083,7 +4083,13 @@ type ImportResponse struct {
 	// Records stored.
 	Imported int64 `protobuf:"varint,1,opt,name=imported" json:"imported,omitempty"`
 	// Records already stored exactly; nothing written.
-	Unchanged     int64 `protobuf:"varint,2,opt,name=unchanged" json:"unchanged,omitempty"`
+	Unchanged int64 `protobuf:"varint,2,opt,name=unchanged" json:"unchanged,omitempty"`
+	// Records of memories forgotten or purged since the export was taken:
+	// the tombstone outranks the older record, so nothing was written.
+	Skipped int64 `protobuf:"varint,3,opt,name=skipped" json:"skipped,omitempty"`
+	// What was skipped, for a person, e.g. "2 skipped: forgotten on
+	// 2026-03-01 (1), purged on 2026-03-02 (1)"; empty when none was.
+	SkippedNote   string `protobuf:"bytes,4,opt,name=skipped_note,json=skippedNote" json:"skipped_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4130,6 +4136,20 @@ func (x *ImportResponse) GetUnchanged() int64 {
 		return x.Unchanged
 	}
 	return 0
+}
+
+func (x *ImportResponse) GetSkipped() int64 {
+	if x != nil {
+		return x.Skipped
+	}
+	return 0
+}
+
+func (x *ImportResponse) GetSkippedNote() string {
+	if x != nil {
+		return x.SkippedNote
+	}
+	return ""
 }
 
 // IngestRequest is one document to store.
@@ -5080,10 +5100,12 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"nextOffset\"R\n" +
 	"\rImportRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
-	"\arecords\x18\x02 \x03(\tR\arecords\"J\n" +
+	"\arecords\x18\x02 \x03(\tR\arecords\"\x87\x01\n" +
 	"\x0eImportResponse\x12\x1a\n" +
 	"\bimported\x18\x01 \x01(\x03R\bimported\x12\x1c\n" +
-	"\tunchanged\x18\x02 \x01(\x03R\tunchanged\"\xe0\x01\n" +
+	"\tunchanged\x18\x02 \x01(\x03R\tunchanged\x12\x18\n" +
+	"\askipped\x18\x03 \x01(\x03R\askipped\x12!\n" +
+	"\fskipped_note\x18\x04 \x01(\tR\vskippedNote\"\xe0\x01\n" +
 	"\rIngestRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
