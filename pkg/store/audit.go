@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,19 +124,23 @@ type AuditReport struct {
 }
 
 // VerifyAudit walks the log's hash chain, and checks that every text still
-// in the log matches the checksum its entry recorded, and that a text is
+// in the log matches the checksum its entry recorded, that a text is
 // missing only where a purge is on record (the chain leaves texts out, so
-// that purging does not break it).
+// that purging does not break it), that the log still reaches its anchor
+// (entries cut from its end, or a log emptied, are named), and that every
+// memory the leaves hold has its entry in the log.
 func (s *Store) VerifyAudit() (AuditReport, error) {
 	path := filepath.Join(s.dir, logName)
 	purged := map[string]bool{}
+	logged := map[string]bool{}
 	err := journal.Read(path, func(line []byte) error {
 		var e struct {
 			Op string `json:"op"`
 			ID string `json:"id"`
 		}
-		if json.Unmarshal(line, &e) == nil && e.Op == opPurge {
-			purged[e.ID] = true
+		if json.Unmarshal(line, &e) == nil {
+			purged[e.ID] = purged[e.ID] || e.Op == opPurge
+			logged[e.ID] = logged[e.ID] || e.Op == opSave || e.Op == opImport
 		}
 		return nil
 	})
@@ -163,7 +168,38 @@ func (s *Store) VerifyAudit() (AuditReport, error) {
 	if err != nil {
 		return AuditReport{}, fmt.Errorf("verify log: %w", err)
 	}
+	if rep.Anchor == "missing" {
+		rep.Problems = append(rep.Problems, journal.Problem{Line: rep.Entries, Kind: "removed",
+			Detail: fmt.Sprintf("the log's anchor %s is missing, so entries cut from the log's end cannot be counted (the leaves are checked below)", journal.AnchorPath(path))})
+	}
+	rep.Problems = append(rep.Problems, s.unlogged(logged, rep.Entries)...)
 	return AuditReport{Report: rep, Path: path}, nil
+}
+
+// unlogged reports the memories whose leaves exist but whose save or import
+// entry the log no longer holds: what a log cut short, or emptied, lost,
+// named even when the anchor went with it.
+func (s *Store) unlogged(logged map[string]bool, entries int64) []journal.Problem {
+	s.mu.RLock()
+	var missing []*leaf.Leaf
+	for _, l := range s.docs {
+		if !logged[l.ID] {
+			missing = append(missing, l)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(missing, func(a, b *leaf.Leaf) int { return a.RecordedAt.Compare(b.RecordedAt) })
+	var out []journal.Problem
+	for i, l := range missing {
+		if i == 10 {
+			out = append(out, journal.Problem{Line: entries + 1, Kind: "removed",
+				Detail: fmt.Sprintf("and %d more memories whose log entries are missing", len(missing)-i)})
+			break
+		}
+		out = append(out, journal.Problem{Line: entries + 1, Kind: "removed",
+			Detail: fmt.Sprintf("memory %s (recorded %s) has a leaf file, but its entry is missing from the log", l.ID, l.RecordedAt.UTC().Format(time.RFC3339))})
+	}
+	return out
 }
 
 // recordReadAll logs a read that looks into every project — widening is

@@ -208,3 +208,65 @@ func TestFieldsScreened(t *testing.T) {
 		t.Errorf("a refused field reached disk: %v", left)
 	}
 }
+
+// TestAuditCatchesCutLog: entries cut from the end of the log, or the log
+// emptied, are caught by VerifyAudit — while the store runs, after a
+// restart (Open records the cut in the log itself), and with the anchor
+// deleted too (the leaves show the memories existed) — and named; the
+// untouched log passes (the control).
+func TestAuditCatchesCutLog(t *testing.T) {
+	type cut struct {
+		name       string
+		keep       int  // lines kept
+		dropAnchor bool // delete the anchor too
+		restart    bool
+		want       string // in some problem's detail
+	}
+	for _, c := range []cut{
+		{name: "last two entries cut", keep: 3, want: "entries 4 to 5 were cut off"},
+		{name: "log emptied", keep: 0, want: "all of them are missing"},
+		{name: "cut, then a restart", keep: 3, restart: true, want: "found when the log was opened: the log ends at entry 3"},
+		{name: "emptied with its anchor, then a restart", keep: 0, dropAnchor: true, restart: true, want: "its entry is missing from the log"},
+		{name: "cut with its anchor", keep: 4, dropAnchor: true, want: "its entry is missing from the log"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := open(t, dir)
+			var ids []string
+			for _, w := range []string{"one", "two", "three", "four", "five"} {
+				ids = append(ids, save(t, s, alice, "Audit memory number "+w+".", ScopeGlobal).Leaf.ID)
+			}
+			s.Flush()
+			if rep, err := s.VerifyAudit(); err != nil || len(rep.Problems) != 0 || rep.Anchor != "ok" {
+				t.Fatalf("control, untouched: %+v, %v", rep, err)
+			}
+			path := filepath.Join(dir, logName)
+			data, _ := os.ReadFile(path)
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			os.WriteFile(path, bytes.Join(lines[:c.keep], nil), 0o600)
+			if c.dropAnchor {
+				os.Remove(path + ".anchor")
+			}
+			if c.restart {
+				s.Close()
+				s = open(t, dir)
+			}
+			rep, err := s.VerifyAudit()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var details []string
+			for _, p := range rep.Problems {
+				details = append(details, p.Detail)
+			}
+			all := strings.Join(details, "\n")
+			if !strings.Contains(all, c.want) {
+				t.Fatalf("problems %q do not say %q", details, c.want)
+			}
+			// The leaves of the memories whose entries are gone are named.
+			if c.dropAnchor && !strings.Contains(all, ids[len(ids)-1]) {
+				t.Errorf("the last memory %s is not named: %q", ids[len(ids)-1], details)
+			}
+		})
+	}
+}
