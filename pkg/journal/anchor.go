@@ -131,4 +131,3 @@ func anchorProblems(path string, lines []link, cuts []Problem) ([]Problem, strin
 	}
 	return append(cuts, out...), state
 }
-

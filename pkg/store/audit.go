@@ -25,6 +25,9 @@ type LogFilter struct {
 	// Limit keeps the newest entries: 100 when not positive, at most
 	// maxLogLimit.
 	Limit int
+	// Scope is which memories' entries are listed, as for a search (see
+	// logVisible); ScopeAll is a read into every project, and logged.
+	Scope SearchScope
 }
 
 // maxLogLimit bounds one listing of the log, which a reply carries whole.
@@ -43,8 +46,10 @@ type LogEntry struct {
 }
 
 // Log lists the log entries matching f, oldest first; matched counts every
-// entry that matched before the limit kept the newest ones. The log spans
-// every project, so it is the person's to read.
+// entry that matched before the limit kept the newest ones. It is the
+// person's to read, and follows the scope rule of every other read: by
+// default the entries about global memories and the caller's project;
+// another project's only with ScopeAll, which is logged first.
 func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err error) {
 	var since time.Time
 	if f.Since != "" {
@@ -53,6 +58,9 @@ func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err
 		}
 	}
 	if err := requirePerson(c, "log"); err != nil {
+		return nil, 0, err
+	}
+	if err := s.recordReadAll(c, f.Scope, "log"); err != nil {
 		return nil, 0, err
 	}
 	if f.Limit <= 0 {
@@ -64,7 +72,8 @@ func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err
 		if json.Unmarshal(line, &e) != nil {
 			return nil // Verify reports damage; a listing skips it
 		}
-		if (f.Agent != "" && e.Agent.Name != f.Agent) || (f.Session != "" && e.Session != f.Session) || e.Time.Before(since) {
+		if (f.Agent != "" && e.Agent.Name != f.Agent) || (f.Session != "" && e.Session != f.Session) || e.Time.Before(since) ||
+			!logVisible(e, c, f.Scope) {
 			return nil
 		}
 		matched++
@@ -78,6 +87,42 @@ func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err
 		return nil, 0, fmt.Errorf("read log: %w", err)
 	}
 	return entries, matched, nil
+}
+
+// logVisible reports whether an entry may be listed to c under scope: every
+// memory it is about must be one a search in that scope could see; an
+// entry about none (a scope=all read, a recovery) by where its caller was.
+func logVisible(e entry, c Caller, scope SearchScope) bool {
+	if scope == ScopeAll {
+		return true
+	}
+	see := func(sc, project string) bool {
+		global := sc == leaf.ScopeGlobal || sc == "" && project == ""
+		switch scope {
+		case ScopeOnlyGlobal:
+			return global
+		case ScopeOnlyProject:
+			return !global && project == c.Project
+		}
+		return global || project == c.Project
+	}
+	about := 0
+	if e.Leaf != nil {
+		about++
+		if !see(e.Leaf.Scope, e.Leaf.Project) {
+			return false
+		}
+	}
+	for _, h := range e.Leaves {
+		about++
+		if !see(h.Scope, h.Project) {
+			return false
+		}
+	}
+	if about == 0 {
+		return e.Project == "" || e.Project == c.Project
+	}
+	return true
 }
 
 func summarize(e entry) LogEntry {

@@ -2918,7 +2918,11 @@ type LogRequest struct {
 	// Only entries at or after this date. Optional.
 	Since string `protobuf:"bytes,4,opt,name=since" json:"since,omitempty"`
 	// At most this many, newest last (default 100, at most 10000).
-	Limit         int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	Limit int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	// Which memories' entries to list, as for a search: by default global
+	// memories and the caller's project; all lists every project's, and that
+	// read is itself logged.
+	Scope         SearchScope `protobuf:"varint,6,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2986,6 +2990,13 @@ func (x *LogRequest) GetLimit() int32 {
 		return x.Limit
 	}
 	return 0
+}
+
+func (x *LogRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
 }
 
 // LogEntry is one mutation.
@@ -5016,7 +5027,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\bdecision\x18\x03 \x01(\x0e2\x17.ihmt.v1.ReviewDecisionR\bdecision\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\"9\n" +
 	"\x0eReviewResponse\x12'\n" +
-	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"\x96\x01\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"\xc2\x01\n" +
 	"\n" +
 	"LogRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
@@ -5024,7 +5035,8 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\n" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x14\n" +
 	"\x05since\x18\x04 \x01(\tR\x05since\x12\x14\n" +
-	"\x05limit\x18\x05 \x01(\x05R\x05limit\"\xe7\x01\n" +
+	"\x05limit\x18\x05 \x01(\x05R\x05limit\x12*\n" +
+	"\x05scope\x18\x06 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"\xe7\x01\n" +
 	"\bLogEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x0e\n" +
@@ -5346,89 +5358,90 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	5,   // 43: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
 	9,   // 44: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
 	7,   // 45: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	66,  // 46: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
-	8,   // 47: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
-	40,  // 48: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
-	7,   // 49: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
-	43,  // 50: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	66,  // 51: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	66,  // 52: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	66,  // 53: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	66,  // 54: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
-	7,   // 55: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 56: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 57: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 58: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 59: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 60: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 61: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 62: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 63: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
-	45,  // 64: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
-	51,  // 65: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
-	7,   // 66: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 67: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,   // 68: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 69: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
-	0,   // 70: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
-	6,   // 71: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	7,   // 72: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 73: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 74: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 75: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
-	62,  // 76: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
-	24,  // 77: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
-	7,   // 78: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 79: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
-	12,  // 80: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15,  // 81: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20,  // 82: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	22,  // 83: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	25,  // 84: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	27,  // 85: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	29,  // 86: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	31,  // 87: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	33,  // 88: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	35,  // 89: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	37,  // 90: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	39,  // 91: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	42,  // 92: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	46,  // 93: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	48,  // 94: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	50,  // 95: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	53,  // 96: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	55,  // 97: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	57,  // 98: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	59,  // 99: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
-	61,  // 100: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
-	64,  // 101: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
-	14,  // 102: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19,  // 103: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21,  // 104: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	23,  // 105: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	26,  // 106: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	28,  // 107: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	30,  // 108: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	32,  // 109: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	34,  // 110: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	36,  // 111: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	38,  // 112: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	41,  // 113: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	44,  // 114: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	47,  // 115: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	49,  // 116: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	52,  // 117: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	54,  // 118: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	56,  // 119: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	58,  // 120: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	60,  // 121: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
-	63,  // 122: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
-	65,  // 123: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
-	102, // [102:124] is the sub-list for method output_type
-	80,  // [80:102] is the sub-list for method input_type
-	80,  // [80:80] is the sub-list for extension type_name
-	80,  // [80:80] is the sub-list for extension extendee
-	0,   // [0:80] is the sub-list for field type_name
+	1,   // 46: ihmt.v1.LogRequest.scope:type_name -> ihmt.v1.SearchScope
+	66,  // 47: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	8,   // 48: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
+	40,  // 49: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
+	7,   // 50: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
+	43,  // 51: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
+	66,  // 52: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	66,  // 53: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	66,  // 54: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	66,  // 55: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	7,   // 56: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 57: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 58: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 59: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 60: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 61: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 62: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 63: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 64: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
+	45,  // 65: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
+	51,  // 66: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
+	7,   // 67: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 68: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,   // 69: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 70: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 71: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,   // 72: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	7,   // 73: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 74: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 75: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 76: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
+	62,  // 77: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
+	24,  // 78: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
+	7,   // 79: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 80: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
+	12,  // 81: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15,  // 82: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20,  // 83: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	22,  // 84: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	25,  // 85: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	27,  // 86: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	29,  // 87: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	31,  // 88: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	33,  // 89: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	35,  // 90: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	37,  // 91: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	39,  // 92: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	42,  // 93: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	46,  // 94: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	48,  // 95: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	50,  // 96: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	53,  // 97: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	55,  // 98: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	57,  // 99: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	59,  // 100: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	61,  // 101: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
+	64,  // 102: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
+	14,  // 103: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19,  // 104: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21,  // 105: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	23,  // 106: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	26,  // 107: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	28,  // 108: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	30,  // 109: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	32,  // 110: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	34,  // 111: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	36,  // 112: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	38,  // 113: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	41,  // 114: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	44,  // 115: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	47,  // 116: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	49,  // 117: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	52,  // 118: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	54,  // 119: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	56,  // 120: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	58,  // 121: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	60,  // 122: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	63,  // 123: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
+	65,  // 124: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
+	103, // [103:125] is the sub-list for method output_type
+	81,  // [81:103] is the sub-list for method input_type
+	81,  // [81:81] is the sub-list for extension type_name
+	81,  // [81:81] is the sub-list for extension extendee
+	0,   // [0:81] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
