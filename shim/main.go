@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/ihmt-dev/ihmt/client"
 )
 
@@ -32,5 +30,5 @@ func Main(ctx context.Context, logLevel string) error {
 		SessionID:       client.NewSessionID(),
 		Logger:          log,
 	})
-	return srv.Run(ctx, &mcp.StdioTransport{})
+	return srv.Run(ctx, checkedStdio(os.Stdin, os.Stdout, log))
 }
