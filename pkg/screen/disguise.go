@@ -1,5 +1,7 @@
 package screen
 
+import "strings"
+
 // Secrets returns the secrets in text, sorted by offset, one finding per
 // secret: where several checks match the same bytes only the most specific
 // kind is reported. It recognises provider tokens by their shape (AWS,
@@ -37,9 +39,13 @@ func screenViews(text string, depth int) []candidate {
 	if f.text != text {
 		cs = append(cs, placed(scan(f.text), f)...)
 	}
-	j := join(f)
+	j := join(f, false)
 	if len(j.text) != len(f.text) {
 		cs = append(cs, placed(scanJoined(j.text, f.text, j.from), f)...)
+	}
+	if strings.Contains(f.text, "-\n") || strings.Contains(f.text, "-\r\n") {
+		h := join(f, true)
+		cs = append(cs, placed(scanJoined(h.text, f.text, h.from), f)...)
 	}
 	if depth < maxDecodeDep {
 		for _, v := range []view{f, f.compose(j)} {

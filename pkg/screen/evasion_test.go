@@ -279,6 +279,11 @@ func evasionLookAlikes() []string {
 // rates that the README and a change's closing note quote.
 func TestEvasions(t *testing.T) {
 	ev, alikes := evasionCorpus(), evasionLookAlikes()
+	more, moreAlikes := secondEvasions()
+	for i, text := range more {
+		ev = append(ev, secretCase{name: fmt.Sprintf("second set %d %.40q", i+1, text), text: text})
+	}
+	alikes = append(alikes, moreAlikes...)
 	refused, accepted := 0, 0
 	for _, c := range ev {
 		if len(Secrets(c.text)) > 0 {

@@ -46,19 +46,25 @@ func (v view) compose(w view) view {
 
 // viewBuilder writes a view.
 type viewBuilder struct {
-	b    strings.Builder
+	b    []byte
 	from []int
 }
 
 func (vb *viewBuilder) add(s string, at int) {
-	vb.b.WriteString(s)
+	vb.b = append(vb.b, s...)
 	for range len(s) {
 		vb.from = append(vb.from, at)
 	}
 }
 
+// drop takes back the last byte written.
+func (vb *viewBuilder) drop() {
+	vb.b = vb.b[:len(vb.b)-1]
+	vb.from = vb.from[:len(vb.from)-1]
+}
+
 func (vb *viewBuilder) done(end int) view {
-	return view{text: vb.b.String(), from: append(vb.from, end)}
+	return view{text: string(vb.b), from: append(vb.from, end)}
 }
 
 // confusables maps letters that look like Latin ones in common fonts to
@@ -248,9 +254,10 @@ func tokenByte(c byte) bool {
 // join is the view of v (its offsets are v's) in which what a line break or spaces split is one word
 // again: every run of white space (with the quote or list markers that
 // follow a line break in Markdown) between two bytes of a token is
-// dropped. It glues ordinary prose into long words too, so only checks
+// dropped; with dehyphen, so is a hyphen that ends a line between two
+// letters or digits (a word broken with "-" at a line's end). It glues ordinary prose into long words too, so only checks
 // that tell a random key from glued words run on it (see scanJoined).
-func join(v view) view {
+func join(v view, dehyphen bool) view {
 	t := v.text
 	var vb viewBuilder
 	vb.from = make([]int, 0, len(t)+1)
@@ -262,6 +269,9 @@ func join(v view) view {
 		}
 		j, lines := breakEnd(t, i)
 		if i > 0 && tokenByte(t[i-1]) && j < len(t) && tokenByte(t[j]) && lines <= 2 {
+			if dehyphen && lines > 0 && t[i-1] == '-' && i > 1 && isAlnum(t[i-2]) && isAlnum(t[j]) {
+				vb.drop() // a hyphen that only breaks the line
+			}
 			i = j
 			continue
 		}

@@ -65,6 +65,7 @@ const (
 	proseNone = iota
 	prosePassword
 	proseKey
+	prosePIN // a PIN: only digits are its value
 )
 
 // proseKeyword reads a keyword at ws[i]: a password's or an API key's name
@@ -79,8 +80,10 @@ func proseKeyword(ws []word, i int) (int, int) {
 		return ""
 	}
 	switch w {
-	case "password", "passwd", "passphrase", "passcode", "contraseña", "contrasena", "senha":
+	case "password", "passwd", "passphrase", "passcode", "contraseña", "contrasena", "senha", "pw", "pwd":
 		return prosePassword, i + 1
+	case "pin":
+		return prosePIN, i + 1
 	case "clave", "llave":
 		switch {
 		case next(1) == "de" && (next(2) == "la" && next(3) == "api" || next(2) == "api"):
@@ -316,6 +319,12 @@ func valueWord(text string, ws []word, at, class int, strict, framed bool) (int,
 			}
 		}
 	}
+	if class == prosePIN {
+		if letters == 0 && others == 0 && len(v) >= 4 && len(v) <= 12 && ends && !strict {
+			return w.s, w.s + len(v), true
+		}
+		return 0, 0, false
+	}
 	if class == proseKey {
 		if len(v) < 16 || !goesOn {
 			return 0, 0, false
@@ -362,55 +371,111 @@ func hasSuffixAny(s string, suffixes []string) bool {
 	return false
 }
 
-// commandPasswords finds passwords given to a command on its line:
-// sshpass -p, mysql -p<password>, --password <password>, docker login -p,
-// curl -u user:password.
+// commandFlags are the commands that take a password as a flag's value:
+// the flag, and whether the value is attached (-pSECRET) or the next word.
+var commandFlags = map[string][]commandFlag{
+	"sshpass":    {{"-p", true}, {"-p", false}},
+	"redis-cli":  {{"-a", false}},
+	"ldapsearch": {{"-w", false}}, "ldapmodify": {{"-w", false}}, "ldapadd": {{"-w", false}},
+	"ldapdelete": {{"-w", false}}, "ldapwhoami": {{"-w", false}}, "ldappasswd": {{"-w", false}},
+	"sqlcmd": {{"-P", false}}, "bcp": {{"-P", false}},
+	"mongo": {{"-p", false}}, "mongosh": {{"-p", false}}, "mongodump": {{"-p", false}}, "mongorestore": {{"-p", false}},
+	"zip": {{"-P", false}}, "unzip": {{"-P", false}},
+	"7z": {{"-p", true}}, "7za": {{"-p", true}}, "rar": {{"-p", true}}, "unrar": {{"-p", true}},
+	"mysql": {{"-p", true}}, "mysqldump": {{"-p", true}}, "mysqladmin": {{"-p", true}},
+	"mariadb": {{"-p", true}}, "mysqlsh": {{"-p", true}}, "mysqlimport": {{"-p", true}},
+}
+
+type commandFlag struct {
+	flag     string
+	attached bool
+}
+
+// registryLogins are the tools whose `login -p` takes a password.
+var registryLogins = []string{"docker", "podman", "nerdctl", "helm", "buildah", "skopeo"}
+
+// commandPasswords finds passwords given to a command on its line: the
+// flags of commandFlags (sshpass -p, mysql -p<password>, redis-cli -a,
+// ldapsearch -w, …), --password <password>, docker login -p, curl -u
+// user:password, smbclient -U user%password, lftp -u user,password,
+// openssl's pass:<password> and htpasswd -b's password.
 func commandPasswords(text string, ws []word, add func(string, int, int)) {
 	for i := 0; i < len(ws); i++ {
 		cmd := strings.Trim(ws[i].low, "`$")
-		switch {
-		case cmd == "sshpass" || cmd == "login" && i > 0 && slices.Contains([]string{"docker", "podman", "nerdctl", "helm", "buildah", "skopeo"}, ws[i-1].low):
-			flagValue(text, ws, i, "-p", add)
-		case slices.Contains([]string{"mysql", "mysqldump", "mysqladmin", "mariadb", "mysqlsh", "mysqlimport"}, cmd):
-			for k := i + 1; k < len(ws) && !ws[k].nl; k++ {
-				if r := ws[k].raw; strings.HasPrefix(r, "-p") && len(r) > 2 && r[2] != '-' {
-					addValue(text, ws[k].s+2, ws[k].e, kindCommandPass, add)
-				}
+		if i := strings.LastIndexByte(cmd, '/'); i >= 0 {
+			cmd = cmd[i+1:] // /usr/bin/mysql
+		}
+		flags := commandFlags[cmd]
+		if cmd == "login" && i > 0 && slices.Contains(registryLogins, ws[i-1].low) {
+			flags = []commandFlag{{"-p", false}}
+		}
+		for _, f := range flags {
+			flagValue(text, ws, i, f, add)
+		}
+		switch cmd {
+		case "curl", "wget", "http", "https", "lftp", "smbclient":
+			sep := map[string]byte{"lftp": ',', "smbclient": '%'}[cmd]
+			if sep == 0 {
+				sep = ':'
 			}
-		case cmd == "curl" || cmd == "wget" || cmd == "http" || cmd == "https":
 			for k := i + 1; k+1 < len(ws) && !ws[k+1].nl; k++ {
-				if r := ws[k].raw; r == "-u" || r == "--user" || r == "--proxy-user" {
-					v := ws[k+1]
-					s, e := unquote(text, v)
-					if c := strings.IndexByte(text[s:e], ':'); c > 0 {
+				if r := ws[k].raw; r == "-u" || r == "-U" || r == "--user" || r == "--proxy-user" {
+					s, e := unquote(text, ws[k+1])
+					if c := strings.IndexByte(text[s:e], sep); c > 0 {
 						addValue(text, s+c+1, e, kindCommandPass, add)
 					}
 				}
 			}
+		case "htpasswd":
+			htpasswdValue(text, ws, i, add)
 		}
-		if r := ws[i].raw; (r == "--password" || r == "--passwd" || r == "--pass") && i+1 < len(ws) && !ws[i+1].nl {
+		r := ws[i].raw
+		if (r == "--password" || r == "--passwd" || r == "--pass") && i+1 < len(ws) && !ws[i+1].nl {
 			s, e := unquote(text, ws[i+1])
 			if s < e && text[s] != '-' {
 				addValue(text, s, e, kindCommandPass, add)
 			}
 		}
+		if (r == "-passin" || r == "-passout" || r == "-pass") && i+1 < len(ws) && strings.HasPrefix(ws[i+1].raw, "pass:") {
+			addValue(text, ws[i+1].s+len("pass:"), ws[i+1].e, kindCommandPass, add)
+		}
 	}
 }
 
-// flagValue adds the value of flag (attached or the next word) on the
-// line of the command at ws[i].
-func flagValue(text string, ws []word, i int, flag string, add func(string, int, int)) {
+// htpasswdValue adds the password of `htpasswd -b [flags] file user
+// password`: its third word that is not a flag.
+func htpasswdValue(text string, ws []word, i int, add func(string, int, int)) {
+	batch, pos := false, 0
+	for k := i + 1; k < len(ws) && !ws[k].nl; k++ {
+		r := ws[k].raw
+		if strings.HasPrefix(r, "-") {
+			batch = batch || strings.Contains(r, "b")
+			continue
+		}
+		if pos++; pos == 3 && batch {
+			s, e := unquote(text, ws[k])
+			addValue(text, s, e, kindCommandPass, add)
+			return
+		}
+	}
+}
+
+// flagValue adds the value of f (attached or the next word, as f says) on
+// the line of the command at ws[i].
+func flagValue(text string, ws []word, i int, f commandFlag, add func(string, int, int)) {
 	for k := i + 1; k < len(ws) && !ws[k].nl; k++ {
 		r := ws[k].raw
 		switch {
-		case r == flag && k+1 < len(ws) && !ws[k+1].nl:
+		case !f.attached && r == f.flag && k+1 < len(ws) && !ws[k+1].nl:
 			s, e := unquote(text, ws[k+1])
-			addValue(text, s, e, kindCommandPass, add)
+			if s < e && text[s] != '-' {
+				addValue(text, s, e, kindCommandPass, add)
+			}
 			return
-		case strings.HasPrefix(r, flag) && len(r) > len(flag):
+		case f.attached && strings.HasPrefix(r, f.flag) && len(r) > len(f.flag) && r[len(f.flag)] != '-':
 			w := ws[k]
-			w.s += len(flag)
-			w.raw = r[len(flag):]
+			w.s += len(f.flag)
+			w.raw = r[len(f.flag):]
 			s, e := unquote(text, w)
 			addValue(text, s, e, kindCommandPass, add)
 			return
