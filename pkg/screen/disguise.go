@@ -36,8 +36,13 @@ func Secrets(text string) []Finding {
 func screenViews(text string, depth int) []candidate {
 	cs := scan(text)
 	f := fold(text)
-	if f.text != text {
-		cs = append(cs, placed(scan(f.text), f)...)
+	for _, p := range f.around() {
+		found := scan(f.text[p[0]:p[1]])
+		for i := range found {
+			found[i].start += p[0]
+			found[i].end += p[0]
+		}
+		cs = append(cs, placed(found, f)...)
 	}
 	j := join(f, false)
 	if len(j.text) != len(f.text) {

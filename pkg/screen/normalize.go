@@ -24,6 +24,9 @@ import (
 type view struct {
 	text string
 	from []int
+	// changed lists offsets in text where it differs from the original
+	// (fold records them), so a check can look again only there.
+	changed []int
 }
 
 // span maps [s, e) of the view to the original, never empty.
@@ -46,8 +49,16 @@ func (v view) compose(w view) view {
 
 // viewBuilder writes a view.
 type viewBuilder struct {
-	b    []byte
-	from []int
+	b       []byte
+	from    []int
+	changed []int
+}
+
+// mark records that the view differs from the original here.
+func (vb *viewBuilder) mark() {
+	if n := len(vb.changed); n == 0 || vb.changed[n-1] != len(vb.b) {
+		vb.changed = append(vb.changed, len(vb.b))
+	}
 }
 
 func (vb *viewBuilder) add(s string, at int) {
@@ -64,7 +75,7 @@ func (vb *viewBuilder) drop() {
 }
 
 func (vb *viewBuilder) done(end int) view {
-	return view{text: string(vb.b), from: append(vb.from, end)}
+	return view{text: string(vb.b), from: append(vb.from, end), changed: vb.changed}
 }
 
 // confusables maps letters that look like Latin ones in common fonts to
@@ -143,6 +154,7 @@ func fold(text string) view {
 	vb.from = make([]int, 0, len(text)+1)
 	for i := 0; i < len(text); {
 		if n, s := decodeAt(text, i); n > 0 {
+			vb.mark()
 			vb.add(s, i)
 			i += n
 			continue
@@ -154,6 +166,7 @@ func fold(text string) view {
 				j++
 			}
 			if (i > 0 && isAlnum(text[i-1])) || (j < len(text) && isAlnum(text[j])) {
+				vb.mark()
 				i = j // emphasis touching a word: a reader does not see it
 				continue
 			}
@@ -163,6 +176,7 @@ func fold(text string) view {
 		}
 		if c == '<' {
 			if n := inlineTag(text[i:]); n > 0 {
+				vb.mark()
 				i += n
 				continue
 			}
@@ -175,8 +189,11 @@ func fold(text string) view {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == utf8.RuneError && size == 1 {
 			vb.add(text[i:i+1], i)
+		} else if f := foldRune(r); f != text[i:i+size] {
+			vb.mark()
+			vb.add(f, i)
 		} else {
-			vb.add(foldRune(r), i)
+			vb.add(f, i)
 		}
 		i += size
 	}
@@ -409,4 +426,40 @@ func b64Value(c byte) int {
 		return 63
 	}
 	return -1
+}
+
+// around returns the stretches of v around its changes, merged: where a
+// check of v can find what a check of the original could not. A stretch
+// runs from a few lines before a change to enough lines after it for the
+// multi-line checks (a PEM block, a service-account file), each bounded in
+// bytes, so the work stays linear however many changes there are.
+func (v view) around() [][2]int {
+	const back, fwd, backBytes, fwdBytes = 3, 40, 2 << 10, 8 << 10
+	var out [][2]int
+	t := v.text
+	for _, c := range v.changed {
+		if n := len(out); n > 0 && c < out[n-1][1] {
+			continue
+		}
+		s, lines := c, 0
+		for s > 0 && c-s < backBytes && lines <= back {
+			s--
+			if t[s] == '\n' {
+				lines++
+			}
+		}
+		e, lines := c, 0
+		for e < len(t) && e-c < fwdBytes && lines <= fwd {
+			if t[e] == '\n' {
+				lines++
+			}
+			e++
+		}
+		if n := len(out); n > 0 && s <= out[n-1][1] {
+			out[n-1][1] = e
+			continue
+		}
+		out = append(out, [2]int{s, e})
+	}
+	return out
 }
