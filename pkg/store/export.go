@@ -12,6 +12,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // record is the export format: a leaf's complete header and its text, one
@@ -133,7 +134,25 @@ func (s *Store) admitRecord(r string) (admission, error) {
 	if err := dec.Decode(&rec); err != nil {
 		return admission{}, fmt.Errorf("%w: not a memory record: %v", ErrInvalid, err)
 	}
+	if err := screenRecord(rec.Header); err != nil {
+		return admission{}, err
+	}
 	return s.admit(draft{header: rec.Header, text: rec.Text})
+}
+
+// screenRecord refuses a record whose stored fields beside the text (tags,
+// domain, a tombstone's reason, a review note) hold a secret: an import is
+// held to what a save is.
+func screenRecord(h leaf.Header) error {
+	found := append(screen.Field("tags", strings.Join(h.Tags, " ")), screen.Field("domain", h.Domain)...)
+	found = append(found, screen.Field("review note", h.ReviewNote)...)
+	if h.Tombstone != nil {
+		found = append(found, screen.Field("reason", h.Tombstone.Reason)...)
+	}
+	if len(found) > 0 {
+		return fmt.Errorf("%w: %s holds %s: secrets never go into the memory", ErrInvalid, h.ID, found[0])
+	}
+	return nil
 }
 
 // storeRecords is an import's change, which the writer builds: every

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -202,6 +203,19 @@ func TestFieldsScreened(t *testing.T) {
 	}
 	if _, err := s.Forget(ctx, alice, ok.Leaf.ID, "superseded by the runbook"); err != nil {
 		t.Errorf("control forget: %v", err)
+	}
+	// An imported record is held to the same: a secret in its tags is
+	// refused, naming the record; the record without it imports.
+	out, _, _ := s.Export(nobody, ScopeAll, 0)
+	var rec map[string]any
+	json.Unmarshal([]byte(out[0]), &rec)
+	rec["tags"] = []string{"ops", tok[:18], tok[18:]}
+	bad, _ := json.Marshal(rec)
+	if _, err := open(t, t.TempDir()).Import(ctx, nobody, []string{string(bad)}); err == nil || !strings.Contains(err.Error(), "in the tags") {
+		t.Errorf("a secret in an imported record's tags: %v", err)
+	}
+	if r, err := open(t, t.TempDir()).Import(ctx, nobody, out); err != nil || r.Imported != len(out) {
+		t.Errorf("control import: %+v, %v", r, err)
 	}
 	s.Flush()
 	if left := filesHolding(t, dir, []string{tok[4:20], "Hunter2024"}); len(left) > 0 {
