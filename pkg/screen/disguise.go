@@ -18,7 +18,7 @@ import "strings"
 // invisible characters removed, confusable and full-width letters folded,
 // HTML entities and URL escapes decoded, Markdown emphasis dropped; with
 // what line breaks and spaces split joined again (see scanJoined); and
-// with base64 of plausible length decoded. A finding is placed where its
+// with base64 and hex of plausible length decoded. A finding is placed where its
 // secret starts in the original text.
 //
 // Values clearly marked as examples or placeholders (EXAMPLE, dummy,
@@ -54,7 +54,7 @@ func screenViews(text string, depth int) []candidate {
 	}
 	if depth < maxDecodeDep {
 		for _, v := range []view{f, f.compose(j)} {
-			base64Runs(v.text, func(s, e int, decoded string) {
+			decoded := func(s, e int, decoded string) {
 				found := screenViews(decoded, depth+1)
 				if len(found) == 0 {
 					return
@@ -67,7 +67,9 @@ func screenViews(text string, depth int) []candidate {
 				}
 				os, oe := v.span(s, e)
 				cs = append(cs, candidate{kind: best.kind, rank: best.rank, start: os, end: oe})
-			})
+			}
+			base64Runs(v.text, decoded)
+			hexRuns(v.text, decoded)
 		}
 	}
 	return cs

@@ -1,6 +1,9 @@
 package screen
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // A second set of evasions and look-alikes, written after the screens were
 // built and run against them once before any change (the rates README's
@@ -66,6 +69,35 @@ func secondEvasions() ([]string, []string) {
 		"Password hashing moved from MD5 to Argon2id.",
 		"Ticket ABCD-1234 covers the token refresh bug.",
 		"The build id is 20240311T101500Z-7f3a9c.",
+	}
+	return ev, ok
+}
+
+// thirdEvasions are classes found missing while reviewing the first two
+// sets (character escapes of JSON, JavaScript and C; hex; keywords in
+// leetspeak), added with the fix, with look-alikes beside them.
+func thirdEvasions() ([]string, []string) {
+	ghp := "ghp_" + fake(901, 36, b62)
+	var u, x, h strings.Builder
+	for _, r := range ghp {
+		fmt.Fprintf(&u, `\u%04x`, r)
+		fmt.Fprintf(&x, `\x%02x`, r)
+		fmt.Fprintf(&h, "%02x", r)
+	}
+	ev := []string{
+		`"token": "` + u.String() + `"`,
+		"t = '" + x.String() + "'",
+		"hex: " + h.String(),
+		"The p@ssw0rd is Hunter2024!",
+		"P4ssword: Xk9mQ2pL",
+		`{"api_key": "\u0041\u0042` + fake(903, 30, b62) + `"}`,
+	}
+	ok := []string{
+		`C:\users\dana\x64\token.txt is where it lives`,
+		"sha: " + fake(902, 64, hexLower),
+		"hex of a greeting: 68656c6c6f20776f726c642c2074686973206973206120746573742e",
+		`The JSON escape \u00e9 is é; \x41 is A.`,
+		"P4ssword policy: twelve characters.",
 	}
 	return ev, ok
 }

@@ -280,6 +280,8 @@ func evasionLookAlikes() []string {
 func TestEvasions(t *testing.T) {
 	ev, alikes := evasionCorpus(), evasionLookAlikes()
 	more, moreAlikes := secondEvasions()
+	third, thirdAlikes := thirdEvasions()
+	more, moreAlikes = append(more, third...), append(moreAlikes, thirdAlikes...)
 	for i, text := range more {
 		ev = append(ev, secretCase{name: fmt.Sprintf("second set %d %.40q", i+1, text), text: text})
 	}

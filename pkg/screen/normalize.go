@@ -218,11 +218,25 @@ func inlineTag(s string) int {
 	return 0
 }
 
-// decodeAt decodes an HTML character reference (&#103; &#x67; &quot;) or a
-// URL escape (%67) at text[i], returning its length and what it stands for
+// decodeAt decodes an HTML character reference (&#103; &#x67; &quot;), a
+// URL escape (%67) or a JSON, JavaScript or C escape of a character
+// (\u0067, \x67) at text[i], returning its length and what it stands for
 // (folded like any other character), or 0.
 func decodeAt(text string, i int) (int, string) {
 	switch text[i] {
+	case '\\':
+		if i+5 < len(text) && text[i+1] == 'u' && isHexDigits(text[i+2:i+6]) {
+			r := rune(unhex(text[i+2])<<4|unhex(text[i+3]))<<8 | rune(unhex(text[i+4])<<4|unhex(text[i+5]))
+			if r >= 0xD800 && r < 0xE000 {
+				return 0, "" // half of a pair: left as written
+			}
+			return 6, foldRune(r)
+		}
+		if i+3 < len(text) && text[i+1] == 'x' && isHexDigits(text[i+2:i+4]) {
+			if b := unhex(text[i+2])<<4 | unhex(text[i+3]); b >= 0x20 && b < 0x7f {
+				return 4, string(rune(b))
+			}
+		}
 	case '%':
 		if i+2 < len(text) && isHexDigit(text[i+1]) && isHexDigit(text[i+2]) {
 			b := unhex(text[i+1])<<4 | unhex(text[i+2])
@@ -247,6 +261,15 @@ func decodeAt(text string, i int) (int, string) {
 		return len(ref), b.String()
 	}
 	return 0, ""
+}
+
+func isHexDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHexDigit(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func isHexDigit(c byte) bool {
@@ -462,4 +485,38 @@ func (v view) around() [][2]int {
 		out = append(out, [2]int{s, e})
 	}
 	return out
+}
+
+// minHexRun is the shortest run of hex digits decoded as text: 16 bytes,
+// which a hash or an id is as often as an encoding, but a hash decodes to
+// bytes that are not text.
+const minHexRun = 32
+
+// hexRuns calls fn with every run of hex digits in t (even length, at a
+// word's start) that decodes to readable text: its span and the text.
+func hexRuns(t string, fn func(s, e int, decoded string)) {
+	for i := 0; i < len(t); i++ {
+		if !isHexDigit(t[i]) || (i > 0 && isAlnum(t[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(t) && j-i < maxBase64Run && isHexDigit(t[j]) {
+			j++
+		}
+		if j-i >= minHexRun && (j == len(t) || !isAlnum(t[j])) {
+			var out []byte
+			for k := i; k+1 < j; k += 2 {
+				c := unhex(t[k])<<4 | unhex(t[k+1])
+				if !(c >= 0x20 && c < 0x7f || c == '\n' || c == '\r' || c == '\t') {
+					out = nil
+					break
+				}
+				out = append(out, c)
+			}
+			if len(out) >= minHexRun/2 {
+				fn(i, j, string(out))
+			}
+		}
+		i = j
+	}
 }

@@ -72,7 +72,7 @@ const (
 // in English or Spanish (folded spellings too: contrasena), and returns its
 // class and the index of the word after it.
 func proseKeyword(ws []word, i int) (int, int) {
-	w := ws[i].low
+	w := unleet(ws[i].low)
 	next := func(k int) string {
 		if i+k < len(ws) {
 			return ws[i+k].low
@@ -108,6 +108,17 @@ func proseKeyword(ws []word, i int) (int, int) {
 	}
 	return proseNone, i
 }
+
+// unleet reads a keyword spelt with digits and symbols for letters
+// (p@ssw0rd, p4ssword, c0ntr4seña) as its letters.
+func unleet(w string) string {
+	if !strings.ContainsAny(w, "0134578@$!|") {
+		return w
+	}
+	return leet.Replace(w)
+}
+
+var leet = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "8", "b", "@", "a", "$", "s", "!", "i", "|", "l")
 
 func b2i(b bool) int {
 	if b {
