@@ -45,7 +45,8 @@ func filesHolding(t *testing.T, dir string, words []string) []string {
 func TestPurgeLeavesNoTrace(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
-	words := []string{"quokkaborne", "zebrafishton", "marmotvale"}
+	// Word stems, so a stemmed keyword is caught too.
+	words := []string{"quokkabor", "zebrafisht", "marmotva"}
 	var purged SaveResult
 	for i := range 40 {
 		text := "Deploy note " + string(rune('a'+i%26)) + ": the staging cluster keeps its cache warm for service " + strings.Repeat("x", i%5) + "."
