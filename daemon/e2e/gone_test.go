@@ -71,3 +71,37 @@ func TestGoneStaysGoneThroughTheCLI(t *testing.T) {
 		return nil
 	})
 }
+
+// TestAuditVerifyCatchesACutLog: `ihmt audit verify` passes on an intact
+// log (the control) and fails, naming what is missing, once the log's last
+// entries are cut off while the daemon was stopped, or the log emptied.
+func TestAuditVerifyCatchesACutLog(t *testing.T) {
+	for _, keep := range []int{1, 0} {
+		e := servedEnv(t)
+		env := e.environ("github.com/x/audit")
+		for _, text := range []string{"Audit one: the CI runs on arm64.", "Audit two: the docs build nightly.", "Audit three: tags are signed."} {
+			if r := e.ihmt(env, "save", text); r.code != 0 {
+				t.Fatalf("save: %s", r)
+			}
+		}
+		if r := e.ihmt(env, "audit", "verify"); r.code != 0 || !strings.Contains(r.stdout, "ok:") {
+			t.Fatalf("control, intact log: %s", r)
+		}
+		if r := e.ihmt(env, "daemon", "stop"); r.code != 0 {
+			t.Fatalf("daemon stop: %s", r)
+		}
+		log := filepath.Join(e.home, "log.jsonl")
+		data, _ := os.ReadFile(log)
+		lines := strings.SplitAfter(string(data), "\n")
+		os.WriteFile(log, []byte(strings.Join(lines[:keep], "")), 0o600)
+		e.waitReady(t, e.startDaemon(t))
+		r := e.ihmt(env, "audit", "verify")
+		want := "cut off"
+		if keep == 0 {
+			want = "all of them are missing"
+		}
+		if r.code == 0 || !strings.Contains(r.stdout, "BROKEN") || !strings.Contains(r.stdout, want) {
+			t.Errorf("log cut to %d lines: %s", keep, r)
+		}
+	}
+}
