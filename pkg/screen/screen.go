@@ -17,6 +17,13 @@
 // refused save costs a rephrase; a stored secret cannot be taken back) and
 // towards accepting ordinary notes about a person or a project.
 //
+// Both look at the text as written and as a reader sees it, because a
+// determined writer disguises what it hides: invisible characters inside a
+// word, a confusable or full-width letter, a split across lines, spaces or
+// Markdown emphasis, an encoding (base64, hex, HTML entities, URL and
+// character escapes). normalize.go builds those views and maps what is
+// found in them back to the text as written.
+//
 // Neither check echoes what it found: a [Finding] names a kind and a
 // position, and a reason from [Instructions] names a pattern, so the
 // daemon's reply, its log and the audit trail never carry the secret on.
