@@ -91,6 +91,7 @@ func thirdEvasions() ([]string, []string) {
 		"The p@ssw0rd is Hunter2024!",
 		"P4ssword: Xk9mQ2pL",
 		`{"api_key": "\u0041\u0042` + fake(903, 30, b62) + `"}`,
+		"La clave es Gatito#2024.",
 	}
 	ok := []string{
 		`C:\users\dana\x64\token.txt is where it lives`,
@@ -98,6 +99,8 @@ func thirdEvasions() ([]string, []string) {
 		"hex of a greeting: 68656c6c6f20776f726c642c2074686973206973206120746573742e",
 		`The JSON escape \u00e9 is é; \x41 is A.`,
 		"P4ssword policy: twelve characters.",
+		"La clave es Redis.",
+		"La clave fue empezar pronto.",
 	}
 	return ev, ok
 }

@@ -65,7 +65,8 @@ const (
 	proseNone = iota
 	prosePassword
 	proseKey
-	prosePIN // a PIN: only digits are its value
+	prosePIN          // a PIN: only digits are its value
+	proseWeakPassword // a word that names a password only sometimes: only a value mixing letters with digits or symbols
 )
 
 // proseKeyword reads a keyword at ws[i]: a password's or an API key's name
@@ -94,6 +95,11 @@ func proseKeyword(ws []word, i int) (int, int) {
 			return prosePassword, i + 3
 		}
 		if w == "clave" {
+			// "La clave es …" is as often "the key point is" as "the
+			// password is": bare, only a value that cannot be a word counts.
+			if n := next(1); n == "es" || n == "era" || n == "fue" {
+				return proseWeakPassword, i + 1
+			}
 			return prosePassword, i + 1
 		}
 	case "api", "access", "auth", "secret", "signing", "client", "app", "bearer":
@@ -329,6 +335,9 @@ func valueWord(text string, ws []word, at, class int, strict, framed bool) (int,
 				letters++
 			}
 		}
+	}
+	if class == proseWeakPassword {
+		class, strict = prosePassword, true
 	}
 	if class == prosePIN {
 		if letters == 0 && others == 0 && len(v) >= 4 && len(v) <= 12 && ends && !strict {
