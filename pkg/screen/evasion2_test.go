@@ -101,6 +101,10 @@ func thirdEvasions() ([]string, []string) {
 		"P4ssword policy: twelve characters.",
 		"La clave es Redis.",
 		"La clave fue empezar pronto.",
+		"The password is unset on the dev box.",
+		"the passphrase is four random words",
+		"La contraseña es siempre la misma.",
+		"the password is 12 characters, no symbols",
 	}
 	return ev, ok
 }

@@ -175,6 +175,13 @@ var proseStopwords = []string{
 	"aleatoria", "compartida", "nueva", "vieja", "antigua", "guardada", "esta", "está", "su", "tu", "mi",
 	"nuestra", "otra", "other", "another", "none", "ninguna", "only", "solo", "sólo",
 	"case-sensitive", "one-time", "single-use", "auto-generated", "per-user",
+	"unset", "missing", "absent", "lost", "gone", "visible", "public", "known", "mine", "yours",
+	"ours", "theirs", "obvious", "simple", "easy", "hard", "complex", "unique", "enough", "too",
+	"default", "standard", "permanent", "irrelevant", "important", "safe", "unsafe", "current",
+	"previous", "last", "first", "next", "one", "two", "set", "stale", "tricky", "everywhere",
+	"nowhere", "generic", "long-lived", "short-lived", "set-up", "changeable", "reusable",
+	"conocida", "publica", "pública", "nula", "perdida", "actual", "anterior", "fácil", "facil",
+	"difícil", "dificil", "compleja", "única", "unica", "provisional", "defecto", "siempre", "nunca",
 }
 
 // proseSuffixes are endings of adjectives, participles and adverbs
