@@ -94,9 +94,11 @@ type RebuildReport = rpc.RebuildReport
 func Run(ctx context.Context, cfg Config) error {
 	d := newDaemon(cfg)
 	p := cfg.Paths
-	// The store directory is private to the user.
-	if err := os.MkdirAll(p.Data, 0o700); err != nil {
-		return fmt.Errorf("create store directory: %w", err)
+	// The store directory is private to the user, and checked before
+	// anything touches it: a store another user owns gets no lock file, and
+	// the refusal comes before any "listening".
+	if err := store.CheckDir(p.Data, d.log); err != nil {
+		return err
 	}
 	unlock, err := lockStore(p, "use it, or stop it with `ihmt daemon stop`")
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/ihmt-dev/ihmt/client"
 )
 
@@ -33,5 +31,5 @@ func Main(ctx context.Context, logLevel string, tools ...string) error {
 		Logger:          log,
 		Tools:           tools,
 	})
-	return srv.Run(ctx, &mcp.StdioTransport{})
+	return srv.Run(ctx, checkedStdio(os.Stdin, os.Stdout, log))
 }

@@ -230,11 +230,16 @@ func cmdLog(e *env, args []string) error {
 	session := fs.String("session", "", "only this session")
 	since := fs.String("since", "", "only entries from this date (YYYY-MM-DD or RFC 3339)")
 	limit := fs.Int("limit", 100, "newest entries to show")
+	scope := scopeFlag(fs)
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
+	sc, err := searchScope(*scope)
+	if err != nil {
+		return err
+	}
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.LogResponse, error) {
-		return c.Log(e.ctx, &ihmtv1.LogRequest{Agent: *agent, SessionId: *session, Since: *since, Limit: int32(*limit)})
+		return c.Log(e.ctx, &ihmtv1.LogRequest{Agent: *agent, SessionId: *session, Since: *since, Limit: int32(*limit), Scope: sc})
 	}, func(resp *ihmtv1.LogResponse) error {
 		if len(resp.GetEntries()) == 0 {
 			fmt.Fprintln(e.stdout, "no entries match"+logFilters(*agent, *session, *since))
@@ -293,7 +298,7 @@ func cmdAudit(e *env, args []string) error {
 // printAudit says whether the log's chain holds, and where it breaks.
 func (e *env) printAudit(resp *ihmtv1.VerifyAuditResponse) error {
 	if !resp.GetOk() {
-		fmt.Fprintf(e.stdout, "BROKEN: the log %s was edited outside IHMT\n", resp.GetPath())
+		fmt.Fprintf(e.stdout, "BROKEN: the log %s was edited or cut outside IHMT\n", resp.GetPath())
 		for _, p := range resp.GetProblems() {
 			fmt.Fprintf(e.stdout, "  line %d (seq %d): %s — %s\n", p.GetLine(), p.GetSeq(), p.GetKind(), p.GetDetail())
 		}

@@ -108,10 +108,14 @@ func cmdImport(e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return e.printJSON(map[string]int64{"records": imp.total, "imported": imp.imported, "unchanged": imp.unchanged})
+		return e.printJSON(map[string]any{"records": imp.total, "imported": imp.imported, "unchanged": imp.unchanged,
+			"skipped": imp.skipped, "skipped_note": strings.Join(imp.notes, ", ")})
 	}
 	imp.prog.clear()
 	fmt.Fprintf(e.stdout, "%s: %d imported, %d already stored exactly\n", plural(int(imp.total), "record", "records"), imp.imported, imp.unchanged)
+	if imp.skipped > 0 {
+		fmt.Fprintf(e.stdout, "%d skipped: %s — the memory was forgotten or purged after this export, and that outranks it\n", imp.skipped, strings.Join(imp.notes, ", "))
+	}
 	return nil
 }
 
@@ -125,6 +129,8 @@ type importer struct {
 	batch                      []string
 	size                       int
 	total, imported, unchanged int64
+	skipped                    int64
+	notes                      []string // each batch's skipped note
 }
 
 // records reads one record a line from r (the file name), sending a batch
@@ -168,6 +174,10 @@ func (imp *importer) flush() error {
 	}
 	imp.imported += resp.GetImported()
 	imp.unchanged += resp.GetUnchanged()
+	imp.skipped += resp.GetSkipped()
+	if n := resp.GetSkippedNote(); n != "" {
+		imp.notes = append(imp.notes, n)
+	}
 	imp.batch, imp.size = imp.batch[:0], 0
 	imp.prog.update("imported %d records…", imp.total)
 	return nil

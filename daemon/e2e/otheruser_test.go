@@ -138,3 +138,51 @@ func rawHealthCheck(sock string) int {
 	fmt.Fprintln(os.Stderr, "raw health check:", err)
 	return 1
 }
+
+// TestForeignStoreUntouched: a store directory another uid owns is refused
+// before the daemon touches it — no ihmtd.lock appears in it, and no
+// "ihmtd listening" is logged before the refusal — while the same start on
+// a store of the daemon's own uid serves (the control).
+func TestForeignStoreUntouched(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to make a store owned by another uid (65534)")
+	}
+	e := newEnv(t)
+	if err := os.MkdirAll(e.home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(e.home, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	d := e.startDaemon(t)
+	code, _ := d.waitExit(t, 30*time.Second)
+	out := d.out.String()
+	if code == 0 || !strings.Contains(out, "belongs to uid 65534") {
+		t.Errorf("a store owned by uid %d: exit %d, want a refusal naming its owner:\n%s", nobody, code, out)
+	}
+	if strings.Contains(out, "ihmtd listening") {
+		t.Errorf("\"ihmtd listening\" logged for a store that is refused:\n%s", out)
+	}
+	if entries, _ := os.ReadDir(e.home); len(entries) != 0 {
+		var names []string
+		for _, de := range entries {
+			names = append(names, de.Name())
+		}
+		t.Errorf("the refused store was touched: %v", names)
+	}
+	if _, err := os.Stat(e.sock); err == nil {
+		t.Errorf("a refused daemon left its socket %s", e.sock)
+	}
+	// Control: the store made the daemon's own, the same start serves.
+	if err := os.Chown(e.home, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	ok := e.startDaemon(t)
+	e.waitReady(t, ok)
+	if _, err := os.Stat(filepath.Join(e.home, "ihmtd.lock")); err != nil {
+		t.Errorf("control: the daemon's own store has no lock file: %v", err)
+	}
+	if !strings.Contains(ok.out.String(), "ihmtd listening") {
+		t.Errorf("control: no \"ihmtd listening\" from a serving daemon:\n%s", ok.out)
+	}
+}

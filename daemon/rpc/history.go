@@ -12,8 +12,10 @@ import (
 // value that replaced another).
 
 func (s *Server) Log(ctx context.Context, req *ihmtv1.LogRequest) (*ihmtv1.LogResponse, error) {
-	return withStore(s, func(st *store.Store) (*ihmtv1.LogResponse, error) {
-		entries, matched, err := st.Log(caller(req.GetCaller()), logFilter(req))
+	return withStoreIn(s, searchScope, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.LogResponse, error) {
+		f := logFilter(req)
+		f.Scope = scope
+		entries, matched, err := st.Log(caller(req.GetCaller()), f)
 		return &ihmtv1.LogResponse{Matched: int64(matched), Entries: each(entries, logEntry)}, err
 	})
 }

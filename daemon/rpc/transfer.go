@@ -20,7 +20,8 @@ func (s *Server) Export(ctx context.Context, req *ihmtv1.ExportRequest) (*ihmtv1
 func (s *Server) Import(ctx context.Context, req *ihmtv1.ImportRequest) (*ihmtv1.ImportResponse, error) {
 	return withStore(s, func(st *store.Store) (*ihmtv1.ImportResponse, error) {
 		r, err := st.Import(ctx, caller(req.GetCaller()), req.GetRecords())
-		return &ihmtv1.ImportResponse{Imported: int64(r.Imported), Unchanged: int64(r.Unchanged)}, err
+		return &ihmtv1.ImportResponse{Imported: int64(r.Imported), Unchanged: int64(r.Unchanged),
+			Skipped: int64(r.Skipped), SkippedNote: r.SkippedNote}, err
 	})
 }
 

@@ -65,6 +65,7 @@ type Journal struct {
 	size    int64
 	entries int64
 	last    string // hash of the last line; "" before the first chained line
+	lastSeq int64  // the last line's "seq", for the anchor
 }
 
 // Open opens (creating, mode 0600) the log at path, drops a torn last line
@@ -92,10 +93,18 @@ func (j *Journal) load() error {
 	// crash can leave the very last lines damaged.
 	var tail [maxBatchLines]lineSpan
 	var good int64
+	a, _, aerr := readAnchor(j.path)
+	atAnchor := ""
 	err := scan(j.f, 0, func(off int64, line []byte) error {
 		good = off + int64(len(line)) + 1
 		tail[j.entries%maxBatchLines] = lineSpan{off, int64(len(line))}
 		j.entries++
+		if j.entries == a.Entries {
+			var l link
+			if json.Unmarshal(line, &l) == nil {
+				atAnchor = l.Hash
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -111,6 +120,11 @@ func (j *Journal) load() error {
 	if _, err := j.f.Seek(good, io.SeekStart); err != nil {
 		return fmt.Errorf("seek log: %w", err)
 	}
+	if aerr == nil {
+		if err := j.checkAnchor(a, atAnchor); err != nil {
+			return err
+		}
+	}
 	if len(damaged) > 0 {
 		slices.Sort(damaged)
 		rec, _ := json.Marshal(recovered{Op: opRecovered, Damaged: damaged,
@@ -118,6 +132,9 @@ func (j *Journal) load() error {
 		if err := j.Append([][]byte{rec}); err != nil {
 			return fmt.Errorf("record damaged log lines: %w", err)
 		}
+	}
+	if err := j.writeAnchor(); err != nil {
+		return err
 	}
 	return atomicfile.SyncDir(filepath.Dir(j.path))
 }
@@ -165,6 +182,10 @@ func (j *Journal) chainEnd(tail *[maxBatchLines]lineSpan) (damaged []int64, err 
 		}
 		if !found {
 			j.last, found = e.Hash, true
+			var l link
+			if json.Unmarshal(line, &l) == nil {
+				j.lastSeq = l.Seq
+			}
 		}
 		if e.Op == opRecovered {
 			break
@@ -190,6 +211,12 @@ func (j *Journal) Append(objs [][]byte) error {
 		buf.WriteByte('\n')
 		last = hash
 	}
+	var seq struct {
+		Seq int64 `json:"seq"`
+	}
+	if len(objs) > 0 {
+		_ = json.Unmarshal(objs[len(objs)-1], &seq)
+	}
 	n, err := j.f.Write(buf.Bytes())
 	if err == nil {
 		err = j.f.Sync()
@@ -204,7 +231,9 @@ func (j *Journal) Append(objs [][]byte) error {
 	}
 	j.size += int64(n)
 	j.entries += int64(len(objs))
-	j.last = last
+	j.last, j.lastSeq = last, seq.Seq
+	// The batch is durable; an anchor that fails to follow only lags.
+	_ = j.writeAnchor()
 	return nil
 }
 
@@ -330,6 +359,9 @@ type Report struct {
 	// apart from Problems, which are edits.
 	Damaged  []int64
 	Problems []Problem
+	// Anchor is the state of the log's anchor (see anchor.go): "ok",
+	// "missing" or "damaged". A log that falls short of it is a Problem.
+	Anchor string
 }
 
 // maxProblems bounds a report: after the first break, later ones are
@@ -345,6 +377,12 @@ func Verify(path string, check func(line []byte) error) (Report, error) {
 		return Report{}, err
 	}
 	v.walk()
+	// What is missing from the end comes first: it is never a consequence
+	// of another problem.
+	var probs []Problem
+	probs, v.rep.Anchor = anchorProblems(path, v.lines, v.cuts)
+	v.problems = append(probs, v.problems...)
+	v.problems = v.problems[:min(len(v.problems), maxProblems)]
 	slices.SortStableFunc(v.problems, func(a, b Problem) int { return cmp.Compare(a.Line, b.Line) })
 	v.rep.Problems = v.problems
 	return v.rep, nil
@@ -366,6 +404,7 @@ type verifier struct {
 	named    map[int64]bool // lines a recovered entry names as crash damage
 	rep      Report
 	problems []Problem
+	cuts     []Problem // what cut entries Open appended say is missing
 }
 
 // add records a problem, up to maxProblems.
@@ -390,6 +429,9 @@ func (v *verifier) read(line []byte) error {
 		for _, d := range r.Damaged {
 			v.named[d] = true
 		}
+	}
+	if r.Op == opCut {
+		v.cuts = append(v.cuts, Problem{Line: n, Seq: l.Seq, Kind: "removed", Detail: "found when the log was opened: " + r.Detail})
 	}
 	v.lines = append(v.lines, l)
 	if l.Hash == "" {

@@ -123,6 +123,41 @@ var instructionRules = []instructionRule{
 	{`sending secrets to a URL`, []string{"send", "upload", "forward", "transmit", "leak", "enví", "envia", "manda", "sube"}, longReach, regexp.MustCompile(
 		`\b(?:send|upload|forward|transmit|leak|envía|envia|manda|sube)\b[^\n]*?(?:secrets?|tokens?|keys?|credentials?|passwords?|\.env\b|env(?:ironment)?\s+var|environment|ssh|cookies?|conversation|chat\s+history|history|memor(?:y|ies)|system\s+prompt|contents\s+of|~/|secretos?|claves?|credenciales|contraseñas?|historial|conversación)[^\n]*?\b(?:to|a)\s+https?://`)},
 
+	// 6. Addressing the agent; authority claimed for it; review skipped;
+	// the memory's own tools turned on other memories.
+	{`an address to the agent ("assistant, when you read this")`, []string{"dear", "hey", "hi ", "hello", "note", "attention", "attn", "when you read", "once you read", "as soon as you read", "if you are", "message", "assistant", "ai", "agent", "claude", "chatgpt", "gpt", "codex", "copilot", "gemini", "llm", "model", "bot", "cursor"}, shortReach, regexp.MustCompile(
+		`(?:^|[\n.!?]\s*|\b(?:dear|hey|hi|hello|attention|attn:?|(?:a\s+)?(?:note|message)\s+(?:to|for))\s+)(?:the\s+|all\s+|any\s+|future\s+)?(?:ai\s+)?(?:assistants?|ai|agents?|claude(?:\s+code)?|chatgpt|gpt|codex|copilot|gemini|llms?|(?:language\s+)?models?|bots?|cursor)\s*[,:!]\s*[^\n]*?\b(?:you|your|when\s+you|please|must|should|always|never|do\s+not|don't|from\s+now|the\s+user\s+has|ignore|run|execute|delete|remove|push|merge|approve|call|forget|skip|disable)\b` +
+			`|\b(?:dear|hey|hi|hello|attention|(?:a\s+)?(?:note|message)\s+(?:to|for))\s+(?:the\s+|all\s+|any\s+|future\s+)?(?:ai\s+)?(?:assistants?|agents?|claude|chatgpt|codex|copilot|gemini|llms?|language\s+models?)\b` +
+			`|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|assistant|agent|llm|language\s+model|bot|claude|chatgpt)\b` +
+			`|\b(?:when|once|as\s+soon\s+as)\s+you\s+read\s+this\b`)},
+	{`an address to the agent ("nota para el asistente")`, []string{"nota", "mensaje", "aviso", "instrucci", "atenci", "querid", "estimad", "hola", "asistente", "agente", "modelo", "ia", "claude", "si eres", "cuando lea"}, shortReach, regexp.MustCompile(
+		`\b(?:nota|mensaje|aviso|instrucción|instruccion)\s+(?:para|al|a\s+los|a\s+las)\s+(?:el\s+|la\s+|los\s+|las\s+)?(?:asistentes?|agentes?|modelos?|ia|claude|bots?)\b` +
+			`|\b(?:querid[oa]s?|estimad[oa]s?|hola|atención|atencion)\s*,?\s+(?:el\s+|la\s+)?(?:asistentes?|agentes?|modelos?|ia|claude|bots?)\b` +
+			`|(?:^|[\n.!?]\s*)(?:al\s+|a\s+los\s+)?(?:asistentes?|agentes?|modelos?|ia|claude)\s*[,:!]\s*[^\n]*?\b(?:tú|tu|usted|debes|deben|debéis|siempre|nunca|no|desde\s+ahora|a\s+partir|cuando|el\s+usuario|ignora|ignoren|ejecuta|ejecuten|borra|borren|elimina|sube|suban|aprueba|olvida|olviden|llama|salta|omite)\b` +
+			`|\bsi\s+eres\s+(?:un|una)\s+(?:ia|asistente|agente|modelo|bot)\b` +
+			`|\bcuando\s+(?:leas|leáis|lean)\s+esto\b`)},
+	{`authority claimed for the agent ("the user has authorized you")`, []string{"user", "owner", "human", "admin", "developer", "usuario", "you have", "you now have", "you are given", "tienes", "tenéis", "tienen"}, shortReach, regexp.MustCompile(
+		`\b(?:the\s+)?(?:user|owner|human|admin|developer)\s+(?:has\s+|have\s+|already\s+|explicitly\s+)*(?:authori[sz]ed|approved|allowed|permitted|consented|pre-approved|given\s+(?:you\s+)?(?:permission|consent))\b[^.\n]*?\b(?:you|agents?|assistants?|to\s+(?:skip|bypass|push|merge|delete|remove|deploy|run|execute|disable|forget|ignore|approve|share|send|reveal|force))\b` +
+			`|\byou\s+(?:have|now\s+have|are\s+given)\s+(?:full\s+|the\s+user's\s+)?(?:permission|authori[sz]ation|consent|clearance)\s+to\b` +
+			`|\bel\s+usuario\s+(?:ya\s+)?(?:te\s+|os\s+|les\s+)?(?:ha|han)\s+(?:autorizado|aprobado|permitido|dado\s+permiso)\b[^.\n]*?\b(?:te|os|les|a\s+(?:saltar|omitir|borrar|eliminar|ejecutar|desplegar|subir|enviar|revelar|hacer\s+push|fusionar|ignorar|olvidar))\b` +
+			`|\b(?:tienes|tenéis|tienen)\s+(?:todo\s+el\s+)?permiso\s+(?:para|de)\b`)},
+	{`a request to push to main`, []string{"main", "master", "prod", "trunk", "producci"}, shortReach, regexp.MustCompile(
+		`(?:^|[\n.!?;:]\s*|\b(?:always|just|please|simply)\s+|\b(?:you|agents?)\s+(?:can|may|should|must|are\s+(?:allowed|free|expected)\s+to)\s+)(?:force-?\s*push|push|merge|commit)\b[^.\n]*?\b(?:to|into|on)\s+(?:the\s+)?(?:main|master|prod|production|trunk)\b` +
+			`|\b(?:push|merge|commit)\s+(?:directly|straight)\s+(?:to|into)\s+(?:main|master)\s+without\b` +
+			`|(?:^|[\n.!?;:]\s*|\b(?:siempre|puedes|pueden|debes|deben|podéis|debéis)\s+)(?:haz|hagan|haced|hacer|sube|suban|subid|subir|empuja|empujen|fusiona|fusionen|fusionar|mergea)\s+(?:un\s+)?(?:push\s+|merge\s+|commit\s+|los\s+cambios\s+)?(?:directo\s+|directamente\s+)?(?:a|en)\s+(?:main|master|producción|produccion)\b`)},
+	{`a request to skip review`, []string{"skip", "bypass", "disable", "avoid", "ignor", "no need", "no review", "without", "salta", "sáltate", "saltate", "omit", "evita", "sin "}, shortReach, regexp.MustCompile(
+		`(?:^|[\n.!?;:]\s*|\b(?:always|just|please|simply)\s+|\b(?:you|agents?)\s+(?:can|may|should|must|are\s+(?:allowed|free|expected)\s+to)\s+)(?:skip|bypass|disable|avoid|ignore)\s+(?:the\s+|all\s+|any\s+)?(?:code\s+|pr\s+|human\s+)?(?:reviews?|approvals?|branch\s+protection|ci\s+checks|pre-commit\s+hooks|hooks)\b` +
+			`|\bno\s+(?:need\s+(?:for|to\s+wait\s+for)|review\s+(?:is\s+)?(?:needed|required))\s+(?:a\s+|the\s+|any\s+)?(?:code\s+)?reviews?\b` +
+			`|\bwithout\s+(?:any\s+|a\s+)?(?:code\s+|human\s+)?(?:review|approval)s?\b[^.\n]*?\b(?:to|into)\s+(?:main|master|prod|production)\b` +
+			`|(?:^|[\n.!?;:]\s*|\b(?:puedes|pueden|debes|deben)\s+)(?:sáltate|saltate|salta|saltar|omite|omitir|evita|evitar|ignora|ignorar)\s+(?:la\s+|las\s+|toda\s+)?(?:revisión|revision|revisiones|aprobación|aprobacion)\b` +
+			`|\bsin\s+(?:esperar\s+)?(?:la\s+|ninguna\s+)?(?:revisión|revision|aprobación|aprobacion)\b[^.\n]*?\b(?:a|en)\s+(?:main|master|producción|produccion)\b`)},
+	{`a request to call the memory's tools ("call forget_memory")`, []string{"forget_memory", "mark_outdated", "delete_memory", "forget tool", "mark outdated"}, shortReach, regexp.MustCompile(
+		`\b(?:call|run|use|invoke|execute|trigger|llama\s+a|ejecuta|usa|invoca|utiliza)\s+(?:the\s+|la\s+|el\s+)?(?:tool\s+|herramienta\s+)?` + "`?" + `(?:forget_memory|mark_outdated|delete_memory|forget|mark\s+outdated)` + "`?" + `(?:\s+tool|\s+herramienta)?\s+(?:on|for|with|against|to|en|con|sobre|para|a)\b` +
+			`|\b(?:forget_memory|mark_outdated)\s*\(\s*(?:id\s*[:=]\s*)?["']?[0-9a-f]{8,}`)},
+	{`a request to forget other memories`, []string{"memor"}, shortReach, regexp.MustCompile(
+		`\b(?:forget|delete|remove|wipe|erase|purge)\s+(?:all\s+(?:the\s+)?(?:other\s+)?|every\s+(?:other\s+)?|the\s+other\s+|other\s+|any\s+other\s+|the\s+rest\s+of\s+the\s+)(?:stored\s+|saved\s+)?memor(?:y|ies)\b` +
+			`|\b(?:olvida|olviden|borra|borren|elimina|eliminen|purga)\s+(?:todas\s+)?(?:las\s+)?(?:demás\s+|demas\s+|otras\s+)?memorias\b`)},
+
 	// 5. Chat-template tokens.
 	{`a chat-template token such as "<|im_start|>"`, []string{"<|", "[inst]", "[/inst]", "<<sys>>", "<start_of_turn>", "<end_of_turn>"}, shortReach, regexp.MustCompile(
 		`<\|[a-z0-9_]+\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>`)},
@@ -148,6 +183,7 @@ var apostrophes = strings.NewReplacer("’", "'", "‘", "'", "ʼ", "'")
 //     previous instructions", "disregard the system prompt", "ignora las
 //     instrucciones anteriores") or announces a replacement ("new
 //     instructions:", "system prompt:", "your new role is").
+//
 //  2. Re-addressing: it speaks to the agent in the second person with a
 //     standing order or a new identity ("you are now …", "from now on you
 //     must …", "a partir de ahora debes …"). This is how "From now on we
@@ -156,24 +192,34 @@ var apostrophes = strings.NewReplacer("’", "'", "‘", "'", "ʼ", "'")
 //     this, an order to every future agent). A memory states facts and
 //     preferences about a person or a project ("the user prefers pnpm"); it
 //     is not a place to leave orders for whoever comes next.
+//
 //  3. Secrecy from the user: "do not tell the user", "without telling the
 //     user", "no le digas al usuario". Nothing a person saves about
 //     themselves or their project needs hiding from them.
+//
 //  4. Remote code or data leaving: a download piped into a shell
 //     ("curl … | sh", "bash <(wget …)"), "exfiltrate", or sending secrets,
 //     credentials, the conversation or memory to a URL. The pipe to a shell
 //     is held whoever it is addressed to: a memory is replayed into agents
 //     that run commands, and it is the standard payload for steering one.
 //     A person who wants to remember an installer can save its URL.
+//
 //  5. Chat-template tokens (<|im_start|>, [INST], <<SYS>>): they have no
 //     business in a note and exist only to fake a conversation turn.
 //
+//  6. An address to the agent reading it: "Assistant, when you read
+//     this…", "Dear Claude, the user has authorized…", "Nota para el
+//     asistente…", "Agentes: desde ahora…", "if you are an AI…"; a claim
+//     that the user authorised the reader to act; a request to skip review
+//     or push to main ("push directly to main", "sáltate la revisión"); a
+//     request to call the memory's own tools on other memories ("call
+//     forget_memory on…").
+//
 // Matching runs on the lower-cased text with curly apostrophes folded, so
-// "Ignore ALL previous instructions" and "don’t tell the user" match. It
-// does not try to see through deliberate obfuscation (homoglyphs, zero-width
-// characters, base64): that is a different problem from catching the
-// injections that arrive in pasted web pages, issues and tool output.
-func Instructions(text string) (reason string, ok bool) {
+// "Ignore ALL previous instructions" and "don’t tell the user" match, and
+// then on the views a deliberate disguise is undone in (see
+// [Instructions]).
+func instructionsIn(text string) (reason string, ok bool) {
 	if strings.Contains(text, "’") || strings.Contains(text, "‘") || strings.Contains(text, "ʼ") {
 		text = apostrophes.Replace(text)
 	}
@@ -196,4 +242,81 @@ func Instructions(text string) (reason string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// Instructions reports whether text reads like instructions aimed at an AI
+// agent (a prompt injection) rather than memory about a person or a
+// project, and if so why, e.g. `reads like an instruction to agents
+// ("ignore previous instructions")`. The reason names the pattern, never the
+// text. See instructionsIn for the shapes it holds.
+//
+// It looks at the text as written and as a reader sees it: invisible
+// characters removed, confusables and width folded, entities and URL
+// escapes decoded, emphasis dropped (see fold); with letters spaced out to
+// hide a word ("i g n o r e", "I.G.N.O.R.E") closed up; and with base64 of
+// plausible length decoded.
+func Instructions(text string) (reason string, ok bool) {
+	return instructionsViews(text, 0)
+}
+
+func instructionsViews(text string, depth int) (string, bool) {
+	if r, ok := instructionsIn(text); ok {
+		return r, true
+	}
+	f := fold(text)
+	if f.text != text {
+		if r, ok := instructionsIn(f.text); ok {
+			return r, true
+		}
+	}
+	if c, changed := closeUp(f.text); changed {
+		if r, ok := instructionsIn(c); ok {
+			return r, true
+		}
+	}
+	if depth >= maxDecodeDep {
+		return "", false
+	}
+	reason, found := "", false
+	base64Runs(f.text, func(_, _ int, decoded string) {
+		if !found {
+			reason, found = instructionsViews(decoded, depth+1)
+		}
+	})
+	return reason, found
+}
+
+// closeUp joins runs of single letters spaced out by one separator (a
+// space, a dot, a hyphen, an underscore) into words: "i g n o r e  a l l"
+// becomes "ignore all" (a wider gap, or a gap of another kind, stays a word
+// break), and reports whether it changed anything.
+func closeUp(t string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(t); {
+		// A run: letter, sep, letter, sep, … with the same separator.
+		if isAlnum(t[i]) && (i == 0 || !isAlnum(t[i-1])) && i+2 < len(t) && !isAlnum(t[i+1]) && isAlnum(t[i+2]) &&
+			(i+3 >= len(t) || !isAlnum(t[i+3])) && strings.IndexByte(" .-_*", t[i+1]) >= 0 {
+			sep := t[i+1]
+			j, n := i, 0
+			for j < len(t) && isAlnum(t[j]) && (j+1 >= len(t) || !isAlnum(t[j+1])) {
+				b.WriteByte(t[j])
+				n++
+				if j+2 < len(t) && t[j+1] == sep && isAlnum(t[j+2]) {
+					j += 2
+					continue
+				}
+				j++
+				break
+			}
+			if n >= 3 {
+				changed = true
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(t[i])
+		i++
+	}
+	return b.String(), changed
 }

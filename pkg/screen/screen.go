@@ -17,6 +17,13 @@
 // refused save costs a rephrase; a stored secret cannot be taken back) and
 // towards accepting ordinary notes about a person or a project.
 //
+// Both look at the text as written and as a reader sees it, because a
+// determined writer disguises what it hides: invisible characters inside a
+// word, a confusable or full-width letter, a split across lines, spaces or
+// Markdown emphasis, an encoding (base64, hex, HTML entities, URL and
+// character escapes). normalize.go builds those views and maps what is
+// found in them back to the text as written.
+//
 // Neither check echoes what it found: a [Finding] names a kind and a
 // position, and a reason from [Instructions] names a pattern, so the
 // daemon's reply, its log and the audit trail never carry the secret on.
@@ -40,13 +47,34 @@ type Finding struct {
 	// counts characters (runes), not bytes, so it matches what an editor
 	// or a model counting along the line sees.
 	Line, Column int
+	// Field names the field the secret is in ("tags", "domain", "reason",
+	// "query") when it is not the text itself (see [Field]).
+	Field string
 }
 
 // String names the kind and the position, e.g. "an AWS access key id at
 // line 3, column 12". It never contains the secret, so it is safe to return
 // to the caller and to log.
 func (f Finding) String() string {
+	switch {
+	case f.Field != "" && f.Line == 1:
+		return fmt.Sprintf("%s %s in the %s at column %d", article(f.Kind), f.Kind, f.Field, f.Column)
+	case f.Field != "":
+		return fmt.Sprintf("%s %s in the %s at line %d, column %d", article(f.Kind), f.Kind, f.Field, f.Line, f.Column)
+	}
 	return fmt.Sprintf("%s %s at line %d, column %d", article(f.Kind), f.Kind, f.Line, f.Column)
+}
+
+// Field screens a value stored or logged beside a memory's text — a tag
+// list, a domain, a forget's reason, a review note, a query written to the
+// log — with every check of [Secrets], and names the field in what it
+// finds. A secret is no safer in a tag than in the text.
+func Field(name, value string) []Finding {
+	found := Secrets(value)
+	for i := range found {
+		found[i].Field = name
+	}
+	return found
 }
 
 // article picks "a" or "an" for a kind. Every kind this package reports is

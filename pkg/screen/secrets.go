@@ -31,6 +31,8 @@ const (
 	kindAWSSecret   = "AWS secret access key"
 	kindBearer      = "bearer token"
 	kindURLPassword = "password in a URL"
+	kindEncodedCred = "encoded credential"
+	kindCommandPass = "password on a command line"
 	kindPassword    = "hard-coded password"
 	kindSecret      = "hard-coded secret"
 	kindEntropy     = "high-entropy secret"
@@ -40,7 +42,7 @@ var kindOrder = []string{
 	kindAWSKeyID, kindGitHub, kindGitLab, kindSlackHook, kindSlack, kindStripe,
 	kindAnthropic, kindOpenAI, kindGoogle, kindHuggingFace, kindPyPI, kindGCP,
 	kindPrivateKey, kindJWT, kindAWSSecret, kindBearer, kindURLPassword,
-	kindPassword, kindSecret, kindEntropy,
+	kindEncodedCred, kindCommandPass, kindPassword, kindSecret, kindEntropy,
 }
 
 // entropyThreshold is the Shannon entropy, in bits per byte, a value of at
@@ -66,29 +68,32 @@ type tokenPattern struct {
 	// fixed is the length of the literal prefix; the rest is the body that
 	// must look random (classes character classes of upper, lower, digit).
 	fixed, classes int
+	// body is the shortest body a match has; only a pattern with a body
+	// is looked for in the joined view.
+	body int
 	// check, when set, decides the match given the whole text and the
 	// span of the secret.
 	check func(text string, s, e int) bool
 }
 
 var tokenPatterns = []tokenPattern{
-	{kind: kindAWSKeyID, re: regexp.MustCompile(`AKIA[0-9A-Z]{16}`), fixed: 4},
-	{kind: kindAWSKeyID, re: regexp.MustCompile(`ASIA[0-9A-Z]{16}`), fixed: 4},
-	{kind: kindGitHub, re: regexp.MustCompile(`gh[pousr]_[0-9A-Za-z]{36,251}`), fixed: 4, classes: 2},
-	{kind: kindGitHub, re: regexp.MustCompile(`github_pat_[0-9A-Za-z_]{40,251}`), fixed: 11, classes: 2},
-	{kind: kindGitLab, re: regexp.MustCompile(`glpat-[0-9A-Za-z_-]{20,}`), fixed: 6, classes: 2},
-	{kind: kindSlack, re: regexp.MustCompile(`xox[abprs]-[0-9A-Za-z-]{10,}`), fixed: 5, classes: 2, check: hasDigit},
+	{kind: kindAWSKeyID, re: regexp.MustCompile(`AKIA[0-9A-Z]{16}`), body: 16, fixed: 4},
+	{kind: kindAWSKeyID, re: regexp.MustCompile(`ASIA[0-9A-Z]{16}`), body: 16, fixed: 4},
+	{kind: kindGitHub, re: regexp.MustCompile(`gh[pousr]_[0-9A-Za-z]{36,251}`), body: 36, fixed: 4, classes: 2},
+	{kind: kindGitHub, re: regexp.MustCompile(`github_pat_[0-9A-Za-z_]{40,251}`), body: 40, fixed: 11, classes: 2},
+	{kind: kindGitLab, re: regexp.MustCompile(`glpat-[0-9A-Za-z_-]{20,}`), body: 20, fixed: 6, classes: 2},
+	{kind: kindSlack, re: regexp.MustCompile(`xox[abprs]-[0-9A-Za-z-]{10,}`), body: 10, fixed: 5, classes: 2, check: hasDigit},
 	{kind: kindSlackHook, re: regexp.MustCompile(`hooks\.slack\.com/services/[0-9A-Za-z_/]+`), check: slackHook},
-	{kind: kindStripe, re: regexp.MustCompile(`sk_(?:live|test)_[0-9A-Za-z]{16,}`), fixed: 8, classes: 2},
-	{kind: kindStripe, re: regexp.MustCompile(`rk_(?:live|test)_[0-9A-Za-z]{16,}`), fixed: 8, classes: 2},
-	{kind: kindAnthropic, re: regexp.MustCompile(`sk-ant-[0-9A-Za-z_-]{20,}`), fixed: 7, classes: 3},
+	{kind: kindStripe, re: regexp.MustCompile(`sk_(?:live|test)_[0-9A-Za-z]{16,}`), body: 16, fixed: 8, classes: 2},
+	{kind: kindStripe, re: regexp.MustCompile(`rk_(?:live|test)_[0-9A-Za-z]{16,}`), body: 16, fixed: 8, classes: 2},
+	{kind: kindAnthropic, re: regexp.MustCompile(`sk-ant-[0-9A-Za-z_-]{20,}`), body: 20, fixed: 7, classes: 3},
 	// The OpenAI shape ("sk-" then 20+ characters) also fits hyphenated
 	// words, so its body must mix upper, lower and digits, as every real key
 	// of 48+ random characters does.
-	{kind: kindOpenAI, re: regexp.MustCompile(`sk-[0-9A-Za-z_-]{20,}`), fixed: 3, classes: 3, check: notAnthropic},
-	{kind: kindGoogle, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), fixed: 4, classes: 2},
-	{kind: kindHuggingFace, re: regexp.MustCompile(`hf_[0-9A-Za-z]{30,}`), fixed: 3, classes: 2},
-	{kind: kindPyPI, re: regexp.MustCompile(`pypi-AgE[0-9A-Za-z_-]{50,}`), fixed: 5, classes: 2},
+	{kind: kindOpenAI, re: regexp.MustCompile(`sk-[0-9A-Za-z_-]{20,}`), body: 20, fixed: 3, classes: 3, check: notAnthropic},
+	{kind: kindGoogle, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), body: 35, fixed: 4, classes: 2},
+	{kind: kindHuggingFace, re: regexp.MustCompile(`hf_[0-9A-Za-z]{30,}`), body: 30, fixed: 3, classes: 2},
+	{kind: kindPyPI, re: regexp.MustCompile(`pypi-AgE[0-9A-Za-z_-]{50,}`), body: 50, fixed: 5, classes: 2},
 	{kind: kindPrivateKey, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`), check: keyMaterial},
 	{kind: kindJWT, re: regexp.MustCompile(`eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{16,}`), check: jwtHeader},
 	// Opaque bearer tokens in an Authorization header or a curl line; the
@@ -108,20 +113,9 @@ type candidate struct {
 	start, end int
 }
 
-// Secrets returns the secrets in text, sorted by offset, one finding per
-// secret: where several checks match the same bytes only the most specific
-// kind is reported. It recognises provider tokens by their shape (AWS,
-// GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic, Google, Hugging Face,
-// PyPI), private key blocks, JWTs, GCP service-account keys, passwords in
-// URLs, and literal values assigned to names that say they hold a secret
-// (DB_PASSWORD=…, "api_key": "…", token: …).
-//
-// Values clearly marked as examples or placeholders (EXAMPLE, dummy,
-// <password>, ${VAR}, changeme, xxx…) are not secrets, nor are public keys,
-// hashes, UUIDs or a variable's name mentioned without a value.
-//
-// It runs in time linear in len(text) and never returns the secret itself.
-func Secrets(text string) []Finding {
+// scan returns the candidates of one view of a text: every check of
+// Secrets but the views themselves.
+func scan(text string) []candidate {
 	var cs []candidate
 	add := func(kind string, s, e int) {
 		cs = append(cs, candidate{kind: kind, rank: slices.Index(kindOrder, kind), start: s, end: e})
@@ -144,7 +138,11 @@ func Secrets(text string) []Finding {
 	gcpKeys(text, add)
 	urlPasswords(text, add)
 	assignments(text, add)
-	return locate(text, resolve(cs))
+	ws := words(text)
+	prosePasswords(text, ws, add)
+	commandPasswords(text, ws, add)
+	basicAuths(text, add)
+	return cs
 }
 
 // accept applies the checks every shaped token shares: it stands alone (not
@@ -303,21 +301,33 @@ func urlPasswords(text string, add func(string, int, int)) {
 			continue
 		}
 		e := i
-		for e < len(text) && !strings.ContainsRune(" \t\r\n/?#\"'`\\<>()", rune(text[e])) {
+		for e < len(text) && !strings.ContainsRune(" \t\r\n\"'`\\<>()", rune(text[e])) {
 			e++
 		}
+		// The password may hold any punctuation (# ? / @ included), so the
+		// user information ends at the last @ that a host follows.
 		auth := text[i:e]
 		at := strings.LastIndexByte(auth, '@')
-		if at < 0 || at == len(auth)-1 {
+		if at < 0 || at == len(auth)-1 || !(isAlnum(auth[at+1]) || auth[at+1] == '[') {
 			continue
 		}
 		user, pw, ok := strings.Cut(auth[:at], ":")
-		if !ok || len(pw) < 3 || placeholder(pw) || pw == user {
+		if !ok || strings.ContainsAny(user, "/?#@") || len(pw) < 3 || placeholder(pw) || pw == user || portPath(pw) {
 			continue
 		}
 		ps := i + len(user) + 1
 		add(kindURLPassword, ps, ps+len(pw))
 	}
+}
+
+// portPath is what follows host: in a URL without a password in it
+// (8080/path@v2): a port, then a path.
+func portPath(pw string) bool {
+	n := 0
+	for n < len(pw) && isDigit(pw[n]) {
+		n++
+	}
+	return n > 0 && n <= 5 && (n == len(pw) || pw[n] == '/' || pw[n] == '?' || pw[n] == '#')
 }
 
 // nameClass is what a variable's name says about its value.
@@ -475,7 +485,7 @@ type valueMode int
 
 const (
 	// word: after a tight NAME=value, the value is the next word.
-	word valueMode = iota
+	wordValue valueMode = iota
 	// line: after ": ", a spaced "=", ":=" or "=>", the value is the rest
 	// of the line, and a rest of line with spaces in it is prose
 	// ("Password: ask Maria"), not a value.
@@ -516,7 +526,7 @@ func operator(text string, i int) (end int, mode valueMode, ok bool) {
 		case prev == ' ' || prev == '\t' || next == ' ' || next == '\t':
 			return i + 1, line, true
 		}
-		return i + 1, word, true
+		return i + 1, wordValue, true
 	}
 	switch {
 	case next == '=':
@@ -584,7 +594,7 @@ func valueAfter(text string, i int, mode valueMode, open byte) (s, e int, quoted
 			limit = i + k
 		}
 	}
-	if mode == word || mode == proseWord {
+	if mode == wordValue || mode == proseWord {
 		// A shell word ends at ; & | too; a word in prose only at a space.
 		stop, trail := " \t\r\n\"'`;&|", ".,)"
 		if mode == proseWord {
@@ -593,7 +603,7 @@ func valueAfter(text string, i int, mode valueMode, open byte) (s, e int, quoted
 		for e < limit && strings.IndexByte(stop, text[e]) < 0 {
 			// "=" inside a word starts another assignment
 			// (a=b=c), except as base64 padding at its end.
-			if text[e] == '=' && mode == word && e+1 < limit && text[e+1] != '=' && strings.IndexByte(stop, text[e+1]) < 0 {
+			if text[e] == '=' && mode == wordValue && e+1 < limit && text[e+1] != '=' && strings.IndexByte(stop, text[e+1]) < 0 {
 				break
 			}
 			e++

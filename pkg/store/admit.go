@@ -92,7 +92,8 @@ func (s *Store) checkIntake(in intake) (terms, error) {
 	}
 	// A secret is refused before anything else happens to the text: it is
 	// neither stored nor logged, and the answer never repeats it.
-	if found := screen.Secrets(in.text); len(found) > 0 {
+	found := append(screen.Secrets(in.text), screen.Field("domain", in.domain)...)
+	if found = append(found, screen.Field("tags", strings.Join(in.tags, " "))...); len(found) > 0 {
 		return terms{refused: s.refuseSecret(in.caller, found)}, nil
 	}
 	t.trust, t.note = s.screenTrust(in)

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // LogFilter selects log entries.
@@ -23,6 +25,9 @@ type LogFilter struct {
 	// Limit keeps the newest entries: 100 when not positive, at most
 	// maxLogLimit.
 	Limit int
+	// Scope is which memories' entries are listed, as for a search (see
+	// logVisible); ScopeAll is a read into every project, and logged.
+	Scope SearchScope
 }
 
 // maxLogLimit bounds one listing of the log, which a reply carries whole.
@@ -41,8 +46,10 @@ type LogEntry struct {
 }
 
 // Log lists the log entries matching f, oldest first; matched counts every
-// entry that matched before the limit kept the newest ones. The log spans
-// every project, so it is the person's to read.
+// entry that matched before the limit kept the newest ones. It is the
+// person's to read, and follows the scope rule of every other read: by
+// default the entries about global memories and the caller's project;
+// another project's only with ScopeAll, which is logged first.
 func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err error) {
 	var since time.Time
 	if f.Since != "" {
@@ -51,6 +58,9 @@ func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err
 		}
 	}
 	if err := requirePerson(c, "log"); err != nil {
+		return nil, 0, err
+	}
+	if err := s.recordReadAll(c, f.Scope, "log"); err != nil {
 		return nil, 0, err
 	}
 	if f.Limit <= 0 {
@@ -62,7 +72,8 @@ func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err
 		if json.Unmarshal(line, &e) != nil {
 			return nil // Verify reports damage; a listing skips it
 		}
-		if (f.Agent != "" && e.Agent.Name != f.Agent) || (f.Session != "" && e.Session != f.Session) || e.Time.Before(since) {
+		if (f.Agent != "" && e.Agent.Name != f.Agent) || (f.Session != "" && e.Session != f.Session) || e.Time.Before(since) ||
+			!logVisible(e, c, f.Scope) {
 			return nil
 		}
 		matched++
@@ -76,6 +87,42 @@ func (s *Store) Log(c Caller, f LogFilter) (entries []LogEntry, matched int, err
 		return nil, 0, fmt.Errorf("read log: %w", err)
 	}
 	return entries, matched, nil
+}
+
+// logVisible reports whether an entry may be listed to c under scope: every
+// memory it is about must be one a search in that scope could see; an
+// entry about none (a scope=all read, a recovery) by where its caller was.
+func logVisible(e entry, c Caller, scope SearchScope) bool {
+	if scope == ScopeAll {
+		return true
+	}
+	see := func(sc, project string) bool {
+		global := sc == leaf.ScopeGlobal || sc == "" && project == ""
+		switch scope {
+		case ScopeOnlyGlobal:
+			return global
+		case ScopeOnlyProject:
+			return !global && project == c.Project
+		}
+		return global || project == c.Project
+	}
+	about := 0
+	if e.Leaf != nil {
+		about++
+		if !see(e.Leaf.Scope, e.Leaf.Project) {
+			return false
+		}
+	}
+	for _, h := range e.Leaves {
+		about++
+		if !see(h.Scope, h.Project) {
+			return false
+		}
+	}
+	if about == 0 {
+		return e.Project == "" || e.Project == c.Project
+	}
+	return true
 }
 
 func summarize(e entry) LogEntry {
@@ -122,19 +169,23 @@ type AuditReport struct {
 }
 
 // VerifyAudit walks the log's hash chain, and checks that every text still
-// in the log matches the checksum its entry recorded, and that a text is
+// in the log matches the checksum its entry recorded, that a text is
 // missing only where a purge is on record (the chain leaves texts out, so
-// that purging does not break it).
+// that purging does not break it), that the log still reaches its anchor
+// (entries cut from its end, or a log emptied, are named), and that every
+// memory the leaves hold has its entry in the log.
 func (s *Store) VerifyAudit() (AuditReport, error) {
 	path := filepath.Join(s.dir, logName)
 	purged := map[string]bool{}
+	logged := map[string]bool{}
 	err := journal.Read(path, func(line []byte) error {
 		var e struct {
 			Op string `json:"op"`
 			ID string `json:"id"`
 		}
-		if json.Unmarshal(line, &e) == nil && e.Op == opPurge {
-			purged[e.ID] = true
+		if json.Unmarshal(line, &e) == nil {
+			purged[e.ID] = purged[e.ID] || e.Op == opPurge
+			logged[e.ID] = logged[e.ID] || e.Op == opSave || e.Op == opImport
 		}
 		return nil
 	})
@@ -162,7 +213,38 @@ func (s *Store) VerifyAudit() (AuditReport, error) {
 	if err != nil {
 		return AuditReport{}, fmt.Errorf("verify log: %w", err)
 	}
+	if rep.Anchor == "missing" {
+		rep.Problems = append(rep.Problems, journal.Problem{Line: rep.Entries, Kind: "removed",
+			Detail: fmt.Sprintf("the log's anchor %s is missing, so entries cut from the log's end cannot be counted (the leaves are checked below)", journal.AnchorPath(path))})
+	}
+	rep.Problems = append(rep.Problems, s.unlogged(logged, rep.Entries)...)
 	return AuditReport{Report: rep, Path: path}, nil
+}
+
+// unlogged reports the memories whose leaves exist but whose save or import
+// entry the log no longer holds: what a log cut short, or emptied, lost,
+// named even when the anchor went with it.
+func (s *Store) unlogged(logged map[string]bool, entries int64) []journal.Problem {
+	s.mu.RLock()
+	var missing []*leaf.Leaf
+	for _, l := range s.docs {
+		if !logged[l.ID] {
+			missing = append(missing, l)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(missing, func(a, b *leaf.Leaf) int { return a.RecordedAt.Compare(b.RecordedAt) })
+	var out []journal.Problem
+	for i, l := range missing {
+		if i == 10 {
+			out = append(out, journal.Problem{Line: entries + 1, Kind: "removed",
+				Detail: fmt.Sprintf("and %d more memories whose log entries are missing", len(missing)-i)})
+			break
+		}
+		out = append(out, journal.Problem{Line: entries + 1, Kind: "removed",
+			Detail: fmt.Sprintf("memory %s (recorded %s) has a leaf file, but its entry is missing from the log", l.ID, l.RecordedAt.UTC().Format(time.RFC3339))})
+	}
+	return out
 }
 
 // recordReadAll logs a read that looks into every project — widening is
@@ -171,6 +253,11 @@ func (s *Store) VerifyAudit() (AuditReport, error) {
 func (s *Store) recordReadAll(c Caller, scope SearchScope, what string) error {
 	if scope != ScopeAll {
 		return nil
+	}
+	// What is logged stays in the log: a query holding a secret is refused
+	// rather than written down.
+	if found := screen.Field("query", what); len(found) > 0 {
+		return fmt.Errorf("%w: the query holds %s, and a scope=all read is logged: search without the secret", ErrInvalid, found[0])
 	}
 	_, err := s.do(context.Background(), func(now time.Time) (*change, error) {
 		e := s.newEntry(opReadAll, c, now)

@@ -12,6 +12,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // record is the export format: a leaf's complete header and its text, one
@@ -81,6 +82,11 @@ func (s *Store) Export(c Caller, scope SearchScope, offset int) (records []strin
 // ImportResult says what an import did.
 type ImportResult struct {
 	Imported, Unchanged int
+	// Skipped counts records of memories forgotten or purged after the
+	// record was exported; SkippedNote says which, for a person ("forgotten
+	// on 2026-03-01 (2)"), "" when none was.
+	Skipped     int
+	SkippedNote string
 }
 
 // maxImportBatch bounds one import call; the CLI sends files in batches.
@@ -89,7 +95,10 @@ const maxImportBatch = 5000
 // Import stores exported records exactly. A record already stored with the
 // same header and text changes nothing, so importing twice is harmless; a
 // record of a stored memory with another header (a later export of it)
-// replaces the header. Every record is checked before anything is written:
+// replaces the header — unless the store forgot or purged the memory after
+// the record was taken: a tombstone and a purge outrank an older record, so
+// such a record is skipped and counted, and a purged text never comes back.
+// Every record is checked before anything is written:
 // one bad record fails the whole batch and names its line.
 func (s *Store) Import(ctx context.Context, c Caller, records []string) (ImportResult, error) {
 	if err := validateCaller(c); err != nil {
@@ -125,7 +134,25 @@ func (s *Store) admitRecord(r string) (admission, error) {
 	if err := dec.Decode(&rec); err != nil {
 		return admission{}, fmt.Errorf("%w: not a memory record: %v", ErrInvalid, err)
 	}
+	if err := screenRecord(rec.Header); err != nil {
+		return admission{}, err
+	}
 	return s.admit(draft{header: rec.Header, text: rec.Text})
+}
+
+// screenRecord refuses a record whose stored fields beside the text (tags,
+// domain, a tombstone's reason, a review note) hold a secret: an import is
+// held to what a save is.
+func screenRecord(h leaf.Header) error {
+	found := append(screen.Field("tags", strings.Join(h.Tags, " ")), screen.Field("domain", h.Domain)...)
+	found = append(found, screen.Field("review note", h.ReviewNote)...)
+	if h.Tombstone != nil {
+		found = append(found, screen.Field("reason", h.Tombstone.Reason)...)
+	}
+	if len(found) > 0 {
+		return fmt.Errorf("%w: %s holds %s: secrets never go into the memory", ErrInvalid, h.ID, found[0])
+	}
+	return nil
 }
 
 // storeRecords is an import's change, which the writer builds: every
@@ -134,12 +161,22 @@ func (s *Store) storeRecords(c Caller, admitted []admission, now time.Time) *cha
 	var res ImportResult
 	ch := &changeOf[ImportResult]{facts: map[string][]facts.Fact{}}
 	seen := map[string]bool{}
+	skipped := map[string]int{}
+	var order []string
 	for _, a := range admitted {
 		l := a.leaf
 		if seen[l.ID] {
 			continue
 		}
 		seen[l.ID] = true
+		if why, ok := s.outranked(l); ok {
+			if skipped[why] == 0 {
+				order = append(order, why)
+			}
+			skipped[why]++
+			res.Skipped++
+			continue
+		}
 		if s.storedAs(l) {
 			res.Unchanged++
 			continue
@@ -151,8 +188,40 @@ func (s *Store) storeRecords(c Caller, admitted []admission, now time.Time) *cha
 		ch.facts[l.ID] = a.facts
 		res.Imported++
 	}
+	for i, why := range order {
+		order[i] = fmt.Sprintf("%s (%d)", why, skipped[why])
+	}
+	res.SkippedNote = strings.Join(order, ", ")
 	ch.done = func(*journal.Journal) (ImportResult, error) { return res, nil }
 	return ch
+}
+
+// outranked reports whether the store forgot or purged l's memory after l
+// was recorded, and if so says which and when ("purged on 2026-03-02"). A
+// record without the stored tombstone, with an older one, or not purged
+// when the memory was, is older news than the store's.
+func (s *Store) outranked(l *leaf.Leaf) (string, bool) {
+	d, ok := s.byID[l.ID]
+	if !ok {
+		return "", false
+	}
+	stored := s.docs[d]
+	t := stored.Tombstone
+	if t == nil {
+		return "", false
+	}
+	purged := stored.Status == leaf.StatusPurged
+	switch {
+	case l.Tombstone == nil:
+	case purged && l.Status != leaf.StatusPurged:
+	case l.Tombstone.At.Before(t.At):
+	default:
+		return "", false
+	}
+	if purged && t.PurgedAt != nil {
+		return "purged on " + t.PurgedAt.UTC().Format(time.DateOnly), true
+	}
+	return "forgotten on " + t.At.UTC().Format(time.DateOnly), true
 }
 
 // storedAs reports whether l is stored already, header and all.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // Errors of the operations beyond save and search.
@@ -221,11 +222,18 @@ type PurgeResult struct {
 	Leaf       leaf.Leaf
 	LeafBytes  int
 	LogEntries int
-	Message    string // what was removed and what stays, for a person
+	// TreeFiles counts the summary tree's files the purge deleted or
+	// rewrote (the memory's branch and those above it, the root, the
+	// catalog).
+	TreeFiles int
+	Message   string // what was removed and what stays, for a person
 }
 
-// Purge removes a forgotten memory's text from its leaf file and from every
-// log entry; the header, the tombstone and the purge itself stay on record.
+// Purge removes a forgotten memory's text from its leaf file, from every
+// log entry and from the summary tree's files (its branch's entry and
+// every title, excerpt and keyword drawn from it above); the header, the
+// tombstone and the purge itself stay on record. The tree is cleaned after
+// the purge is durable; a crash in between is finished at the next start.
 func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, error) {
 	if err := validateCaller(c); err != nil {
 		return PurgeResult{}, err
@@ -260,14 +268,19 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 			}
 			// Answer once the leaf file no longer holds the text either.
 			s.flushFiles()
-			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed, Message: fmt.Sprintf(
-				"Purged %s: removed %d bytes of text from its leaf file and from %d log entries; its header, tombstone and this purge stay on record.",
-				l.ID, n, changed)}, nil
+			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed}, nil
 		}}, nil
 	})
 	if err != nil {
 		return PurgeResult{}, err
 	}
+	ps, err := s.treePurge(ctx, id)
+	if err != nil {
+		return PurgeResult{}, fmt.Errorf("the memory is purged, but removing its words from the summary tree failed (the next start retries; ihmt rebuild also removes them): %w", err)
+	}
+	res.TreeFiles = ps.Files()
+	res.Message = fmt.Sprintf("Purged %s: removed %d bytes of text from its leaf file and from %d log entries, and its words from %d files of the summary tree; its header, tombstone and this purge stay on record.",
+		id, res.LeafBytes, res.LogEntries, res.TreeFiles)
 	return res, nil
 }
 
@@ -393,6 +406,10 @@ func validateReason(r string) error {
 	}
 	if n := len([]rune(r)); n > 1000 {
 		return fmt.Errorf("%w: reason is %d characters, at most 1000", ErrInvalid, n)
+	}
+	// The reason is kept in the tombstone and the log for good.
+	if found := screen.Field("reason", r); len(found) > 0 {
+		return fmt.Errorf("%w: the reason holds %s: secrets never go into the memory; say why without it", ErrInvalid, found[0])
 	}
 	return nil
 }

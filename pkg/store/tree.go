@@ -36,11 +36,13 @@ type treeOp struct {
 // treeReq asks treeLoop for a consolidation and waits for it.
 type treeReq struct {
 	force bool
+	purge string // a purged leaf to take out of the tree's files, after the queue is applied
 	done  chan treeResp
 }
 
 type treeResp struct {
 	written int
+	purged  tree.PurgeStats
 	err     error
 }
 
@@ -127,7 +129,11 @@ func (s *Store) treeLoop() {
 			}
 		case r := <-s.treeReqs:
 			n, err := s.consolidate(t, r.force)
-			r.done <- treeResp{written: n, err: err}
+			var ps tree.PurgeStats
+			if r.purge != "" {
+				ps, err = s.purgeTree(t, r.purge)
+			}
+			r.done <- treeResp{written: n, purged: ps, err: err}
 		}
 	}
 }
@@ -155,6 +161,7 @@ func (s *Store) catchUpTree(t *tree.Tree) {
 	if err != nil {
 		s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
 	}
+	s.purgeLeftovers(t)
 	st := t.Stats()
 	s.log.Info("summary tree ready", "leaves", st.Leaves, "branches", st.Branches, "layers", st.Layers,
 		"root_items", st.Root, "branches_written", written, "took", time.Since(start).Round(time.Millisecond))
@@ -327,4 +334,56 @@ func dropTree(dir string) error {
 		return fmt.Errorf("remove the summary tree: %w", err)
 	}
 	return nil
+}
+
+// purgeTree takes a purged leaf's words out of the tree's files.
+func (s *Store) purgeTree(t *tree.Tree, id string) (tree.PurgeStats, error) {
+	s.treeMu.Lock()
+	defer s.treeMu.Unlock()
+	ps, err := t.Purge(id)
+	if err != nil {
+		return ps, fmt.Errorf("remove %s from the summary tree: %w", id, err)
+	}
+	return ps, nil
+}
+
+// purgeLeftovers finishes the purges the tree missed (a crash after a
+// purge was recorded, or a tree that was unavailable then): a purged leaf
+// the tree still mentions is taken out of its files.
+func (s *Store) purgeLeftovers(t *tree.Tree) {
+	s.mu.RLock()
+	var ids []string
+	for _, l := range s.docs {
+		if l.Status == leaf.StatusPurged {
+			ids = append(ids, l.ID)
+		}
+	}
+	s.mu.RUnlock()
+	for _, id := range ids {
+		if !t.Mentions(id) {
+			continue
+		}
+		if _, err := s.purgeTree(t, id); err != nil {
+			s.log.Error("a purged memory's words are still in the summary tree; ihmt rebuild removes them", "id", id, "err", err)
+		}
+	}
+}
+
+// treePurge asks treeLoop to take a purged leaf out of the tree's files and
+// waits for it.
+func (s *Store) treePurge(ctx context.Context, id string) (tree.PurgeStats, error) {
+	r := treeReq{purge: id, done: make(chan treeResp, 1)}
+	select {
+	case s.treeReqs <- r:
+	case <-s.closing:
+		return tree.PurgeStats{}, ErrClosed
+	case <-ctx.Done():
+		return tree.PurgeStats{}, ctx.Err()
+	}
+	select {
+	case resp := <-r.done:
+		return resp.purged, resp.err
+	case <-ctx.Done():
+		return tree.PurgeStats{}, fmt.Errorf("%w (the tree is cleaned when the request completes, or at the next start)", ctx.Err())
+	}
 }

@@ -122,7 +122,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 	if rankOf(all, a.Leaf.ID) < 0 {
 		t.Fatalf("scope=all returns A's memory: %v", ids(all))
 	}
-	entries, _, err := s.Log(nobody, LogFilter{Agent: "codex"})
+	entries, _, err := s.Log(nobody, LogFilter{Agent: "codex", Scope: ScopeAll})
 	if err != nil || !slices.ContainsFunc(entries, func(e LogEntry) bool { return e.Op == opReadAll && strings.Contains(e.Summary, q) }) {
 		t.Fatalf("the scope=all read is not in the log: %+v %v", entries, err)
 	}

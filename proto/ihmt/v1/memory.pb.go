@@ -2918,7 +2918,11 @@ type LogRequest struct {
 	// Only entries at or after this date. Optional.
 	Since string `protobuf:"bytes,4,opt,name=since" json:"since,omitempty"`
 	// At most this many, newest last (default 100, at most 10000).
-	Limit         int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	Limit int32 `protobuf:"varint,5,opt,name=limit" json:"limit,omitempty"`
+	// Which memories' entries to list, as for a search: by default global
+	// memories and the caller's project; all lists every project's, and that
+	// read is itself logged.
+	Scope         SearchScope `protobuf:"varint,6,opt,name=scope,enum=ihmt.v1.SearchScope" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2986,6 +2990,13 @@ func (x *LogRequest) GetLimit() int32 {
 		return x.Limit
 	}
 	return 0
+}
+
+func (x *LogRequest) GetScope() SearchScope {
+	if x != nil {
+		return x.Scope
+	}
+	return SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED
 }
 
 // LogEntry is one mutation.
@@ -4278,7 +4289,13 @@ type ImportResponse struct {
 	// Records stored.
 	Imported int64 `protobuf:"varint,1,opt,name=imported" json:"imported,omitempty"`
 	// Records already stored exactly; nothing written.
-	Unchanged     int64 `protobuf:"varint,2,opt,name=unchanged" json:"unchanged,omitempty"`
+	Unchanged int64 `protobuf:"varint,2,opt,name=unchanged" json:"unchanged,omitempty"`
+	// Records of memories forgotten or purged since the export was taken:
+	// the tombstone outranks the older record, so nothing was written.
+	Skipped int64 `protobuf:"varint,3,opt,name=skipped" json:"skipped,omitempty"`
+	// What was skipped, for a person, e.g. "2 skipped: forgotten on
+	// 2026-03-01 (1), purged on 2026-03-02 (1)"; empty when none was.
+	SkippedNote   string `protobuf:"bytes,4,opt,name=skipped_note,json=skippedNote" json:"skipped_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4325,6 +4342,20 @@ func (x *ImportResponse) GetUnchanged() int64 {
 		return x.Unchanged
 	}
 	return 0
+}
+
+func (x *ImportResponse) GetSkipped() int64 {
+	if x != nil {
+		return x.Skipped
+	}
+	return 0
+}
+
+func (x *ImportResponse) GetSkippedNote() string {
+	if x != nil {
+		return x.SkippedNote
+	}
+	return ""
 }
 
 // IngestRequest is one document to store.
@@ -5191,7 +5222,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\bdecision\x18\x03 \x01(\x0e2\x17.ihmt.v1.ReviewDecisionR\bdecision\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\"9\n" +
 	"\x0eReviewResponse\x12'\n" +
-	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"\x96\x01\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"\xc2\x01\n" +
 	"\n" +
 	"LogRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
@@ -5199,7 +5230,8 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\n" +
 	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x14\n" +
 	"\x05since\x18\x04 \x01(\tR\x05since\x12\x14\n" +
-	"\x05limit\x18\x05 \x01(\x05R\x05limit\"\xe7\x01\n" +
+	"\x05limit\x18\x05 \x01(\x05R\x05limit\x12*\n" +
+	"\x05scope\x18\x06 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"\xe7\x01\n" +
 	"\bLogEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x0e\n" +
@@ -5289,10 +5321,12 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"nextOffset\"R\n" +
 	"\rImportRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x18\n" +
-	"\arecords\x18\x02 \x03(\tR\arecords\"J\n" +
+	"\arecords\x18\x02 \x03(\tR\arecords\"\x87\x01\n" +
 	"\x0eImportResponse\x12\x1a\n" +
 	"\bimported\x18\x01 \x01(\x03R\bimported\x12\x1c\n" +
-	"\tunchanged\x18\x02 \x01(\x03R\tunchanged\"\xe0\x01\n" +
+	"\tunchanged\x18\x02 \x01(\x03R\tunchanged\x12\x18\n" +
+	"\askipped\x18\x03 \x01(\x03R\askipped\x12!\n" +
+	"\fskipped_note\x18\x04 \x01(\tR\vskippedNote\"\xe0\x01\n" +
 	"\rIngestRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
@@ -5536,96 +5570,97 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	5,   // 43: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
 	9,   // 44: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
 	7,   // 45: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	69,  // 46: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
-	8,   // 47: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
-	40,  // 48: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
-	7,   // 49: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
-	43,  // 50: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	69,  // 51: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	69,  // 52: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	69,  // 53: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	69,  // 54: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
-	7,   // 55: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 56: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 57: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 58: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 59: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 60: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 61: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 62: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 63: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
-	45,  // 64: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
-	51,  // 65: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
-	53,  // 66: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
-	9,   // 67: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
-	9,   // 68: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
-	7,   // 69: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 70: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
-	7,   // 71: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 72: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,   // 73: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 74: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
-	0,   // 75: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
-	6,   // 76: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	7,   // 77: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 78: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 79: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 80: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
-	65,  // 81: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
-	24,  // 82: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
-	7,   // 83: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 84: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
-	12,  // 85: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15,  // 86: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20,  // 87: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	22,  // 88: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	25,  // 89: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	27,  // 90: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	29,  // 91: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	31,  // 92: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	33,  // 93: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	35,  // 94: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	37,  // 95: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	39,  // 96: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	42,  // 97: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	46,  // 98: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	48,  // 99: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	50,  // 100: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	56,  // 101: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	58,  // 102: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	60,  // 103: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	62,  // 104: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
-	64,  // 105: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
-	67,  // 106: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
-	54,  // 107: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
-	14,  // 108: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19,  // 109: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21,  // 110: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	23,  // 111: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	26,  // 112: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	28,  // 113: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	30,  // 114: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	32,  // 115: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	34,  // 116: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	36,  // 117: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	38,  // 118: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	41,  // 119: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	44,  // 120: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	47,  // 121: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	49,  // 122: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	52,  // 123: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	57,  // 124: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	59,  // 125: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	61,  // 126: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	63,  // 127: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
-	66,  // 128: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
-	68,  // 129: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
-	55,  // 130: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
-	108, // [108:131] is the sub-list for method output_type
-	85,  // [85:108] is the sub-list for method input_type
-	85,  // [85:85] is the sub-list for extension type_name
-	85,  // [85:85] is the sub-list for extension extendee
-	0,   // [0:85] is the sub-list for field type_name
+	1,   // 46: ihmt.v1.LogRequest.scope:type_name -> ihmt.v1.SearchScope
+	69,  // 47: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	8,   // 48: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
+	40,  // 49: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
+	7,   // 50: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
+	43,  // 51: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
+	69,  // 52: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	69,  // 53: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	69,  // 54: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	69,  // 55: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	7,   // 56: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 57: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 58: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 59: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 60: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 61: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 62: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 63: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
+	45,  // 64: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
+	45,  // 65: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
+	51,  // 66: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
+	53,  // 67: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
+	9,   // 68: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
+	9,   // 69: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
+	7,   // 70: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 71: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
+	7,   // 72: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 73: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,   // 74: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 75: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 76: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,   // 77: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	7,   // 78: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 79: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 80: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 81: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
+	65,  // 82: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
+	24,  // 83: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
+	7,   // 84: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
+	24,  // 85: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
+	12,  // 86: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15,  // 87: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20,  // 88: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	22,  // 89: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	25,  // 90: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	27,  // 91: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	29,  // 92: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	31,  // 93: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	33,  // 94: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	35,  // 95: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	37,  // 96: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	39,  // 97: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	42,  // 98: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	46,  // 99: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	48,  // 100: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	50,  // 101: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	56,  // 102: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	58,  // 103: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	60,  // 104: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	62,  // 105: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	64,  // 106: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
+	67,  // 107: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
+	54,  // 108: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
+	14,  // 109: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19,  // 110: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21,  // 111: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	23,  // 112: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	26,  // 113: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	28,  // 114: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	30,  // 115: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	32,  // 116: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	34,  // 117: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	36,  // 118: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	38,  // 119: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	41,  // 120: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	44,  // 121: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	47,  // 122: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	49,  // 123: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	52,  // 124: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	57,  // 125: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	59,  // 126: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	61,  // 127: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	63,  // 128: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	66,  // 129: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
+	68,  // 130: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
+	55,  // 131: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
+	109, // [109:132] is the sub-list for method output_type
+	86,  // [86:109] is the sub-list for method input_type
+	86,  // [86:86] is the sub-list for extension type_name
+	86,  // [86:86] is the sub-list for extension extendee
+	0,   // [0:86] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
