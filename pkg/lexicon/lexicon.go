@@ -81,6 +81,10 @@ type typeSpec struct {
 	Name     string   `json:"name"`
 	Cues     []string `json:"cues"`
 	Detector string   `json:"detector"`
+	// Weak: the detector finds many things that are not such values (any
+	// capitalised word for a person's name), so it may say a text holds
+	// none, but its finding one is no reason to prefer that text.
+	Weak bool `json:"weak,omitempty"`
 }
 
 // Lexicon is a compiled lexicon. It is immutable and safe for concurrent
@@ -221,7 +225,7 @@ func build(sp spec) (*Lexicon, error) {
 		if !ok {
 			return nil, fmt.Errorf("type %q: unknown detector %q (known: %s)", t.Name, t.Detector, detectorNames())
 		}
-		x.types = append(x.types, answerType{name: t.Name, holds: d})
+		x.types = append(x.types, answerType{name: t.Name, holds: d, weak: t.Weak})
 		for _, c := range t.Cues {
 			x.asks.add(c, i)
 		}
@@ -316,6 +320,9 @@ type Type struct {
 	Name string
 	// Cue is the stemmed words of the question that asked for it.
 	Cue []string
+	// Weak: finding such a value is no reason to prefer a text (see
+	// typeSpec).
+	Weak bool
 }
 
 // Asks returns what query asks for: the type of its longest cue, the
@@ -324,7 +331,7 @@ func (x *Lexicon) Asks(query string) Type {
 	var best Type
 	x.asks.eachMatch(stems(query), func(i int, words []string) {
 		if len(words) > len(best.Cue) {
-			best = Type{i: i + 1, Name: x.types[i].name, Cue: words}
+			best = Type{i: i + 1, Name: x.types[i].name, Cue: words, Weak: x.types[i].weak}
 		}
 	})
 	return best
@@ -342,6 +349,7 @@ func (x *Lexicon) Holds(t Type, text string) bool {
 type answerType struct {
 	name  string
 	holds func(string) bool
+	weak  bool
 }
 
 // stems returns text's words in order, stop words included (phrases such

@@ -127,6 +127,24 @@ func (s *Store) holds(q question, r ranked) bool {
 	return s.lex.Holds(q.wants, s.shown(s.docs[r.doc]).Text)
 }
 
+// holdsMemo returns, when the question wants a kind of value, a function
+// telling whether a memory holds one, each memory's text read once; nil
+// when it wants none. Callers hold s.mu for reading.
+func (s *Store) holdsMemo(q question) func(index.Doc) bool {
+	if q.wants.Name == "" || q.wants.Weak {
+		return nil
+	}
+	seen := map[index.Doc]bool{}
+	return func(d index.Doc) bool {
+		h, ok := seen[d]
+		if !ok {
+			h = s.holds(q, ranked{doc: d})
+			seen[d] = h
+		}
+		return h
+	}
+}
+
 // preferHolding moves to the top the first memory near the best that
 // holds the kind of value the question wants, when the best holds none:
 // "which port…" is answered by the memory with a port in it. It reports
@@ -137,6 +155,9 @@ func (s *Store) preferHolding(order []ranked, q question) bool {
 	}
 	if s.holds(q, order[0]) {
 		return true
+	}
+	if q.wants.Weak {
+		return false
 	}
 	for i := 1; i < min(len(order), holdingWindow); i++ {
 		r := order[i]

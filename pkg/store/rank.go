@@ -59,7 +59,7 @@ func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.Vie
 		for _, h := range raw {
 			pool[h.Doc] = h.Matched
 		}
-		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, holds: s.holdsMemo(q), pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
 	}
 	sortRanked(out)
 	return out
@@ -103,9 +103,12 @@ type successor struct {
 // supersede only move scores. Notices are worded later, for the memories
 // an answer shows (notices).
 type successors struct {
-	s       *Store
-	tv      timeline.View
-	q       asked
+	s  *Store
+	tv timeline.View
+	q  asked
+	// holds, when the question wants a kind of value, says whether a
+	// memory holds one (nil otherwise).
+	holds   func(index.Doc) bool
 	pool    map[index.Doc]uint64 // the query terms each scored memory holds
 	visible func(index.Doc) bool
 	of      map[index.Doc]successor

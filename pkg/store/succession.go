@@ -259,7 +259,7 @@ func (sc successors) probableSuccessor(d index.Doc) (index.Doc, bool) {
 	var best edge
 	found := false
 	for _, e := range sc.s.likely[d] {
-		if !sc.visible(e.to) || !sc.q.applies(e, sc.pool[d], sc.pool[e.to]) {
+		if !sc.visible(e.to) || !sc.answers(d, e) {
 			continue
 		}
 		// Two memories stating a fact on one key are ordered by the
@@ -318,6 +318,22 @@ func (a asked) weight(bits uint64) float64 {
 		}
 	}
 	return w
+}
+
+// answers reports whether the probable successor e of d answers the
+// question. One that wants a kind of value (a version, a port) is answered
+// by a successor that states one, and never by one that states none: that
+// successor is about something else the two share.
+func (sc successors) answers(d index.Doc, e edge) bool {
+	if sc.holds != nil {
+		if !sc.holds(e.to) {
+			return false
+		}
+		if sc.holds(d) {
+			return true
+		}
+	}
+	return sc.q.applies(e, sc.pool[d], sc.pool[e.to])
 }
 
 // probableNotice words the notice of a memory probably superseded by l.

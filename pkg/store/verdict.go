@@ -31,7 +31,7 @@ const (
 	nearTieGap     = 0.18 // relative score gap under which two memories tie
 	apartTieGap    = 0.4  // the same, for two memories in different parts of the tree
 	exactTieGap    = 0.02 // under which the ranking cannot choose at all
-	shortQuery     = 2    // informative terms at or under which a near tie may be between different things
+	shortQuery     = 1    // informative terms at or under which a near tie may be between different things
 	nearMissCover  = 1.0 / 3
 	maxCandidates  = 5
 )
