@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // detectors say whether a text holds a value of a kind. They are generous
@@ -22,7 +21,6 @@ var detectors = map[string]func(string) bool{
 	"long_number":     matches(`\b\d{6,}\b`),
 	"when":            holdsWhen,
 	"version":         matches(`(?i)(?:\bv?\d+\.\d+(?:\.\d+)?\b)|(?:\b\p{L}[\p{L}.+-]*\s\d{1,3}\b)`),
-	"name":            holdsName,
 	"host":            matches(`(?i)\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:example|internal|local|lan|com|net|org|io|dev|es)\b|\bhostname\s+\S+`),
 }
 
@@ -71,21 +69,6 @@ func holdsWhen(text string) bool {
 		if whenWords[w] {
 			return true
 		}
-	}
-	return false
-}
-
-// holdsName reports whether a text names someone or something: a
-// capitalised word that does not open a sentence.
-func holdsName(text string) bool {
-	opening := true
-	for _, w := range strings.Fields(text) {
-		r, _ := utf8.DecodeRuneInString(w)
-		if !opening && unicode.IsUpper(r) {
-			return true
-		}
-		last, _ := utf8.DecodeLastRuneInString(w)
-		opening = last == '.' || last == ':' || last == ';' || last == '!' || last == '?'
 	}
 	return false
 }

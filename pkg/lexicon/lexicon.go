@@ -81,10 +81,6 @@ type typeSpec struct {
 	Name     string   `json:"name"`
 	Cues     []string `json:"cues"`
 	Detector string   `json:"detector"`
-	// Weak: the detector finds many things that are not such values (any
-	// capitalised word for a person's name), so it may say a text holds
-	// none, but its finding one is no reason to prefer that text.
-	Weak bool `json:"weak,omitempty"`
 }
 
 // Lexicon is a compiled lexicon. It is immutable and safe for concurrent
@@ -225,7 +221,7 @@ func build(sp spec) (*Lexicon, error) {
 		if !ok {
 			return nil, fmt.Errorf("type %q: unknown detector %q (known: %s)", t.Name, t.Detector, detectorNames())
 		}
-		x.types = append(x.types, answerType{name: t.Name, holds: d, weak: t.Weak})
+		x.types = append(x.types, answerType{name: t.Name, holds: d})
 		for _, c := range t.Cues {
 			x.asks.add(c, i)
 		}
@@ -320,22 +316,40 @@ type Type struct {
 	Name string
 	// Cue is the stemmed words of the question that asked for it.
 	Cue []string
-	// Weak: finding such a value is no reason to prefer a text (see
-	// typeSpec).
-	Weak bool
 }
 
 // Asks returns what query asks for: the type of its longest cue, the
 // first one on a tie.
 func (x *Lexicon) Asks(query string) Type {
+	terms := stems(query)
+	// "When do we rotate the token?" asks for a time, "why…" for a reason,
+	// "how…" for a way: a value's name later in such a question is what
+	// it is about, not what it asks for (a cue that opens it, "how much",
+	// still asks).
+	opener := len(terms) > 0 && otherAnswers[terms[0]]
 	var best Type
-	x.asks.eachMatch(stems(query), func(i int, words []string) {
+	x.asks.eachMatch(terms, func(i int, words []string) {
+		if opener && !matchAt(terms, 0, words) {
+			return
+		}
 		if len(words) > len(best.Cue) {
-			best = Type{i: i + 1, Name: x.types[i].name, Cue: words, Weak: x.types[i].weak}
+			best = Type{i: i + 1, Name: x.types[i].name, Cue: words}
 		}
 	})
 	return best
 }
+
+// otherAnswers are the question words, as terms, that ask for something
+// other than a stored value: a time, a reason, a way.
+var otherAnswers = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"when", "why", "how", "cuándo", "cuando", "por qué", "cómo", "como"} {
+		if t := stems(w); len(t) > 0 {
+			m[t[0]] = true
+		}
+	}
+	return m
+}()
 
 // Holds reports whether text holds a value of type t; every text holds a
 // value of the zero Type.
@@ -349,7 +363,6 @@ func (x *Lexicon) Holds(t Type, text string) bool {
 type answerType struct {
 	name  string
 	holds func(string) bool
-	weak  bool
 }
 
 // stems returns text's words in order, stop words included (phrases such

@@ -49,9 +49,12 @@ func TestAsksAndHolds(t *testing.T) {
 		{"What's the email address of the client?", "email", "Write to nuria@example.com.", "The client is in Madrid."},
 		{"Which port does Jellyfin listen on?", "port", "Jellyfin runs on port 8096.", "Jellyfin serves the films."},
 		{"How much does the laptop cost?", "money", "It cost 1,450 € in March.", "A Framework laptop with 64 GB."},
-		{"When is the dentist appointment?", "time", "Dentist on Wednesday at 09:30.", "The dentist is Clínica Albufera."},
-		{"¿Cuándo es la revisión?", "time", "El jueves 11 de diciembre.", "En el centro de salud."},
-		{"What's the staging database called?", "", "", ""}, // "called" is not a street (calle)
+		{"¿Cuál es el teléfono de Carmen?", "phone", "El móvil de Carmen es 612 345 678.", "Carmen vive en Santander."},
+		{"What's the NAS's IP address?", "host", "faro is at 192.168.1.20.", "faro exports the media share."},
+		{"When is the dentist appointment?", "", "", ""},     // a date is no sign of an answer: every memory has one
+		{"What's the staging database called?", "", "", ""},  // "called" is not a street (calle)
+		{"When do we rotate the staging token?", "", "", ""}, // asks for a time, not the token
+		{"What's the API token for the registry?", "secret", "The token is in the 1Password vault.", "The registry mirrors crates."},
 		{"Where are the rate-limit counters kept?", "", "", ""},
 	}
 	for _, tt := range tests {

@@ -131,7 +131,7 @@ func (s *Store) holds(q question, r ranked) bool {
 // telling whether a memory holds one, each memory's text read once; nil
 // when it wants none. Callers hold s.mu for reading.
 func (s *Store) holdsMemo(q question) func(index.Doc) bool {
-	if q.wants.Name == "" || q.wants.Weak {
+	if q.wants.Name == "" {
 		return nil
 	}
 	seen := map[index.Doc]bool{}
@@ -155,9 +155,6 @@ func (s *Store) preferHolding(order []ranked, q question) bool {
 	}
 	if s.holds(q, order[0]) {
 		return true
-	}
-	if q.wants.Weak {
-		return false
 	}
 	for i := 1; i < min(len(order), holdingWindow); i++ {
 		r := order[i]
@@ -299,8 +296,9 @@ func periodName(start, end time.Time) string {
 
 // late reports whether a memory is about something after the period the
 // question names: it became true after the period ended, and its text
-// names no date within it. "What caused the outage in June 2024?" is not
-// answered by an outage of October. Callers hold s.mu for reading.
+// names a date, none within it. "What caused the outage in June 2024?" is
+// not answered by "the outage after the 2024-10-25 deploy". Callers hold
+// s.mu for reading.
 func (s *Store) late(q question, r ranked) bool {
 	if q.periodName == "" {
 		return false
@@ -309,14 +307,16 @@ func (s *Store) late(q question, r ranked) bool {
 	if !l.ValidFrom.After(q.period.end) {
 		return false
 	}
+	// Only a text that names its own time is known to be about another
+	// one: "last summer" in a memory of next year may well be the period.
 	text := s.shown(l).Text
-	if start, end, ok := dates.Period(text, l.ValidFrom); ok && !start.After(q.period.end) && !end.Before(q.period.start) {
-		return false
+	if t, _, _, ok := dates.Find(text); ok {
+		return t.Before(q.period.start) || t.After(q.period.end)
 	}
-	if t, _, _, ok := dates.Find(text); ok && !t.Before(q.period.start) && !t.After(q.period.end) {
-		return false
+	if start, end, ok := dates.Period(text, l.ValidFrom); ok {
+		return start.After(q.period.end) || end.Before(q.period.start)
 	}
-	return true
+	return false
 }
 
 // projectsNamed returns the projects whose name (the last part of the
