@@ -384,6 +384,11 @@ func (p phrases) add(text string, value int) []string {
 		return nil
 	}
 	p[words[0]] = append(p[words[0]], phrase{words: words, value: value})
+	// A compound in a text ("ClickHouse") is read whole and unstemmed
+	// (tokenize.Words): the one-word entry "clickhouse" meets it so too.
+	if low := strings.ToLower(strings.TrimSpace(text)); len(words) == 1 && low != words[0] && !strings.ContainsAny(low, " -") {
+		p[low] = append(p[low], phrase{words: []string{low}, value: value})
+	}
 	return words
 }
 

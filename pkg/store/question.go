@@ -51,19 +51,27 @@ func (s *Store) questionOf(text string, terms []string) question {
 
 // namesIn returns the words of text that name something: capitalised
 // (or with a capital inside, "GraphQL") where a sentence does not start,
-// not the pronoun "I", not a day or a month (time is the view's business).
+// of three letters or more (not "I", "Dr", an initial), not in quotes, not
+// a day or a month (time is the view's business).
 func namesIn(text string) []string {
 	var out []string
-	opening := true
-	for _, w := range strings.Fields(text) {
-		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if w == "" {
-			continue
+	opening, quoted := true, false
+	for _, raw := range strings.Fields(text) {
+		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		// A title in quotes ("The Four Seasons") is capitalised as a title,
+		// not as names.
+		if strings.ContainsAny(raw[:1], "\"“«") {
+			quoted = true
 		}
-		if !opening && hasUpper(w) && w != "I" && !lexicon.IsDateWord(w) {
+		if w != "" && !opening && !quoted && len([]rune(w)) > 2 && hasUpper(w) && !lexicon.IsDateWord(w) {
 			out = append(out, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
 		}
-		opening = false
+		if strings.ContainsAny(raw[len(raw)-1:], "\"”»") {
+			quoted = false
+		}
+		if w != "" {
+			opening = false
+		}
 	}
 	return out
 }
@@ -310,6 +318,9 @@ func (s *Store) late(q question, r ranked) bool {
 	// Only a text that names its own time is known to be about another
 	// one: "last summer" in a memory of next year may well be the period.
 	text := s.shown(l).Text
+	if _, end, ok := dates.Opening(text); ok {
+		text = text[end:] // the date it opens with is its own dating
+	}
 	if t, _, _, ok := dates.Find(text); ok {
 		return t.Before(q.period.start) || t.After(q.period.end)
 	}

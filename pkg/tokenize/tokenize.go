@@ -51,10 +51,16 @@ func Words(text string) []string {
 	text = fold(text)
 	start := -1
 	flush := func(end int) {
-		if start >= 0 {
-			emitTerm(clip(strings.ToLower(text[start:end])), func(t string, _ bool) { out = append(out, t) })
-			start = -1
+		if start < 0 {
+			return
 		}
+		w := text[start:end]
+		start = -1
+		if !isLowerASCIIWord(w) && len(splitCamel(w)) > 1 {
+			out = append(out, clip(strings.ToLower(w))) // as the index holds a compound: whole, unstemmed
+			return
+		}
+		emitTerm(clip(strings.ToLower(w)), func(t string, _ bool) { out = append(out, t) })
 	}
 	for i, r := range text {
 		if isWordRune(r) {
