@@ -343,9 +343,17 @@ func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree
 	case answerNearMiss:
 		hits = []Hit{hit(order[0])}
 	case answerTie:
+		// The tied memories, then, up to the limit, the next alternatives
+		// that hold one of the best's query words themselves (not only lent
+		// by a neighbour): a clue may point at one just below the tie.
 		hits = append(hits, hit(order[0]))
-		for _, r := range rivals[:j.tied] {
-			hits = append(hits, hit(r))
+		for i, r := range rivals {
+			if len(hits) >= max(q.limit, 1+j.tied) {
+				break
+			}
+			if i < j.tied || r.matched&order[0].matched != 0 {
+				hits = append(hits, hit(r))
+			}
 		}
 	case answerReferents:
 		for _, i := range s.referents(order, q.ask) {
