@@ -52,9 +52,16 @@
 //     person's review, forget, restore, purge and corrections: mutate.go.
 //   - the audit log, and the audit entry a wide (scope=all) read leaves
 //     before it answers: audit.go.
-//   - search: search.go checks the input and assembles the answer, score.go
-//     scores (through the index, or descending the tree), rank.go applies
-//     the clue, trust and time, verdict.go decides found, ambiguous or
-//     not found and the confidence; eval.go is the same search for tests,
-//     benchmarks and evaluation scripts, with the ranking behind it.
+//   - probable supersessions, inferred when a memory is saved, listed and
+//     undone by a person: succession.go.
+//   - search: search.go checks the input and assembles the answer;
+//     question.go reads what the question asks (names, the kind of value,
+//     a period, a project, referents); expand.go adds the words that mean
+//     the same; score.go scores (through the index, or descending the
+//     tree) and kind.go weighs the leaves' kinds; rank.go applies the
+//     clue, trust and time; verdict.go decides found, ambiguous or not
+//     found and the confidence, and judge.go lends that policy to the
+//     session notes and the code index; eval.go is the same search for
+//     tests, benchmarks and evaluation scripts, with the ranking behind it.
+//   - the briefing a session starts with: brief.go.
 package store
