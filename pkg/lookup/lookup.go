@@ -128,36 +128,10 @@ func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string, a
 	tie := len(ranked) > 1 && (store.ExactTie(e.Best, e.Rivals[0]) || e.Informative <= store.ShortQuery && store.NearTie(e.Best, e.Rivals[0]))
 	if j.Verdict == store.Found && tie && (words != nil || apart != nil) {
 		a, b := ranked[0].Doc, ranked[1].Doc
-		e.Distinct = apart != nil && apart(a, b) || words != nil && distinct(words(a), words(b), append(append([]string{}, terms...), clue...))
+		e.Distinct = apart != nil && apart(a, b) || words != nil && store.DistinctTerms(words(a), words(b), append(append([]string{}, terms...), clue...))
 		j = store.Judge(e)
 	}
 	return j
-}
-
-// distinct reports whether two documents share little beyond the query's
-// own words.
-func distinct(a, b, asked []string) bool {
-	skip := map[string]bool{}
-	for _, t := range asked {
-		skip[t] = true
-	}
-	own := func(ts []string) map[string]bool {
-		out := map[string]bool{}
-		for _, t := range ts {
-			if !skip[t] && !tokenize.IsStopWord(t) {
-				out[t] = true
-			}
-		}
-		return out
-	}
-	oa, ob := own(a), own(b)
-	shared := 0
-	for t := range oa {
-		if ob[t] {
-			shared++
-		}
-	}
-	return store.DistinctWords(shared, len(oa), len(ob))
 }
 
 func containsAny(ix *index.Index, d index.Doc, terms []string) bool {

@@ -59,7 +59,6 @@ func NearTie(best, rival float64) bool { return nearTie(best, rival) }
 // to be asked whether it is between different things.
 const ShortQuery = shortQuery
 
-// DistinctWords reports two texts about different things: of their own
-// words (beyond the query's), shared are common to both, a and b counts
-// each one's.
-func DistinctWords(shared, a, b int) bool { return distinctWords(shared, a, b) }
+// DistinctTerms reports two texts, by their terms, about different things:
+// beyond the terms asked, they have too little in common.
+func DistinctTerms(a, b, asked []string) bool { return distinctTerms(a, b, asked) }

@@ -309,27 +309,8 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 // own words: what else each says is about something else (two people who
 // both review pull requests), not a second wording of one thing.
 func (s *Store) distinct(a, b ranked, q query) bool {
-	asked := map[string]bool{}
-	for _, t := range append(slices.Clone(q.terms), q.clue...) {
-		asked[t] = true
-	}
-	own := func(r ranked) map[string]bool {
-		out := map[string]bool{}
-		for _, t := range tokenize.Terms(s.shown(s.docs[r.doc]).Text) {
-			if !asked[t] {
-				out[t] = true
-			}
-		}
-		return out
-	}
-	ta, tb := own(a), own(b)
-	shared := 0
-	for t := range ta {
-		if tb[t] {
-			shared++
-		}
-	}
-	return distinctWords(shared, len(ta), len(tb))
+	terms := func(r ranked) []string { return tokenize.Terms(s.shown(s.docs[r.doc]).Text) }
+	return distinctTerms(terms(a), terms(b), append(slices.Clone(q.terms), q.clue...))
 }
 
 // answer returns the hits a judgment shows: the answers for Found, the

@@ -237,13 +237,9 @@ func (s *Store) addProbable(l *leaf.Leaf) {
 		return
 	}
 	for _, p := range l.Probable {
-		d, ok := s.byID[p.ID]
-		if !ok || !isLive(s.docs[d]) || partition(s.docs[d]) != partition(l) {
+		from, to, ok := s.endsOf(self, p)
+		if !ok || !isLive(s.docs[from]) || !isLive(s.docs[to]) || partition(s.docs[from]) != partition(s.docs[to]) {
 			continue
-		}
-		from, to := d, self
-		if p.Newer {
-			from, to = self, d
 		}
 		if slices.ContainsFunc(s.likely[from], func(e edge) bool { return e.to == to }) {
 			continue
@@ -431,6 +427,19 @@ func (s *Store) probableHolder(c Caller, oldID, newID string) (*leaf.Leaf, strin
 	return nil, "", fmt.Errorf("%w: no probable supersession of %s by %s: `ihmt conflicts` lists them", ErrNotFound, oldID, newID)
 }
 
+// endsOf returns the superseded memory and the successor of a probable
+// supersession held by memory self. Callers hold s.mu.
+func (s *Store) endsOf(self index.Doc, p leaf.Probable) (from, to index.Doc, ok bool) {
+	d, ok := s.byID[p.ID]
+	if !ok {
+		return 0, 0, false
+	}
+	if p.Newer {
+		return self, d, true
+	}
+	return d, self, true
+}
+
 // dropProbable takes the probable supersessions l's header holds out of
 // s.likely, before a new version of l is published. Callers hold s.mu.
 func (s *Store) dropProbable(l *leaf.Leaf) {
@@ -439,13 +448,9 @@ func (s *Store) dropProbable(l *leaf.Leaf) {
 		return
 	}
 	for _, p := range l.Probable {
-		d, ok := s.byID[p.ID]
+		from, to, ok := s.endsOf(self, p)
 		if !ok {
 			continue
-		}
-		from, to := d, self
-		if p.Newer {
-			from, to = self, d
 		}
 		s.likely[from] = slices.DeleteFunc(s.likely[from], func(e edge) bool { return e.to == to })
 		if len(s.likely[from]) == 0 {

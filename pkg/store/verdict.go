@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // Verdict is the outcome of a search.
@@ -91,6 +93,32 @@ func exactTie(best, rival float64) bool {
 // nearTie: two scores so close that either could be the answer.
 func nearTie(best, rival float64) bool {
 	return best > 0 && (best-rival)/best < nearTieGap
+}
+
+// distinctTerms reports whether two texts' terms, beyond those asked,
+// have too little in common to be about one thing (distinctWords).
+func distinctTerms(a, b, asked []string) bool {
+	skip := map[string]bool{}
+	for _, t := range asked {
+		skip[t] = true
+	}
+	own := func(ts []string) map[string]bool {
+		out := map[string]bool{}
+		for _, t := range ts {
+			if !skip[t] && !tokenize.IsStopWord(t) {
+				out[t] = true
+			}
+		}
+		return out
+	}
+	oa, ob := own(a), own(b)
+	shared := 0
+	for t := range oa {
+		if ob[t] {
+			shared++
+		}
+	}
+	return distinctWords(shared, len(oa), len(ob))
 }
 
 // distinctWords: two memories whose own words (beyond the query's) overlap
