@@ -280,6 +280,15 @@ func (ix *Index) list(t string) *plist {
 	return nil
 }
 
+// DocFreq returns how many documents hold term t (hidden ones included,
+// as IDF counts them).
+func (ix *Index) DocFreq(t string) int {
+	if pl := ix.list(t); pl != nil {
+		return int(pl.n)
+	}
+	return 0
+}
+
 // GroupFreq counts the live documents of group g whose own text holds
 // term t: how common t is in one partition, which the store-wide IDF
 // cannot tell (a project's name is rare in the store and in every memory

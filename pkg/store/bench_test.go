@@ -207,3 +207,27 @@ func BenchmarkSearch10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSaveAtSize: one save at a time into a store already holding n
+// memories — the design promises a save costs the same whatever n is.
+func BenchmarkSaveAtSize(b *testing.B) {
+	for _, n := range []int{1_000, 20_000} {
+		b.Run(fmt.Sprintf("memories=%d", n), func(b *testing.B) {
+			s := openBench(b)
+			defer s.Close()
+			loadStore(b, s, n)
+			ctx := context.Background()
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				t := time.Now()
+				if _, err := s.Save(ctx, store.SaveInput{Caller: benchCaller(i), Content: benchText(n + i)}); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t))
+			}
+			b.StopTimer()
+			reportLatency(b, lat)
+		})
+	}
+}

@@ -51,6 +51,11 @@ const (
 	conceptWeight = 0.25
 	cueWeight     = 0.2
 	valueWeight   = 0.25
+	// countedFreq: a term in at most this many memories of the store has
+	// its memories in the partition counted (partitionFreq); searchedFreq:
+	// one in at most this many looks for older versions.
+	countedFreq  = 256
+	searchedFreq = 1024
 	// rareShare: a term is rare when its IDF in the partition is at least
 	// this share of the highest IDF it can give (a term found nowhere).
 	rareShare = 0.6
@@ -121,10 +126,15 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		return // the first memory of its project
 	}
 	top := s.rarest(terms, successionTerms)
-	if len(top) == 0 {
+	// The older versions are looked for by the words that can tell them
+	// apart: a word in many memories of the store is rare in no partition
+	// worth the name, and walking its postings would make a save cost more
+	// the larger the store.
+	look := slices.DeleteFunc(slices.Clone(top), func(t string) bool { return s.ix.DocFreq(t) > searchedFreq })
+	if len(look) == 0 {
 		return
 	}
-	hits, _ := s.ix.Search(index.Query{Terms: top, Visible: func(x index.Group) bool { return x == g }, Limit: successionCandidates})
+	hits, _ := s.ix.Search(index.Query{Terms: look, Visible: func(x index.Group) bool { return x == g }, Limit: successionCandidates})
 	// Rarity is measured in the partition: a word every memory of the
 	// project holds ("staging", "prod") tells its versions apart no better
 	// than the project's name.
@@ -132,7 +142,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 	idf := make([]float64, len(top))
 	var total float64
 	for i, t := range top {
-		df := float64(s.ix.GroupFreq(t, g, int(n)/2))
+		df := s.partitionFreq(t, g, n)
 		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
 		total += idf[i]
 	}
@@ -151,7 +161,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		var shared []string
 		var weight float64
 		for i, t := range top {
-			if h.Matched&(1<<i) == 0 {
+			if !s.ix.Contains(h.Doc, t) {
 				continue
 			}
 			weight += idf[i]
@@ -211,6 +221,20 @@ func compareFloat(a, b float64) int {
 
 func sameDay(a, b time.Time) bool {
 	return a.UTC().Format(time.DateOnly) == b.UTC().Format(time.DateOnly)
+}
+
+// partitionFreq is how many of the n memories of partition g hold term t:
+// counted along its posting list when the list is short; for a term
+// common in the store, estimated as if spread evenly — it is not rare in
+// the partition either way, and walking its list would make a save's cost
+// grow with the store. Callers hold s.mu.
+func (s *Store) partitionFreq(t string, g index.Group, n float64) float64 {
+	df := s.ix.DocFreq(t)
+	if df <= countedFreq {
+		return float64(s.ix.GroupFreq(t, g, df))
+	}
+	total := float64(max(1, s.ix.Len()))
+	return max(float64(countedFreq), float64(df)*n/total)
 }
 
 // rarest returns up to n of terms, the rarest first. Callers hold s.mu.
