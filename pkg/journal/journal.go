@@ -66,6 +66,7 @@ type Journal struct {
 	entries int64
 	last    string // hash of the last line; "" before the first chained line
 	lastSeq int64  // the last line's "seq", for the anchor
+	anchor  *os.File
 }
 
 // Open opens (creating, mode 0600) the log at path, drops a torn last line
@@ -521,6 +522,9 @@ func (j *Journal) Size() int64 { return j.size }
 
 // Close syncs and closes the log.
 func (j *Journal) Close() error {
+	if j.anchor != nil {
+		j.anchor.Close()
+	}
 	if err := j.f.Sync(); err != nil {
 		j.f.Close()
 		return fmt.Errorf("sync log: %w", err)

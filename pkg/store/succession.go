@@ -38,7 +38,7 @@ const (
 	// its older versions, successionCandidates how many memories are
 	// weighed, and maxProbable how many links one save makes.
 	successionTerms      = 24
-	successionCandidates = 12
+	successionCandidates = 4
 	maxProbable          = 3
 	// minSuccession is the confidence a link needs; linkScore the evidence
 	// score (successionConfidence) that gives it, fullScore the one that
