@@ -11,9 +11,9 @@
 //     project's database, port, CI…). Two memories about the same concept
 //     may be two versions of one fact even when they share no other word
 //     ("I live in Zaragoza", "finally unpacked in the new flat in
-//     Valencia"). A concept marked single has one value at a time for its
-//     subject (one home, one employer); the others (a project has many
-//     ports) need more evidence than the concept alone.
+//     Valencia"); a concept may name the detector of its values (a
+//     version, a port), and two memories that both state one are two
+//     statements of it.
 //   - change cues: the words that say something changed ("now", "no
 //     longer", "switched", "ya no", "pasamos a").
 //   - answer types: what a question wants (a phone number, a port, a
@@ -68,8 +68,7 @@ type spec struct {
 }
 
 type conceptSpec struct {
-	Name   string `json:"name"`
-	Single bool   `json:"single,omitempty"`
+	Name string `json:"name"`
 	// Value names the detector of the concept's values (a version, a
 	// port): two memories about the concept that both hold one are two
 	// statements of its value.
@@ -87,7 +86,6 @@ type typeSpec struct {
 // use.
 type Lexicon struct {
 	concepts []string
-	single   Set
 	valued   []func(string) bool // by concept: its value detector, if any
 	words    phrases             // value: concept index
 	byConcep [][][]string        // concept index → its phrases' words
@@ -151,7 +149,6 @@ func (sp *spec) merge(o spec) {
 	for _, c := range o.Concepts {
 		if i := indexOf(sp.Concepts, func(x conceptSpec) bool { return x.Name == c.Name }); i >= 0 {
 			sp.Concepts[i].Words = append(sp.Concepts[i].Words, c.Words...)
-			sp.Concepts[i].Single = sp.Concepts[i].Single || c.Single
 			sp.Concepts[i].Value = cmp.Or(c.Value, sp.Concepts[i].Value)
 			continue
 		}
@@ -196,9 +193,6 @@ func build(sp spec) (*Lexicon, error) {
 			return nil, fmt.Errorf("concept %d: a concept needs a name and words", i+1)
 		}
 		x.concepts = append(x.concepts, c.Name)
-		if c.Single {
-			x.single |= 1 << i
-		}
 		var holds func(string) bool
 		if c.Value != "" {
 			if holds = detectors[c.Value]; holds == nil {
@@ -275,9 +269,6 @@ func (x *Lexicon) BothHold(s Set, a, b string) bool {
 	}
 	return false
 }
-
-// Single returns the concepts of s that have one value at a time.
-func (x *Lexicon) Single(s Set) Set { return s & x.single }
 
 // Named returns the set of the concepts named; unknown names are left out
 // (a lexicon file edited since a memory was saved may have dropped one).

@@ -40,10 +40,8 @@ const (
 	successionTerms      = 24
 	successionCandidates = 4
 	maxProbable          = 3
-	// minSuccession is the confidence a link needs; linkScore the evidence
-	// score (successionConfidence) that gives it, fullScore the one that
-	// gives full confidence.
-	minSuccession = 0.5
+	// linkScore is the evidence score (successionConfidence) a link needs,
+	// fullScore the one that gives full confidence.
 	linkScore     = 0.85
 	fullScore     = 1.5
 	rareWeight    = 0.5
@@ -69,9 +67,8 @@ type successionEvidence struct {
 	// the shared terms that are rare in the partition.
 	Similarity float64
 	Rare       int
-	// Concept: both are about a concept of the lexicon; Single: one that
-	// has one value at a time (one home, one employer).
-	Concept, Single bool
+	// Concept: both are about a concept of the lexicon.
+	Concept bool
 	// Cue: the new memory says something changed.
 	Cue bool
 	// Value: both hold a value of a concept they share (a version, a
@@ -81,12 +78,13 @@ type successionEvidence struct {
 
 // successionConfidence is the inference's policy, a pure function of the
 // evidence: how much the two share (weighted overlap), how many rare words,
-// a concept in common and a change cue each add to it; no one of them is
-// enough alone, and a change cue cannot make a link without shared
-// substance. The weights were fitted as a logistic model on labelled
-// pairs and rounded; Single is kept as evidence but adds nothing, since a
-// shared single-valued concept alone links unrelated memories about as
-// often as versions.
+// a concept in common, a change cue and a value of the concept in both
+// each add to it; no one of them is enough alone, and a change cue cannot
+// make a link without shared substance. The weights were fitted as a
+// logistic model on labelled pairs and rounded. A concept that has one
+// value at a time (one home) was tried as stronger evidence: it linked
+// unrelated memories about as often as versions ("Priya moved to the ML
+// team" and "I live in Zaragoza"). 0 means no link.
 func successionConfidence(e successionEvidence) float64 {
 	score := e.Similarity + rareWeight*float64(min(e.Rare, maxRare))/maxRare
 	if e.Concept {
@@ -181,9 +179,9 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
 		e.Value = s.lex.BothHold(common, l.Text, oldText)
 		e.Similarity = weight / min(total, perTerm*float64(max(1, len(old))))
-		e.Concept, e.Single = common != 0, s.lex.Single(common) != 0
+		e.Concept = common != 0
 		conf := successionConfidence(e)
-		if conf < minSuccession {
+		if conf == 0 {
 			continue
 		}
 		found = append(found, leaf.Probable{ID: m.ID, Newer: m.ValidFrom.After(valid), Confidence: conf, Concepts: s.lex.Names(common), Terms: shared})

@@ -236,3 +236,37 @@ func TestTwoReferentsAskForAClue(t *testing.T) {
 		t.Errorf("the full name: %v %v, want Marta Quintero found", r.Verdict, ids(r))
 	}
 }
+
+// TestSuccessionConfidence is the inference policy's table: no piece of
+// evidence links alone; together they do, with a confidence that grows
+// with them.
+func TestSuccessionConfidence(t *testing.T) {
+	tests := []struct {
+		name string
+		e    successionEvidence
+		link bool
+	}{
+		{"nothing in common", successionEvidence{}, false},
+		{"a change cue alone", successionEvidence{Cue: true}, false},
+		{"a concept alone", successionEvidence{Concept: true}, false},
+		{"a concept and a cue", successionEvidence{Concept: true, Cue: true}, false},
+		{"one rare word and a concept", successionEvidence{Rare: 1, Similarity: 0.1, Concept: true}, false},
+		{"two rare words in a short memory", successionEvidence{Rare: 2, Similarity: 0.6}, true},
+		{"a concept, its value in both, a cue", successionEvidence{Similarity: 0.15, Concept: true, Value: true, Cue: true}, true},
+		{"one rare word, a concept with values, a cue", successionEvidence{Rare: 1, Similarity: 0.1, Concept: true, Value: true, Cue: true}, true},
+		{"mostly the same words", successionEvidence{Rare: 4, Similarity: 0.9, Concept: true, Cue: true, Value: true}, true},
+	}
+	prev := 0.0
+	for _, tt := range tests {
+		c := successionConfidence(tt.e)
+		if (c > 0) != tt.link || c < 0 || c > 1 {
+			t.Errorf("%s: confidence %v, want a link: %v", tt.name, c, tt.link)
+		}
+		if tt.link {
+			prev = c
+		}
+	}
+	if prev != 1 {
+		t.Errorf("the strongest evidence gives confidence %v, want 1", prev)
+	}
+}
