@@ -133,21 +133,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		return
 	}
 	hits, _ := s.ix.Search(index.Query{Terms: look, Visible: func(x index.Group) bool { return x == g }, Limit: successionCandidates})
-	// Rarity is measured in the partition: a word every memory of the
-	// project holds ("staging", "prod") tells its versions apart no better
-	// than the project's name.
-	n := float64(s.ix.GroupLen(g))
-	idf := make([]float64, len(top))
-	var total float64
-	for i, t := range top {
-		df := s.partitionFreq(t, g, n)
-		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
-		total += idf[i]
-	}
-	// A rare term: its IDF is a good share of the highest the partition
-	// can give (a term found nowhere), or, in a small partition where no
-	// IDF is high, it is in a few memories only.
-	rare := min(rareShare*math.Log(1+(n+0.5)/0.5), math.Log(1+(n-fewDF+0.5)/(fewDF+0.5)))
+	idf, total, rare := s.partitionIDF(top, g)
 	perTerm := total / float64(len(top))
 	var found []leaf.Probable
 	for _, h := range hits {
@@ -219,6 +205,25 @@ func compareFloat(a, b float64) int {
 
 func sameDay(a, b time.Time) bool {
 	return a.UTC().Format(time.DateOnly) == b.UTC().Format(time.DateOnly)
+}
+
+// partitionIDF returns the IDF of each of terms within partition g, their
+// sum, and the IDF at or above which a term is rare there. Rarity is
+// measured in the partition: a word every memory of the project holds
+// ("staging", "prod") tells its versions apart no better than the
+// project's name. A rare term's IDF is a good share of the highest the
+// partition can give (a term found nowhere), or, in a small partition
+// where no IDF is high, it is in a few memories only. Callers hold s.mu.
+func (s *Store) partitionIDF(terms []string, g index.Group) (idf []float64, total, rare float64) {
+	n := float64(s.ix.GroupLen(g))
+	idf = make([]float64, len(terms))
+	for i, t := range terms {
+		df := s.partitionFreq(t, g, n)
+		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		total += idf[i]
+	}
+	rare = min(rareShare*math.Log(1+(n+0.5)/0.5), math.Log(1+(n-fewDF+0.5)/(fewDF+0.5)))
+	return idf, total, rare
 }
 
 // partitionFreq is how many of the n memories of partition g hold term t:
