@@ -63,6 +63,10 @@ type spec struct {
 	Concepts   []conceptSpec `json:"concepts"`
 	ChangeCues []string      `json:"change_cues"`
 	Types      []typeSpec    `json:"types"`
+	// Heads are nouns that, after a type's cue ("API key limit") or
+	// before it with "of" between ("límite por clave de API"), make the cue
+	// a modifier: the question asks for the head, not for the cue's value.
+	Heads []string `json:"heads,omitempty"`
 	// Groups are the glossary: words that mean the same.
 	Groups [][]string `json:"groups,omitempty"`
 }
@@ -92,6 +96,7 @@ type Lexicon struct {
 	cues     phrases
 	types    []answerType
 	asks     phrases // value: type index
+	heads    map[string]bool
 	// same holds the glossary: its phrases (value: group index), and each
 	// group's one-word members as terms.
 	same    phrases
@@ -210,6 +215,12 @@ func build(sp spec) (*Lexicon, error) {
 	for _, c := range sp.ChangeCues {
 		x.cues.add(c, 0)
 	}
+	x.heads = map[string]bool{}
+	for _, h := range sp.Heads {
+		for _, w := range stems(h) {
+			x.heads[w] = true
+		}
+	}
 	for i, t := range sp.Types {
 		d, ok := detectors[t.Detector]
 		if !ok {
@@ -319,8 +330,8 @@ func (x *Lexicon) Asks(query string) Type {
 	// still asks).
 	opener := len(terms) > 0 && otherAnswers[terms[0]]
 	var best Type
-	x.asks.eachMatch(terms, func(i int, words []string) {
-		if opener && !matchAt(terms, 0, words) {
+	x.asks.eachAt(terms, func(i, at int, words []string) {
+		if opener && at != 0 || x.modifies(terms, at, len(words)) {
 			return
 		}
 		if len(words) > len(best.Cue) {
@@ -389,14 +400,37 @@ func (p phrases) each(terms []string, fn func(value int)) {
 }
 
 func (p phrases) eachMatch(terms []string, fn func(value int, words []string)) {
+	p.eachAt(terms, func(v, _ int, words []string) { fn(v, words) })
+}
+
+// eachAt is eachMatch, with the position each phrase starts at.
+func (p phrases) eachAt(terms []string, fn func(value, at int, words []string)) {
 	for i, t := range terms {
 		for _, ph := range p[t] {
 			if matchAt(terms, i, ph.words) {
-				fn(ph.value, ph.words)
+				fn(ph.value, i, ph.words)
 			}
 		}
 	}
 }
+
+// modifies reports whether the n words at terms[at:] name what a head
+// noun is of ("the API key limit", "el límite de peticiones por clave de
+// API"), so the question asks for the head.
+func (x *Lexicon) modifies(terms []string, at, n int) bool {
+	if at+n < len(terms) && x.heads[terms[at+n]] {
+		return true
+	}
+	for ; at >= 2 && ofWords[terms[at-1]]; at -= 2 {
+		if x.heads[terms[at-2]] {
+			return true
+		}
+	}
+	return false
+}
+
+// ofWords join a Spanish head to what it is of.
+var ofWords = map[string]bool{"de": true, "del": true, "por": true, "para": true}
 
 func matchAt(terms []string, i int, words []string) bool {
 	if i+len(words) > len(terms) {

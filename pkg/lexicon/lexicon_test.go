@@ -56,6 +56,14 @@ func TestAsksAndHolds(t *testing.T) {
 		{"When do we rotate the staging token?", "", "", ""}, // asks for a time, not the token
 		{"What's the API token for the registry?", "secret", "The token is in the 1Password vault.", "The registry mirrors crates."},
 		{"Where are the rate-limit counters kept?", "", "", ""},
+		// A cue before a head noun names what the head is of: the question
+		// asks for the limit, the policy, the format (beside each, its
+		// positive control asking for the cue's own value).
+		{"What's the per-API-key request limit on the collector?", "", "", ""},
+		{"What's the API key for the collector?", "secret", "The API key is in the kelpie vault.", "The collector rejects unknown keys."},
+		{"What is the password rotation policy?", "", "", ""},
+		{"¿Cuál es el límite de peticiones por clave de API?", "", "", ""},
+		{"¿Cuál es la clave de API del colector?", "secret", "La clave de API está en el vault de kelpie.", "El colector rechaza claves desconocidas."},
 	}
 	for _, tt := range tests {
 		ty := x.Asks(tt.question)
