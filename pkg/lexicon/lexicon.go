@@ -76,7 +76,10 @@ type conceptSpec struct {
 	// Value names the detector of the concept's values (a version, a
 	// port): two memories about the concept that both hold one are two
 	// statements of its value.
-	Value string   `json:"value,omitempty"`
+	Value string `json:"value,omitempty"`
+	// Shown: a value alone says what a text is about (an IP address is a
+	// host's, a price per hour a rate), without any of the words.
+	Shown bool     `json:"shown_by_value,omitempty"`
 	Words []string `json:"words"`
 }
 
@@ -91,6 +94,7 @@ type typeSpec struct {
 type Lexicon struct {
 	concepts []string
 	valued   []func(string) bool // by concept: its value detector, if any
+	shown    Set                 // the concepts a value alone shows
 	words    phrases             // value: concept index
 	byConcep [][][]string        // concept index → its phrases' words
 	cues     phrases
@@ -155,6 +159,7 @@ func (sp *spec) merge(o spec) {
 		if i := indexOf(sp.Concepts, func(x conceptSpec) bool { return x.Name == c.Name }); i >= 0 {
 			sp.Concepts[i].Words = append(sp.Concepts[i].Words, c.Words...)
 			sp.Concepts[i].Value = cmp.Or(c.Value, sp.Concepts[i].Value)
+			sp.Concepts[i].Shown = sp.Concepts[i].Shown || c.Shown
 			continue
 		}
 		sp.Concepts = append(sp.Concepts, c)
@@ -205,6 +210,12 @@ func build(sp spec) (*Lexicon, error) {
 			}
 		}
 		x.valued = append(x.valued, holds)
+		if c.Shown {
+			if holds == nil {
+				return nil, fmt.Errorf("concept %q: shown_by_value needs a value detector", c.Name)
+			}
+			x.shown |= 1 << i
+		}
 		x.byConcep = append(x.byConcep, nil)
 		for _, w := range c.Words {
 			if words := x.words.add(w, i); words != nil {
@@ -234,10 +245,23 @@ func build(sp spec) (*Lexicon, error) {
 	return x, nil
 }
 
-// Concepts returns the concepts text is about.
+// Concepts returns the concepts text is about: by their words, or by a
+// value that shows one.
 func (x *Lexicon) Concepts(text string) Set {
 	var s Set
 	x.words.each(stems(text), func(i int) { s |= 1 << i })
+	return s | x.Shown(x.shown&^s, text)
+}
+
+// Shown returns the concepts of within whose value text holds, of those a
+// value alone shows.
+func (x *Lexicon) Shown(within Set, text string) Set {
+	var s Set
+	for i, holds := range x.valued {
+		if within&x.shown&(1<<i) != 0 && holds(text) {
+			s |= 1 << i
+		}
+	}
 	return s
 }
 

@@ -32,10 +32,12 @@ type question struct {
 	periodName string
 	// projects are the projects the question names, by group.
 	projects []index.Group
+	// from is the project the question is asked from ("" for none).
+	from string
 }
 
-func (s *Store) questionOf(text string, terms []string) question {
-	q := question{asked: s.askedOf(text, terms), wants: s.lex.Asks(text)}
+func (s *Store) questionOf(text string, terms []string, from string) question {
+	q := question{asked: s.askedOf(text, terms), wants: s.lex.Asks(text), from: from}
 	if start, end, ok := dates.Period(text, s.now()); ok {
 		q.period.start, q.period.end = start, end
 		q.periodName = periodName(start, end)

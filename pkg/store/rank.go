@@ -22,6 +22,16 @@ const verifiedBoost = 1.05
 // names a project ("who is on call for switchyard?" asked from anywhere).
 const elsewhereDemote = 0.5
 
+// conceptBoost raises a memory about a concept the question asks about
+// (pkg/lexicon: where one lives, a project's database): "finally unpacked
+// in the new flat" answers "which city am I based in?" in none of its
+// words.
+const conceptBoost = 1.25
+
+// homeBoost breaks a tie between a memory of the part of the store the
+// question is asked from and one from elsewhere (see Store.home).
+const homeBoost = 1.02
+
 // ranked is one memory in the ranking.
 type ranked struct {
 	doc     index.Doc
@@ -38,9 +48,10 @@ type ranked struct {
 //
 //  1. the clue: memories that match it too rise (clueBoost), the rest sink
 //     (clueDemote);
-//  2. trust: verified memories get a small edge over asserted ones, and
-//     the memories of projects a question does not name, when it names
-//     one, sink;
+//  2. trust and topic: verified memories get a small edge over asserted
+//     ones, the memories of projects a question does not name, when it
+//     names one, sink, those at home (Store.home) win a tie, and those
+//     about a concept the question asks about rise;
 //  3. time (unless withTimeline is false, for tests that compare): a memory
 //     superseded in the view (by a newer value of one of its facts, or by
 //     an explicit correction) never outranks its successor. The successor
@@ -85,6 +96,12 @@ func (s *Store) weigh(raw []index.Hit, clue []string, q question) (out []ranked,
 		}
 		if s.elsewhere(q, r) {
 			r.score *= elsewhereDemote
+		}
+		if s.home(r, q) {
+			r.score *= homeBoost
+		}
+		if s.topical(h.Doc, q) {
+			r.score *= conceptBoost
 		}
 		at[h.Doc] = len(out)
 		out = append(out, r)

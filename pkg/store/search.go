@@ -207,7 +207,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if opts.Descend {
 		descend = t
 	}
-	q.ask = s.questionOf(in.Query, q.terms)
+	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
 	raw, cov := s.score(descend, expand(q.terms, s.lex.Expand(in.Query, q.terms)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
@@ -268,7 +268,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		Coverage:    float64(bits.OnesCount64(best.matched)) / float64(len(q.terms)),
 		QueryTerms:  len(q.terms),
 		Informative: len(q.terms) + len(q.clue),
-		Topical:     s.lex.ConceptsWith(q.ask.asked.concepts, func(t string) bool { return s.ix.Contains(best.doc, t) }) != 0,
+		Topical:     s.topical(best.doc, q.ask),
 		Unknown:     s.unknownName(q.ask, vis),
 		Wanted:      q.ask.wants.Name,
 		Held:        held,
@@ -284,7 +284,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		e.Rivals[i] = r.score
 	}
 	if len(rivals) > 0 {
-		e.Apart = s.apart(best, rivals[0])
+		e.Apart = s.apart(best, rivals[0]) && s.home(best, q.ask) == s.home(rivals[0], q.ask)
 		e.Covered = s.covers(rivals[0], best, q)
 	}
 	return e
@@ -298,7 +298,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) judgment {
 	e := s.evidence(order, rivals, q, vis, held)
 	j := judge(e)
-	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
+	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && s.home(order[0], q.ask) == s.home(rivals[0], q.ask) && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
 	}
@@ -366,6 +366,26 @@ func (s *Store) hitOf(r ranked, l leaf.Leaf, tv timeline.View) Hit {
 // kinds' priors (kind.go) already ranked them. Callers hold s.mu.
 func (s *Store) apart(a, b ranked) bool {
 	return treeGroup(s.docs[a.doc]) != treeGroup(s.docs[b.doc]) && s.sameKind(a, b)
+}
+
+// home reports whether r is in the part of the store the question is
+// asked from: its project's memories, or the global ones when asked from
+// none. Two things of one name in two other parts are two referents ("the
+// staging database" of two projects, asked from outside both); of one at
+// home and one elsewhere, the one at home is what the asker means.
+// Callers hold s.mu.
+func (s *Store) home(r ranked, q question) bool {
+	l := s.docs[r.doc]
+	if q.from == "" {
+		return l.Scope == leaf.ScopeGlobal
+	}
+	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
+}
+
+// topical reports whether memory d is about a concept the question asks
+// about. Callers hold s.mu.
+func (s *Store) topical(d index.Doc, q question) bool {
+	return q.asked.concepts != 0 && s.lex.ConceptsWith(q.asked.concepts, func(t string) bool { return s.ix.Contains(d, t) }) != 0
 }
 
 // sameKind reports whether two memories are of one kind (kind.go): a

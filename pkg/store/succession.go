@@ -163,6 +163,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 		// adds ("…because 9090 collided with Prometheus").
 		oldText := s.shown(m).Text
 		old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
+		common |= s.lex.Shown(concepts, oldText)
 		e.Value = s.lex.BothHold(common, l.Text, oldText)
 		e.Similarity = weight / min(total, perTerm*float64(max(1, len(old))))
 		e.Concept = common != 0

@@ -37,3 +37,31 @@ func TestExactTieBetweenDifferentThingsAsksForAClue(t *testing.T) {
 		t.Fatalf("two wordings of one fact: verdict %v (%s) with %d hits, want found over an exact tie", r.Verdict, r.Message, len(r.Hits))
 	}
 }
+
+// TestNearTieAtHomeAndElsewhere: one name in two projects, asked from
+// outside both, is two referents; the same near tie between a memory of
+// the project asked from and a global one is not: the one at home is
+// what the asker means.
+func TestNearTieAtHomeAndElsewhere(t *testing.T) {
+	s := open(t, t.TempDir())
+	ctx := context.Background()
+	save := func(project string, scope Scope, text string) {
+		c := Caller{Agent: alice.Agent, Session: "s-" + project + text[:4], Project: project}
+		if _, err := s.Save(ctx, SaveInput{Caller: c, Content: text, Scope: scope}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("kelpie", ScopeProject, "The staging database is alpha-db.internal, user alpha_rw.")
+	save("ledger", ScopeProject, "The staging database is beta-db.internal, user beta_rw.")
+	const q = "what is the staging database called?"
+
+	r := find(t, s, SearchInput{Caller: Caller{Agent: alice.Agent, Session: "q"}, Query: q, Scope: ScopeAll})
+	if r.Verdict != Ambiguous || len(r.Hits) < 2 {
+		t.Fatalf("two projects asked from neither: verdict %v with %d hits (%s), want ambiguous", r.Verdict, len(r.Hits), r.Message)
+	}
+	save("", ScopeGlobal, "The staging database is gamma-db.internal, user gamma_rw.")
+	r = find(t, s, SearchInput{Caller: Caller{Agent: alice.Agent, Session: "q", Project: "kelpie"}, Query: q})
+	if r.Verdict != Found || len(r.Hits) == 0 || r.Hits[0].Leaf.Project != "kelpie" {
+		t.Fatalf("asked from kelpie: verdict %v (%s), want found with kelpie's first", r.Verdict, r.Message)
+	}
+}
