@@ -22,6 +22,11 @@ func TestConceptsAndCues(t *testing.T) {
 		{"El standup pasa a las 9:30 desde septiembre.", []string{"schedule"}, true},
 		{"Ya no usamos Docker Desktop: ahora Colima.", []string{"runtime"}, true},
 		{"The cat sat on the mat.", nil, false},
+		// A value alone shows a concept whose lexicon entry says so (a
+		// price per hour is a rate); an IP address does not show a host.
+		{"El soporte lo facturo a 80 €/hora.", []string{"rate"}, false},
+		{"faro is at 10.0.10.20.", nil, false},
+		{"Cambié Pi-hole por AdGuard Home en el homelab.", nil, true},
 	}
 	for _, tt := range tests {
 		got := x.Names(x.Concepts(tt.text))
