@@ -72,7 +72,9 @@ func namesIn(text string) []string {
 			quoted = false
 		}
 		if w != "" {
-			opening = false
+			// The next word opens a sentence after one that ends one
+			// ("…yes or no? Answer in a word.").
+			opening = strings.ContainsAny(raw[len(raw)-1:], ".?!")
 		}
 	}
 	return out
@@ -117,12 +119,24 @@ func (s *Store) unknownName(q question, vis func(index.Group) bool) string {
 		if n == "" || strings.Contains(n, " ") {
 			continue
 		}
-		hits, _ := s.ix.Search(index.Query{Terms: []string{n}, Visible: vis, Limit: 1})
-		if len(hits) == 0 {
+		if !s.seen(n, vis) {
 			return q.naming[i]
 		}
 	}
 	return ""
+}
+
+// unseen reports whether some of terms is in no memory the caller may
+// see. Callers hold s.mu.
+func (s *Store) unseen(terms []string, vis func(index.Group) bool) bool {
+	return slices.ContainsFunc(terms, func(t string) bool { return !s.seen(t, vis) })
+}
+
+// seen reports whether a memory the caller may see holds term t. Callers
+// hold s.mu.
+func (s *Store) seen(t string, vis func(index.Group) bool) bool {
+	hits, _ := s.ix.Search(index.Query{Terms: []string{t}, Visible: vis, Limit: 1})
+	return len(hits) > 0
 }
 
 // holds reports whether a ranked memory holds a value of the kind the

@@ -280,6 +280,9 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 	if e.Elsewhere {
 		e.Project = s.projects[q.ask.projects[0]]
 	}
+	if strayMatch(e) {
+		e.Unseen = s.unseen(q.terms, vis)
+	}
 	for i, r := range rivals {
 		e.Rivals[i] = r.score
 	}

@@ -77,8 +77,10 @@ type evidence struct {
 	Late, Elsewhere bool
 	Period, Project string
 	// Unknown is a name the question asks about that no memory the caller
-	// may see holds ("Kafka" in "which Kafka topic…").
+	// may see holds ("Kafka" in "which Kafka topic…"); Unseen, that some
+	// word of the question is in none (asked only of a stray match).
 	Unknown string
+	Unseen  bool
 	// Wanted is the kind of value the question asks for ("phone", "port":
 	// pkg/lexicon's answer types), Held whether the best memory holds one.
 	Wanted string
@@ -128,6 +130,16 @@ func distinctTerms(a, b, asked []string) bool {
 func distinctWords(shared, a, b int) bool {
 	n := min(a, b)
 	return n > 0 && 2*shared < n
+}
+
+// strayMatch: the best memory holds too little of a question of several
+// words to be about it, and is about no concept the question asks about.
+// Such a match is a near miss only when the question has a word no memory
+// holds ("Trufa's vet"): what it asks about was never stored. Otherwise
+// the answer is there in other words (a conversation rarely repeats the
+// question's).
+func strayMatch(e evidence) bool {
+	return e.Coverage < nearMissCover && e.QueryTerms >= 3 && !e.Topical
 }
 
 // answerKind is which hits a judgment shows.
@@ -180,7 +192,7 @@ func judge(e evidence) judgment {
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "an answer about "+e.Project
 	case e.Wanted != "" && !e.Held:
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "a "+strings.ReplaceAll(e.Wanted, "_", " ")
-	case e.Coverage < nearMissCover && e.QueryTerms >= 3 && !e.Topical:
+	case strayMatch(e) && e.Unseen:
 		j.verdict, j.answer = NotFound, answerNearMiss
 	case len(e.Referents) >= 2:
 		j.verdict, j.answer = Ambiguous, answerReferents
