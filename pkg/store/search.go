@@ -379,7 +379,9 @@ func (s *Store) apart(a, b ranked) bool {
 // Callers hold s.mu.
 func (s *Store) home(r ranked, q question) bool {
 	l := s.docs[r.doc]
-	if q.from == "" {
+	if g, ok := s.groups[q.from]; !ok || g == 0 || s.ix.GroupLen(g) == 0 {
+		// Asked from no project, or from one with no memories of its own
+		// (a directory never worked in): the global memories are home.
 		return l.Scope == leaf.ScopeGlobal
 	}
 	return l.Scope != leaf.ScopeGlobal && l.Project == q.from

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
 // TestExactTieBetweenDifferentThingsAsksForAClue: two memories that answer
@@ -63,5 +65,10 @@ func TestNearTieAtHomeAndElsewhere(t *testing.T) {
 	r = find(t, s, SearchInput{Caller: Caller{Agent: alice.Agent, Session: "q", Project: "kelpie"}, Query: q})
 	if r.Verdict != Found || len(r.Hits) == 0 || r.Hits[0].Leaf.Project != "kelpie" {
 		t.Fatalf("asked from kelpie: verdict %v (%s), want found with kelpie's first", r.Verdict, r.Message)
+	}
+	// A directory never worked in asks from the global part.
+	r = find(t, s, SearchInput{Caller: Caller{Agent: alice.Agent, Session: "q", Project: "/tmp/scratch"}, Query: q, Scope: ScopeAll})
+	if r.Verdict != Found || len(r.Hits) == 0 || r.Hits[0].Leaf.Scope != leaf.ScopeGlobal {
+		t.Fatalf("asked from a project without memories: verdict %v (%s), want found with the global one first", r.Verdict, r.Message)
 	}
 }
