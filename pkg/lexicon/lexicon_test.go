@@ -146,3 +146,17 @@ func TestLoad(t *testing.T) {
 		}
 	}
 }
+
+func TestLanguage(t *testing.T) {
+	for text, want := range map[string]string{
+		"Carmen se ha mudado a Santander: le han dado plaza en el hospital.": "es",
+		"Bajamos el muestreo de trazas de switchyard en prod al 2%.":         "es",
+		"switchyard traces go over OTLP to Tempo; prod sampling is 5%.":      "en",
+		"The NAS, faro, is at 192.168.1.20.":                                 "en",
+		"kelpie":                                                             "en",
+	} {
+		if got := Language(text); got != want {
+			t.Errorf("Language(%q) = %s, want %s", text, got, want)
+		}
+	}
+}

@@ -110,9 +110,8 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 	if l.Source != nil {
 		return // a document's blocks are not statements that change
 	}
+	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text)}
 	terms := ownTerms(l)
-	concepts := s.lex.Concepts(l.Text)
-	cue := s.lex.ChangeCue(l.Text)
 
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -123,58 +122,127 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 	if !ok {
 		return // the first memory of its project
 	}
-	top := s.rarest(terms, successionTerms)
+	in.top = s.rarest(terms, successionTerms)
+	look := in.translate(s.lex)
 	// The older versions are looked for by the words that can tell them
 	// apart: a word in many memories of the store is rare in no partition
 	// worth the name, and walking its postings would make a save cost more
 	// the larger the store.
-	look := slices.DeleteFunc(slices.Clone(top), func(t string) bool { return s.ix.DocFreq(t) > searchedFreq })
+	look = slices.DeleteFunc(look, func(t string) bool { return s.ix.DocFreq(t) > searchedFreq })
+	look = look[:min(len(look), index.MaxQueryTerms)]
 	if len(look) == 0 {
 		return
 	}
 	hits, _ := s.ix.Search(index.Query{Terms: look, Visible: func(x index.Group) bool { return x == g }, Limit: successionCandidates})
-	idf, total, rare := s.partitionIDF(top, g)
-	perTerm := total / float64(len(top))
+	var total float64
+	in.idf, total, in.rare = s.partitionIDF(in.top, g)
+	in.total, in.perTerm = total, total/float64(len(in.top))
+	in.sameIDF = make([][]float64, len(in.same))
+	for i, ts := range in.same {
+		in.sameIDF[i], _, _ = s.partitionIDF(ts, g)
+	}
 	var found []leaf.Probable
 	for _, h := range hits {
-		m := s.docs[h.Doc]
-		if !isLive(m) || m.Source != nil || m.Scope != l.Scope || sameDay(m.ValidFrom, valid) {
-			continue
+		if p, ok := s.weighSuccession(&in, h.Doc); ok {
+			found = append(found, p)
 		}
-		e := successionEvidence{Cue: cue}
-		var shared []string
-		var weight float64
-		for i, t := range top {
-			if !s.ix.Contains(h.Doc, t) {
-				continue
-			}
-			weight += idf[i]
-			if idf[i] >= rare {
-				e.Rare++
-				shared = append(shared, t)
-			}
-		}
-		common := s.lex.ConceptsWith(concepts, func(t string) bool { return s.ix.Contains(h.Doc, t) })
-		if e.Rare == 0 && common == 0 {
-			continue // nothing distinctive in common: not worth reading
-		}
-		// The overlap coefficient, weighted by rarity: the shorter of two
-		// versions is mostly contained in the longer, whatever the longer
-		// adds ("…because 9090 collided with Prometheus").
-		oldText := s.shown(m).Text
-		old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
-		common |= s.lex.Shown(concepts, oldText)
-		e.Value = s.lex.BothHold(common, l.Text, oldText)
-		e.Similarity = weight / min(total, perTerm*float64(max(1, len(old))))
-		e.Concept = common != 0
-		conf := successionConfidence(e)
-		if conf == 0 {
-			continue
-		}
-		found = append(found, leaf.Probable{ID: m.ID, Newer: m.ValidFrom.After(valid), Confidence: conf, Concepts: s.lex.Names(common), Terms: shared})
 	}
 	slices.SortStableFunc(found, func(a, b leaf.Probable) int { return compareFloat(b.Confidence, a.Confidence) })
 	l.Probable = found[:min(len(found), maxProbable)]
+}
+
+// inference is what inferSuccession knows of the new memory.
+type inference struct {
+	l        *leaf.Leaf
+	valid    time.Time
+	concepts lexicon.Set
+	cue      bool
+	lang     string
+	// top are its rarest terms, same[i] top[i] in the other language (the
+	// glossary), idf and sameIDF their IDF in the partition, rare the IDF
+	// at which a term is rare there, total the top's sum and perTerm its
+	// average.
+	top            []string
+	same           [][]string
+	idf            []float64
+	sameIDF        [][]float64
+	rare           float64
+	total, perTerm float64
+}
+
+// translate fills in.same and returns the terms to look for older
+// versions by: the rarest terms and their translations, which find a
+// correction in Spanish of a memory in English, and the other way.
+func (in *inference) translate(lex *lexicon.Lexicon) []string {
+	in.same = make([][]string, len(in.top))
+	look := slices.Clone(in.top)
+	for _, x := range lex.Expand(in.l.Text, in.top) {
+		if !x.Concept {
+			in.same[x.For] = append(in.same[x.For], x.Term)
+			look = append(look, x.Term)
+		}
+	}
+	return look
+}
+
+// weighSuccession weighs the evidence that the new memory and the older
+// memory d are two versions of one statement. Callers hold s.mu.
+func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool) {
+	m := s.docs[d]
+	if !isLive(m) || m.Source != nil || m.Scope != in.l.Scope || sameDay(m.ValidFrom, in.valid) {
+		return leaf.Probable{}, false
+	}
+	e := successionEvidence{Cue: in.cue}
+	holds := func(t string) bool { return s.ix.Contains(d, t) }
+	weight, shared := in.overlap(holds, true)
+	e.Rare = len(shared)
+	common := s.lex.ConceptsWith(in.concepts, holds)
+	if e.Rare == 0 && common == 0 {
+		return leaf.Probable{}, false // nothing distinctive in common: not worth reading
+	}
+	oldText := s.shown(m).Text
+	if lexicon.Language(oldText) == in.lang {
+		// Two texts in one language share their words, not translations.
+		weight, shared = in.overlap(holds, false)
+		e.Rare = len(shared)
+	}
+	// The overlap coefficient, weighted by rarity: the shorter of two
+	// versions is mostly contained in the longer, whatever the longer
+	// adds ("…because 9090 collided with Prometheus").
+	old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
+	common |= s.lex.Shown(in.concepts, oldText)
+	e.Value = s.lex.BothHold(common, in.l.Text, oldText)
+	e.Similarity = weight / min(in.total, in.perTerm*float64(max(1, len(old))))
+	e.Concept = common != 0
+	conf := successionConfidence(e)
+	if conf == 0 {
+		return leaf.Probable{}, false
+	}
+	return leaf.Probable{ID: m.ID, Newer: m.ValidFrom.After(in.valid), Confidence: conf, Concepts: s.lex.Names(common), Terms: shared}, true
+}
+
+// overlap returns the IDF-weighted share of the new memory's rarest terms
+// an older one holds, and those of them that are rare; translated counts
+// a term's translations as the term.
+func (in *inference) overlap(holds func(string) bool, translated bool) (weight float64, rare []string) {
+	for i, t := range in.top {
+		idf, ok := in.idf[i], holds(t)
+		if !ok && translated {
+			// As rare as the translation the older memory holds: a
+			// weekday is rare in the few Spanish memories, not in all.
+			if j := slices.IndexFunc(in.same[i], holds); j >= 0 {
+				idf, ok = min(idf, in.sameIDF[i][j]), true
+			}
+		}
+		if !ok {
+			continue
+		}
+		weight += idf
+		if idf >= in.rare {
+			rare = append(rare, t)
+		}
+	}
+	return weight, rare
 }
 
 // ownTerms are the terms of l's text that can tell its versions apart:
