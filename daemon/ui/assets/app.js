@@ -64,6 +64,7 @@
     }
     return el;
   }
+  function nowrap(text) { return h("span", { class: "nowrap" }, text); }
   function chip(text, cls) { return h("span", { class: "chip " + (cls || "") }, text); }
   function num(v) { return Number(v || 0); }
   function word(v, prefix) { return String(v || "").replace(prefix, "").toLowerCase(); }
@@ -90,7 +91,7 @@
     return s.length > n ? s.slice(0, n - 1) + "…" : s;
   }
   function scopeOf(sel) { return SCOPES[$(sel).value] || SCOPES.default; }
-  function trustChip(m) { const w = word(m.trust, "TRUST_"); return chip(w, "trust-" + w); }
+  function trustChip(m) { const w = word(m.trust, "TRUST_"); return chip(t("trust-" + w), "trust-" + w); }
   function memoryChips(m) {
     const out = [trustChip(m)];
     if ((m.corrected_by || []).length) out.push(chip(t("outdated"), "warn"));
@@ -332,7 +333,7 @@
       [t("id"), h("code", {}, m.id)], [t("valid-from"), fmtTime(m.valid_from)], [t("recorded-at"), fmtTime(m.recorded_at)],
       [t("scope-label"), scope], [t("project"), m.project], [t("origin-project"), m.origin_project],
       [t("agent"), [(m.agent || {}).name, " ", (m.agent || {}).version]], [t("session"), m.session_id],
-      [t("trust"), word(m.trust, "TRUST_")], [t("status"), m.status], [t("review-note"), m.review_note],
+      [t("trust"), t("trust-" + word(m.trust, "TRUST_"))], [t("status"), m.status], [t("review-note"), m.review_note],
       [t("domain"), m.domain], [t("tags"), (m.tags || []).join(", ")], [t("source"), src], [t("checksum"), h("code", {}, m.checksum)],
     ]));
     const corrects = m.corrects || [], by = m.corrected_by || [];
@@ -354,7 +355,7 @@
     const wordScope = Object.keys(SCOPES).find((k) => SCOPES[k] === openScope) || "default";
     try {
       const r = await api("MemoryLog", { id: m.id, scope: wordScope });
-      const rows = (r.entries || []).map((e) => [fmtTime(e.time), chip(e.op), (e.agent || {}).name || "—", e.summary]);
+      const rows = (r.entries || []).map((e) => [nowrap(fmtTime(e.time)), chip(e.op), nowrap((e.agent || {}).name || "—"), e.summary]);
       box.replaceChildren(rows.length ? table([t("when"), t("op"), t("agent"), t("summary")], rows) : h("p", { class: "hint" }, t("no-entries")));
     } catch (e) {
       box.replaceChildren(h("p", { class: "error" }, t("error", { msg: e.message })));
@@ -483,7 +484,7 @@
           fmtTime(v.recorded_at), fmtTime(v.superseded_at), memoryButton(v.memory_id, t("open"), scope)]), "compact");
       return h("div", { class: "fact-row" },
         h("div", { class: "fact-name" }, h("strong", {}, f.subject), " · ", f.attribute, " ", chip(f.scope, "scope")),
-        track, h("details", {}, h("summary", {}, t("items", { n: values.length })), detail));
+        track, h("details", {}, h("summary", {}, t("values-n", { n: values.length })), detail));
     });
     out.replaceChildren(h("div", { class: "timeline" }, axis, rows));
   }
@@ -504,8 +505,8 @@
       h("div", { class: "pair" }, side(t("older"), p.old), h("div", { class: "arrow", "aria-hidden": "true" }, "→"), side(t("newer"), p.new)),
       h("p", {}, h("strong", {}, t("confidence"), ": "), Number(p.confidence).toFixed(2), " · ", h("strong", {}, t("about"), ": "), (p.about || []).map((a) => [chip(a), " "])),
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "primary", onclick: () => decideLink(card, "MarkOutdated", p) }, t("confirm")),
-        h("button", { type: "button", onclick: () => decideLink(card, "Unlink", p) }, t("undo"))));
+        h("button", { type: "button", class: "primary confirm", onclick: () => decideLink(card, "MarkOutdated", p) }, t("confirm")),
+        h("button", { type: "button", class: "undo", onclick: () => decideLink(card, "Unlink", p) }, t("undo"))));
     return card;
   }
   async function decideLink(card, method, p) {
@@ -583,7 +584,7 @@
     const tr = s.tree || {};
     return h("div", { class: "card" }, h("h2", {}, t("store")), dl([
       [t("memories"), num(s.memories)], [t("global-memories"), num(s.global_memories)], [t("project-memories"), num(s.project_memories)],
-      [t("projects"), num(s.projects)], [t("pending"), num(s.pending_review)], [t("forgotten"), num(s.forgotten)],
+      [t("projects"), num(s.projects)], [t("pending"), num(s.pending_review)], [t("forgotten-count"), num(s.forgotten)],
       [t("facts"), num(s.facts)], [t("log-entries"), num(s.log_entries)],
       [t("outline"), t("tree-summary", { leaves: num(tr.leaves), branches: num(tr.branches), layers: num(tr.layers), pending: num(tr.pending) })],
     ]));
@@ -609,7 +610,7 @@
     }
     const rows = [...by].sort((x, y) => (x[1].last < y[1].last ? 1 : -1)).map(([name, a]) =>
       [h("strong", {}, name), a.n, [...a.ops].map(([op, n]) => [chip(op + " " + n), " "]), fmtTime(a.last)]);
-    const recent = entries.slice(-15).reverse().map((e) => [fmtTime(e.time), chip(e.op), (e.agent || {}).name || "—", e.project || "—", e.summary]);
+    const recent = entries.slice(-15).reverse().map((e) => [nowrap(fmtTime(e.time)), chip(e.op), nowrap((e.agent || {}).name || "—"), e.project || "—", e.summary]);
     return h("section", {}, h("h2", {}, t("activity")), table([t("agent"), t("entries"), t("op"), t("last")], rows),
       h("h2", {}, t("recent")), table([t("when"), t("op"), t("agent"), t("project"), t("summary")], recent));
   }
