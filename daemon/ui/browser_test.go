@@ -109,6 +109,21 @@ func TestInABrowser(t *testing.T) {
 	}
 	b.shot("explore-markup")
 
+	// Forget asks first, with a reason; restore brings the memory back.
+	b.openLeaf("Prefer tabs")
+	b.do("forget", chromedp.Click(chromedp.CSS("#memory .actions button.danger")), chromedp.WaitVisible(chromedp.CSS("#confirm-input")),
+		chromedp.SendKeys(chromedp.CSS("#confirm-input"), "tried in the browser"), chromedp.Click(chromedp.CSS("#confirm-ok")))
+	b.waitTrue("the tombstone shows", `document.querySelector("#memory .callout.bad")?.textContent.includes("tried in the browser")`)
+	b.shot("explore-forgotten")
+	if out, err := ihmt("search", "tabs spaces Go code", "--json"); err != nil || strings.Contains(out, ids[textTabs]) {
+		t.Errorf("the CLI still finds the memory forgotten on the page: %v\n%s", err, out)
+	}
+	b.do("restore", chromedp.Click(chromedp.CSS("#memory .actions button:not(.danger)")))
+	b.waitTrue("restored", `document.querySelector("#memory .callout.bad") === null && document.querySelector("#memory .actions button.danger") !== null`)
+	if out, err := ihmt("search", "tabs spaces Go code", "--json"); err != nil || !strings.Contains(out, ids[textTabs]) {
+		t.Errorf("the CLI does not find the memory restored on the page: %v\n%s", err, out)
+	}
+
 	// Diagnose: a search shows its verdict, confidence and ranking.
 	b.do("open Diagnose", chromedp.Click(chromedp.CSS("#tab-diagnose")), chromedp.WaitVisible(chromedp.CSS("#q")),
 		chromedp.SendKeys(chromedp.CSS("#q"), "where do I live\r"))

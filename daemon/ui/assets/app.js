@@ -442,16 +442,20 @@
   }
 
   // ---- Timeline ---------------------------------------------------------
+  const MAX_LINES = 60;
   async function loadTimeline() {
     const scope = scopeOf("timeline-scope"), known = $("timeline-knownat").value;
     guarded($("timeline-out"), async () => {
       const facts = (await api("Facts", { subject: $("timeline-subject").value, known_at: known, scope })).facts || [];
       const seen = new Map();
       for (const f of facts) seen.set(f.subject + "\u0000" + f.attribute, f);
-      const lines = await Promise.all([...seen.values()].map(async (f) => ({
+      // One timeline per attribute: the first MAX_LINES, a subject narrows.
+      const all = [...seen.values()];
+      const lines = await Promise.all(all.slice(0, MAX_LINES).map(async (f) => ({
         f, values: (await api("Timeline", { subject: f.subject, attribute: f.attribute, scope, known_at: known })).facts || [],
       })));
       renderTimeline(lines, scope);
+      if (all.length > MAX_LINES) $("timeline-out").prepend(h("p", { class: "hint" }, t("timeline-more", { shown: MAX_LINES, all: all.length })));
     });
     guarded($("probable-out"), async () => renderConflicts(await api("Conflicts", { scope }), scope));
   }
