@@ -36,9 +36,20 @@ func (p *Page) handler() http.Handler {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFileFS(w, r, static, "index.html")
 	})
-	mux.Handle("GET /static/", http.StripPrefix("/static/", files))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", noListing(files)))
 	mux.HandleFunc("POST /api/{method}", p.api)
 	return g.wrap(p.noteRequest(mux))
+}
+
+// noListing answers a directory with 404: the page's files are named.
+func noListing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // noteRequest records when the page last asked anything (Status says it).

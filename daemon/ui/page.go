@@ -195,10 +195,3 @@ func (p *Page) Close() error {
 	}
 	return nil
 }
-
-// current returns the port and token served; ok is false before Serve.
-func (p *Page) current() (port int, token string, ok bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.port, p.token, p.srv != nil
-}

@@ -549,6 +549,16 @@ func TestRefusedCalls(t *testing.T) {
 	if code := p.call(t, "Stats", map[string]any{}, nil); code != http.StatusOK {
 		t.Errorf("positive control: Stats %d", code)
 	}
+	for _, path := range []string{"/static/", "/static/../page.go", "/page.go", "/assets/app.js"} {
+		code, hdr, body := p.do(t, request{method: http.MethodGet, path: path})
+		if code == http.StatusTemporaryRedirect || code == http.StatusMovedPermanently {
+			// The router cleans a path with dots: the clean one must be refused.
+			code, _, body = p.do(t, request{method: http.MethodGet, path: hdr.Get("Location")})
+		}
+		if code != http.StatusNotFound {
+			t.Errorf("GET %s: %d %.80s, want 404", path, code, body)
+		}
+	}
 	if code, _, _ := p.do(t, request{path: "/api/Search", body: `{"query": 7}`}); code != http.StatusBadRequest {
 		t.Errorf("a malformed request: %d, want 400", code)
 	}
