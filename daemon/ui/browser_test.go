@@ -87,8 +87,31 @@ func TestInABrowser(t *testing.T) {
 	if loc := run(b, "read the address", chromedp.Location()); !strings.HasPrefix(loc, address) || strings.Contains(loc, "token") {
 		t.Errorf("after the first load the address is %q, want %q (the token traded for the cookie)", loc, address)
 	}
+	s := &scene{t: t, b: b, ihmt: ihmt, ids: ids, address: address}
+	s.explore()
+	s.markupIsText()
+	s.forgetAndRestore()
+	s.diagnose()
+	s.timeline()
+	s.review()
+	s.audit()
+	s.spanish()
+	s.narrow()
+}
 
-	// Explore: the outline lists the memories; one opens with its header.
+// scene is what the browser test's steps share.
+type scene struct {
+	t       *testing.T
+	b       *browser
+	ihmt    func(...string) (string, error)
+	ids     seeded
+	address string
+}
+
+// explore: the outline lists a memory, which opens with its header.
+func (s *scene) explore() {
+	s.t.Helper()
+	b := s.b
 	b.do("expand the outline", chromedp.Click(chromedp.CSS("#explore-expand")))
 	b.waitTrue("the outline lists a memory", `document.querySelector("#outline").textContent.includes("I live in Lisbon")`)
 	b.openLeaf("I live in Lisbon")
@@ -96,8 +119,12 @@ func TestInABrowser(t *testing.T) {
 	b.waitTrue("its audit entries load", `document.querySelector("#memory .entries table") !== null`)
 	b.waitTrue("the outline shows agents and trust", `document.querySelectorAll("#outline .meta .chip.trust-verified").length > 0`)
 	b.shot("explore")
+}
 
-	// Markup in a memory is text: shown as written, never run.
+// markupIsText: markup in a memory is shown as written, never run.
+func (s *scene) markupIsText() {
+	s.t.Helper()
+	t, b := s.t, s.b
 	for _, text := range []string{textScript, textImg} {
 		b.openLeaf(strings.SplitN(text, ":", 2)[0])
 		b.waitTrue("the markup memory opens", `document.querySelector("#memory pre.content")?.textContent === `+jsString(text))
@@ -108,8 +135,14 @@ func TestInABrowser(t *testing.T) {
 		}
 	}
 	b.shot("explore-markup")
+}
 
-	// Forget asks first, with a reason; restore brings the memory back.
+// forgetAndRestore: forget asks first, with a reason; restore brings the memory back.
+func (s *scene) forgetAndRestore() {
+	s.t.Helper()
+	t, b := s.t, s.b
+	ihmt := s.ihmt
+	ids := s.ids
 	b.openLeaf("Prefer tabs")
 	b.do("forget", chromedp.Click(chromedp.CSS("#memory .actions button.danger")), chromedp.WaitVisible(chromedp.CSS("#confirm-input")),
 		chromedp.SendKeys(chromedp.CSS("#confirm-input"), "tried in the browser"), chromedp.Click(chromedp.CSS("#confirm-ok")))
@@ -123,8 +156,12 @@ func TestInABrowser(t *testing.T) {
 	if out, err := ihmt("search", "tabs spaces Go code", "--json"); err != nil || !strings.Contains(out, ids[textTabs]) {
 		t.Errorf("the CLI does not find the memory restored on the page: %v\n%s", err, out)
 	}
+}
 
-	// Diagnose: a search shows its verdict, confidence and ranking.
+// diagnose: a search shows its verdict, confidence and ranking.
+func (s *scene) diagnose() {
+	s.t.Helper()
+	t, b := s.t, s.b
 	b.do("open Diagnose", chromedp.Click(chromedp.CSS("#tab-diagnose")), chromedp.WaitVisible(chromedp.CSS("#q")),
 		chromedp.SendKeys(chromedp.CSS("#q"), "where do I live\r"))
 	b.waitTrue("the verdict shows", `document.querySelector("[data-verdict]") !== null`)
@@ -134,8 +171,13 @@ func TestInABrowser(t *testing.T) {
 		t.Errorf("search where do I live: verdict %q, first %q: want found, Lisbon", verdict, first)
 	}
 	b.shot("diagnose")
+}
 
-	// Timeline: the facts over valid time.
+// timeline: the facts over valid time; a probable successor undone.
+func (s *scene) timeline() {
+	s.t.Helper()
+	t, b := s.t, s.b
+	ihmt := s.ihmt
 	b.do("open Timeline", chromedp.Click(chromedp.CSS("#tab-timeline")))
 	b.waitTrue("the timeline draws", `document.querySelector("#timeline-out .fact-row, #timeline-out .empty") !== null && document.querySelector("#probable-out .loading") === null`)
 	b.shot("timeline")
@@ -159,8 +201,14 @@ func TestInABrowser(t *testing.T) {
 	if n := probable(); n != 0 {
 		t.Errorf("after Undo on the page the CLI lists %d probable successors, want none", n)
 	}
+}
 
-	// Review: approving the pending save makes it verified for the CLI.
+// review: approving the pending save makes it verified for the CLI.
+func (s *scene) review() {
+	s.t.Helper()
+	t, b := s.t, s.b
+	ihmt := s.ihmt
+	ids := s.ids
 	pending := ids[textInjected]
 	card := `.review-card[data-id="` + pending + `"]`
 	b.do("open Review", chromedp.Click(chromedp.CSS("#tab-review")), chromedp.WaitVisible(chromedp.CSS(card)))
@@ -172,8 +220,12 @@ func TestInABrowser(t *testing.T) {
 		t.Errorf("ihmt get %s after approval: %v\n%s", pending, err, got)
 	}
 	b.shot("review-approved")
+}
 
-	// Audit and health.
+// audit: the chain, the store, the daemon; the keyboard moves between screens.
+func (s *scene) audit() {
+	s.t.Helper()
+	t, b := s.t, s.b
 	b.do("open Audit", chromedp.Click(chromedp.CSS("#tab-audit")), chromedp.WaitVisible(chromedp.CSS("#audit-out .grid")))
 	b.waitTrue("the chain is intact", `document.querySelector("#audit-out .big.good") !== null`)
 	b.shot("audit")
@@ -183,8 +235,12 @@ func TestInABrowser(t *testing.T) {
 	if sel := run(b, "read the tabs", chromedp.AttributeValue(chromedp.CSS("#tab-review"), "aria-selected")); sel.Value != "true" {
 		t.Errorf("ArrowLeft from Audit: Review selected %q", sel.Value)
 	}
+}
 
-	// Spanish.
+// spanish: the page speaks Spanish after the switch.
+func (s *scene) spanish() {
+	s.t.Helper()
+	t, b := s.t, s.b
 	b.do("switch to Spanish", chromedp.Click(chromedp.CSS(`.lang button[data-lang="es"]`)),
 		chromedp.Click(chromedp.CSS("#tab-explore")), chromedp.WaitVisible(chromedp.CSS("#outline .tree-btn")))
 	tab := run(b, "read the tab", chromedp.Text(chromedp.CSS("#tab-explore")))
@@ -198,8 +254,12 @@ func TestInABrowser(t *testing.T) {
 	b.do("Diagnose in Spanish", chromedp.Click(chromedp.CSS("#tab-diagnose")), chromedp.Click(chromedp.CSS(`#search-form button[type="submit"]`)))
 	b.waitTrue("the verdict in Spanish", `document.querySelector("[data-verdict] .value")?.textContent === "Encontrado"`)
 	b.shot("diagnose-es")
+}
 
-	// A narrow window.
+// narrow: a narrow window scrolls only down.
+func (s *scene) narrow() {
+	s.t.Helper()
+	t, b := s.t, s.b
 	b.do("narrow window", chromedp.EmulateViewport(420, 900, chromedp.EmulateScale(2)), chromedp.Click(chromedp.CSS("#tab-explore")),
 		chromedp.WaitVisible(chromedp.CSS("#outline .tree-btn")))
 	if run(b, "no sideways scroll", chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`)) {
