@@ -426,25 +426,6 @@ func TestThePersonsActions(t *testing.T) {
 		t.Fatalf("after approval: %v %v: want verified", m, err)
 	}
 
-	// Confirming a probable successor makes it a correction.
-	redis, valkey := ids[textRedis], ids[textValkey]
-	var conflicts struct {
-		Probable []struct {
-			Old struct{ ID string } `json:"old"`
-			New struct{ ID string } `json:"new"`
-		} `json:"probable"`
-	}
-	p.call(t, "Conflicts", map[string]any{}, &conflicts)
-	if len(conflicts.Probable) != 1 || conflicts.Probable[0].Old.ID != redis || conflicts.Probable[0].New.ID != valkey {
-		t.Fatalf("probable successors %+v: want Redis → Valkey", conflicts)
-	}
-	if code := p.call(t, "MarkOutdated", map[string]any{"old_id": redis, "new_id": valkey}, nil); code != http.StatusOK {
-		t.Fatalf("confirm: %d", code)
-	}
-	if m, err := w.person.Get(ctx, &ihmtv1.GetRequest{Id: redis}); err != nil || !slices.Contains(m.GetMemory().GetCorrectedBy(), valkey) {
-		t.Errorf("after confirming: %v %v: want Redis corrected by Valkey", m, err)
-	}
-
 	tabs := ids[textTabs]
 	find := func() bool {
 		r, err := w.person.Search(ctx, &ihmtv1.SearchRequest{Query: "tabs spaces Go code", Limit: 10})
@@ -494,6 +475,33 @@ func TestThePersonsActions(t *testing.T) {
 	if !slices.Contains(ops, "save") || !slices.Contains(ops, "forget") || !slices.Contains(ops, "restore") || !slices.Contains(ops, "purge") {
 		t.Errorf("the memory's log %v: want its save, forget, restore and purge", ops)
 	}
+}
+
+// TestConfirmProbable: confirming a probable successor from the page makes
+// it a correction the CLI sees.
+func TestConfirmProbable(t *testing.T) {
+	ctx := testenv.Context(t)
+	w := startDaemon(t, 0)
+	ids := seed(t, ctx, w.sock)
+	p := servePage(t, ctx, w)
+	redis, valkey := ids[textRedis], ids[textValkey]
+	var conflicts struct {
+		Probable []struct {
+			Old struct{ ID string } `json:"old"`
+			New struct{ ID string } `json:"new"`
+		} `json:"probable"`
+	}
+	p.call(t, "Conflicts", map[string]any{}, &conflicts)
+	if len(conflicts.Probable) != 1 || conflicts.Probable[0].Old.ID != redis || conflicts.Probable[0].New.ID != valkey {
+		t.Fatalf("probable successors %+v: want Redis → Valkey", conflicts)
+	}
+	if code := p.call(t, "MarkOutdated", map[string]any{"old_id": redis, "new_id": valkey}, nil); code != http.StatusOK {
+		t.Fatalf("confirm: %d", code)
+	}
+	if m, err := w.person.Get(ctx, &ihmtv1.GetRequest{Id: redis}); err != nil || !slices.Contains(m.GetMemory().GetCorrectedBy(), valkey) {
+		t.Errorf("after confirming: %v %v: want Redis corrected by Valkey", m, err)
+	}
+
 }
 
 // TestMarkupIsText: memory text that reads like markup comes back exactly,
