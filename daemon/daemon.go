@@ -83,6 +83,8 @@ type daemon struct {
 	stopRequested chan struct{}
 	// sessions are the agents' scratch notes (session.go).
 	sessions *scratch.Sessions
+	// page is the person's web page, served on demand (page.go).
+	page *page
 }
 
 // RebuildReport is what a rebuild derived.
@@ -198,6 +200,7 @@ func (d *daemon) serve(lis net.Listener) <-chan error {
 	d.setServing(false)
 	healthpb.RegisterHealthServer(d.server, d.health)
 	reflection.Register(d.server)
+	d.registerPage(d.server)
 
 	served := make(chan error, 1)
 	go func() { served <- d.server.Serve(lis) }()
@@ -298,6 +301,7 @@ func (d *daemon) stop() error {
 	sdNotify("STOPPING=1") // best effort: systemd learns of the stop from our exit anyway
 	d.health.Shutdown()
 	d.sessions.Close() // ends the attached streams, which a graceful stop would wait for
+	d.closePage()      // its requests would only find the daemon stopping
 	done := make(chan struct{})
 	go func() { d.server.GracefulStop(); close(done) }()
 	select {

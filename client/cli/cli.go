@@ -84,6 +84,8 @@ Setup:
   mcp config --client claude|codex|opencode
                       print the configuration to paste instead
   doctor              check binaries, paths, daemon, store, service and agents
+  ui                  a page in your browser to explore, diagnose and review the
+                      memory, on 127.0.0.1 only (--port N, --no-browser)
   context             the briefing a session starts with (--hook claude|codex|opencode
                       runs as that agent's hook; --event prompt searches a prompt)
 
@@ -127,6 +129,7 @@ var commands = map[string]func(*env, []string) error{
 	"mcp":           cmdMCP,
 	"doctor":        cmdDoctor,
 	"context":       cmdContext,
+	"ui":            cmdUI,
 	"help": func(e *env, _ []string) error {
 		fmt.Fprint(e.stdout, usage)
 		return nil
