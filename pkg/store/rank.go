@@ -28,9 +28,10 @@ const elsewhereDemote = 0.5
 // words.
 const conceptBoost = 1.25
 
-// homeBoost breaks a tie between a memory of the part of the store the
-// question is asked from and one from elsewhere (see Store.home).
-const homeBoost = 1.02
+// homeBoost raises the memories of the part of the store the question is
+// asked from (see Store.home): "the config file" asked in a project is
+// likelier its own than the laptop's.
+const homeBoost = 1.2
 
 // ranked is one memory in the ranking.
 type ranked struct {
@@ -50,8 +51,8 @@ type ranked struct {
 //     (clueDemote);
 //  2. trust and topic: verified memories get a small edge over asserted
 //     ones, the memories of projects a question does not name, when it
-//     names one, sink, those at home (Store.home) win a tie, and those
-//     about a concept the question asks about rise;
+//     names one, sink, and those at home (Store.home) and those about a
+//     concept the question asks about rise;
 //  3. time (unless withTimeline is false, for tests that compare): a memory
 //     superseded in the view (by a newer value of one of its facts, or by
 //     an explicit correction) never outranks its successor. The successor
@@ -97,11 +98,16 @@ func (s *Store) weigh(raw []index.Hit, clue []string, q question) (out []ranked,
 		if s.elsewhere(q, r) {
 			r.score *= elsewhereDemote
 		}
-		if s.home(r, q) {
-			r.score *= homeBoost
-		}
-		if s.topical(h.Doc, q) {
-			r.score *= conceptBoost
+		// What was stated rises by where it was said and what it is about;
+		// a document's or code's block has its kind's prior (kind.go), and
+		// the words of a concept in a test's strings are no statement.
+		if kindOf(&s.docs[h.Doc].Header) == kindStated {
+			if s.home(r, q) {
+				r.score *= homeBoost
+			}
+			if s.topical(h.Doc, q) {
+				r.score *= conceptBoost
+			}
 		}
 		at[h.Doc] = len(out)
 		out = append(out, r)
