@@ -67,6 +67,9 @@ type spec struct {
 	// before it with "of" between ("límite por clave de API"), make the cue
 	// a modifier: the question asks for the head, not for the cue's value.
 	Heads []string `json:"heads,omitempty"`
+	// TimePhrases point at a time ("back then", "these days"): the view's
+	// business (as_of, now), not words a memory would hold.
+	TimePhrases []string `json:"time_phrases,omitempty"`
 	// Groups are the glossary: words that mean the same.
 	Groups [][]string `json:"groups,omitempty"`
 }
@@ -101,6 +104,7 @@ type Lexicon struct {
 	types    []answerType
 	asks     phrases // value: type index
 	heads    map[string]bool
+	times    phrases
 	// same holds the glossary: its phrases (value: group index), and each
 	// group's one-word members as terms.
 	same    phrases
@@ -188,7 +192,7 @@ func build(sp spec) (*Lexicon, error) {
 	if len(sp.Concepts) > maxConcepts {
 		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
 	}
-	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}}
+	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}}
 	for i, g := range sp.Groups {
 		var one []string
 		for _, w := range g {
@@ -225,6 +229,9 @@ func build(sp spec) (*Lexicon, error) {
 	}
 	for _, c := range sp.ChangeCues {
 		x.cues.add(c, 0)
+	}
+	for _, p := range sp.TimePhrases {
+		x.times.add(p, 0)
 	}
 	x.heads = map[string]bool{}
 	for _, h := range sp.Heads {
@@ -333,6 +340,18 @@ func (x *Lexicon) ChangeCue(text string) bool {
 	found := false
 	x.cues.each(stems(text), func(int) { found = true })
 	return found
+}
+
+// TimeWords returns the words of query that only point at a time ("back",
+// "then" of "back then"; "days" of "these days"), as terms.
+func (x *Lexicon) TimeWords(query string) map[string]bool {
+	out := map[string]bool{}
+	x.times.eachMatch(stems(query), func(_ int, words []string) {
+		for _, w := range words {
+			out[w] = true
+		}
+	})
+	return out
 }
 
 // Type is what a question asks for; the zero Type asks for nothing in

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 func TestNamesIn(t *testing.T) {
@@ -56,5 +58,24 @@ func TestStrayMatch(t *testing.T) {
 	r = find(t, s, SearchInput{Query: "What favourite evening activity does Mateo enjoy with the podenco dog?", Scope: ScopeAll})
 	if r.Verdict != Found {
 		t.Errorf("every word stored somewhere: verdict %v (%s), want found", r.Verdict, r.Message)
+	}
+}
+
+// TestUntimed: the words that only point at a time leave the query (the
+// view says when), unless nothing else is left to search for.
+func TestUntimed(t *testing.T) {
+	s := open(t, t.TempDir())
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{"Where was I living back then?", []string{"live"}},
+		{"Which city am I based in these days?", []string{"citi", "base"}},
+		{"How do I back up the NAS?", []string{"back", "nas"}},
+		{"now?", []string{"now"}},
+	} {
+		if got := s.untimed(tt.query, tokenize.Terms(tt.query)); !slices.Equal(got, tt.want) {
+			t.Errorf("untimed(%q) = %q, want %q", tt.query, got, tt.want)
+		}
 	}
 }

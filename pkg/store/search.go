@@ -207,6 +207,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if opts.Descend {
 		descend = t
 	}
+	q.terms = s.untimed(in.Query, q.terms)
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
 	raw, cov := s.score(descend, expand(q.terms, s.lex.Expand(in.Query, q.terms)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
@@ -385,6 +386,21 @@ func (s *Store) home(r ranked, q question) bool {
 		return l.Scope == leaf.ScopeGlobal
 	}
 	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
+}
+
+// untimed returns the query's terms without the words that only point at
+// a time ("back then", "these days": the view says when), unless nothing
+// else is left.
+func (s *Store) untimed(query string, terms []string) []string {
+	when := s.lex.TimeWords(query)
+	if len(when) == 0 {
+		return terms
+	}
+	out := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return when[t] })
+	if len(out) == 0 {
+		return terms
+	}
+	return out
 }
 
 // topical reports whether memory d is about a concept the question asks
