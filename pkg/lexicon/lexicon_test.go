@@ -164,10 +164,10 @@ func TestLanguage(t *testing.T) {
 func TestTimeWords(t *testing.T) {
 	x := Default()
 	for query, want := range map[string][]string{
-		"Where was I living back then?":           {"back", "then"},
-		"Which city am I based in these days?":    {"these", "days"},
-		"¿Dónde vive ahora mi hermana?":           {"ahora"},
-		"How do I back up the NAS?":               nil, // "back" of "back up" points at no time
+		"Where was I living back then?":            {"back", "then"},
+		"Which city am I based in these days?":     {"these", "days"},
+		"¿Dónde vive ahora mi hermana?":            {"ahora"},
+		"How do I back up the NAS?":                nil, // "back" of "back up" points at no time
 		"Which standup time did we agree on then?": nil,
 	} {
 		got := x.TimeWords(query)
