@@ -288,8 +288,16 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		e.Rivals[i] = r.score
 	}
 	if len(rivals) > 0 {
-		e.Apart = s.apart(best, rivals[0]) && s.home(best, q.ask) == s.home(rivals[0], q.ask)
 		e.Covered = s.covers(rivals[0], best, q)
+		e.Apart = s.apart(best, rivals[0])
+		if e.Apart && s.home(best, q.ask) != s.home(rivals[0], q.ask) {
+			// One at home, one elsewhere: the one at home is meant. Asked
+			// from no project, a personal memory and a project's that are
+			// both about what is asked (both open with it: "Work laptop: …",
+			// "New personal laptop: …") are two referents still.
+			e.Apart = !s.inProject(q.ask) && e.Covered && e.Best-e.Rivals[0] < apartTieGap*e.Best &&
+				s.about(best, q.terms) && s.about(rivals[0], q.terms)
+		}
 	}
 	return e
 }
@@ -380,12 +388,18 @@ func (s *Store) apart(a, b ranked) bool {
 // Callers hold s.mu.
 func (s *Store) home(r ranked, q question) bool {
 	l := s.docs[r.doc]
-	if g, ok := s.groups[q.from]; !ok || g == 0 || s.ix.GroupLen(g) == 0 {
-		// Asked from no project, or from one with no memories of its own
-		// (a directory never worked in): the global memories are home.
+	if !s.inProject(q) {
 		return l.Scope == leaf.ScopeGlobal
 	}
 	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
+}
+
+// inProject reports whether the question is asked from a project with
+// memories of its own; asked from none, or from a directory never worked
+// in, it is asked from the global part. Callers hold s.mu.
+func (s *Store) inProject(q question) bool {
+	g, ok := s.groups[q.from]
+	return ok && g != 0 && s.ix.GroupLen(g) > 0
 }
 
 // untimed returns the query's terms without the words that only point at
@@ -402,6 +416,16 @@ func (s *Store) untimed(query string, terms []string) []string {
 	}
 	return out
 }
+
+// about reports whether r's text opens with one of terms: what a memory
+// names first is what it is about. It reads the text. Callers hold s.mu.
+func (s *Store) about(r ranked, terms []string) bool {
+	lead := tokenize.Terms(s.shown(s.docs[r.doc]).Text)
+	return slices.ContainsFunc(lead[:min(len(lead), leadTerms)], func(t string) bool { return slices.Contains(terms, t) })
+}
+
+// leadTerms is how many of a text's first terms are what it opens with.
+const leadTerms = 3
 
 // topical reports whether memory d is about a concept the question asks
 // about. Callers hold s.mu.

@@ -66,9 +66,40 @@ func TestNearTieAtHomeAndElsewhere(t *testing.T) {
 	if r.Verdict != Found || len(r.Hits) == 0 || r.Hits[0].Leaf.Project != "kelpie" {
 		t.Fatalf("asked from kelpie: verdict %v (%s), want found with kelpie's first", r.Verdict, r.Message)
 	}
-	// A directory never worked in asks from the global part.
+	// Asked from no project (a directory never worked in asks from the
+	// global part), a personal memory and the projects' that all open with
+	// what is asked are referents still.
 	r = find(t, s, SearchInput{Caller: Caller{Agent: alice.Agent, Session: "q", Project: "/tmp/scratch"}, Query: q, Scope: ScopeAll})
+	if r.Verdict != Ambiguous || len(r.Hits) < 2 || r.Hits[0].Leaf.Scope != leaf.ScopeGlobal {
+		t.Fatalf("asked from a project without memories: verdict %v (%s), want ambiguous with the global one first", r.Verdict, r.Message)
+	}
+}
+
+// TestPersonalAndProjectReferents: asked from no project, a personal
+// memory and a project's that both open with what is asked are two
+// referents (two laptops); a project's memory that only mentions it is
+// not a second one (the phone a VPN peer list names).
+func TestPersonalAndProjectReferents(t *testing.T) {
+	s := open(t, t.TempDir())
+	ctx := context.Background()
+	save := func(project string, scope Scope, text string) {
+		c := Caller{Agent: alice.Agent, Session: "s-" + project + text[:6], Project: project}
+		if _, err := s.Save(ctx, SaveInput{Caller: c, Content: text, Scope: scope}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("", ScopeGlobal, "Personal laptop: Framework 13 on Fedora, hostname salina.")
+	save("switchyard", ScopeProject, "Work laptop: ThinkPad T14s on Ubuntu, hostname orv-lt-2291.")
+	save("", ScopeGlobal, "Phone: Pixel 7, the 2FA codes are in Aegis.")
+	save("homelab", ScopeProject, "WireGuard peers on docker-vm: the phone and the old tablet.")
+	nowhere := Caller{Agent: alice.Agent, Session: "q"}
+
+	r := find(t, s, SearchInput{Caller: nowhere, Query: "what's my laptop's hostname?", Scope: ScopeAll})
+	if r.Verdict != Ambiguous || len(r.Hits) < 2 {
+		t.Errorf("two laptops: verdict %v with %d hits (%s), want ambiguous", r.Verdict, len(r.Hits), r.Message)
+	}
+	r = find(t, s, SearchInput{Caller: nowhere, Query: "which phone do I have?", Scope: ScopeAll})
 	if r.Verdict != Found || len(r.Hits) == 0 || r.Hits[0].Leaf.Scope != leaf.ScopeGlobal {
-		t.Fatalf("asked from a project without memories: verdict %v (%s), want found with the global one first", r.Verdict, r.Message)
+		t.Errorf("one phone, mentioned by a peer list: verdict %v (%s), want found with the personal memory first", r.Verdict, r.Message)
 	}
 }
