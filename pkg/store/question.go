@@ -385,3 +385,56 @@ func (s *Store) elsewhere(q question, r ranked) bool {
 	}
 	return !slices.Contains(q.projects, s.groups[l.Project])
 }
+
+// home reports whether r is in the part of the store the question is
+// asked from: its project's memories, or the global ones when asked from
+// none. Two things of one name in two other parts are two referents ("the
+// staging database" of two projects, asked from outside both); of one at
+// home and one elsewhere, the one at home is what the asker means.
+// Callers hold s.mu.
+func (s *Store) home(r ranked, q question) bool {
+	l := s.docs[r.doc]
+	if !s.inProject(q) {
+		return l.Scope == leaf.ScopeGlobal
+	}
+	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
+}
+
+// inProject reports whether the question is asked from a project with
+// memories of its own; asked from none, or from a directory never worked
+// in, it is asked from the global part. Callers hold s.mu.
+func (s *Store) inProject(q question) bool {
+	g, ok := s.groups[q.from]
+	return ok && g != 0 && s.ix.GroupLen(g) > 0
+}
+
+// untimed returns the query's terms without the words that only point at
+// a time ("back then", "these days": the view says when), unless nothing
+// else is left.
+func (s *Store) untimed(query string, terms []string) []string {
+	when := s.lex.TimeWords(query)
+	if len(when) == 0 {
+		return terms
+	}
+	out := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return when[t] })
+	if len(out) == 0 {
+		return terms
+	}
+	return out
+}
+
+// about reports whether r's text opens with one of terms: what a memory
+// names first is what it is about. It reads the text. Callers hold s.mu.
+func (s *Store) about(r ranked, terms []string) bool {
+	lead := tokenize.Terms(s.shown(s.docs[r.doc]).Text)
+	return slices.ContainsFunc(lead[:min(len(lead), leadTerms)], func(t string) bool { return slices.Contains(terms, t) })
+}
+
+// leadTerms is how many of a text's first terms are what it opens with.
+const leadTerms = 3
+
+// topical reports whether memory d is about a concept the question asks
+// about. Callers hold s.mu.
+func (s *Store) topical(d index.Doc, q question) bool {
+	return q.asked.concepts != 0 && s.lex.ConceptsWith(q.asked.concepts, func(t string) bool { return s.ix.Contains(d, t) }) != 0
+}

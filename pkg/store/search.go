@@ -289,15 +289,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 	}
 	if len(rivals) > 0 {
 		e.Covered = s.covers(rivals[0], best, q)
-		e.Apart = s.apart(best, rivals[0])
-		if e.Apart && s.home(best, q.ask) != s.home(rivals[0], q.ask) {
-			// One at home, one elsewhere: the one at home is meant. Asked
-			// from no project, a personal memory and a project's that are
-			// both about what is asked (both open with it: "Work laptop: …",
-			// "New personal laptop: …") are two referents still.
-			e.Apart = !s.inProject(q.ask) && e.Covered && e.Best-e.Rivals[0] < apartTieGap*e.Best &&
-				s.about(best, q.terms) && s.about(rivals[0], q.terms)
-		}
+		e.Apart = s.referentsApart(best, rivals[0], e, q)
 	}
 	return e
 }
@@ -310,7 +302,10 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) judgment {
 	e := s.evidence(order, rivals, q, vis, held)
 	j := judge(e)
-	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && s.home(order[0], q.ask) == s.home(rivals[0], q.ask) && (exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
+	// A tie between a memory at home and one elsewhere is decided by
+	// where the question is asked (referentsApart), not by their words.
+	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && s.home(order[0], q.ask) == s.home(rivals[0], q.ask) &&
+		(exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
 	}
@@ -380,57 +375,21 @@ func (s *Store) apart(a, b ranked) bool {
 	return treeGroup(s.docs[a.doc]) != treeGroup(s.docs[b.doc]) && s.sameKind(a, b)
 }
 
-// home reports whether r is in the part of the store the question is
-// asked from: its project's memories, or the global ones when asked from
-// none. Two things of one name in two other parts are two referents ("the
-// staging database" of two projects, asked from outside both); of one at
-// home and one elsewhere, the one at home is what the asker means.
-// Callers hold s.mu.
-func (s *Store) home(r ranked, q question) bool {
-	l := s.docs[r.doc]
-	if !s.inProject(q) {
-		return l.Scope == leaf.ScopeGlobal
+// referentsApart reports whether the best memory and its first rival sit
+// in different parts of the tree as different referents (see apart). Of
+// one at home and one elsewhere, the one at home is meant; asked from no
+// project, a personal memory and a project's that are both about what is
+// asked (both open with it: "Work laptop: …", "New personal laptop: …")
+// are two referents still. Callers hold s.mu.
+func (s *Store) referentsApart(best, rival ranked, e evidence, q query) bool {
+	if !s.apart(best, rival) {
+		return false
 	}
-	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
-}
-
-// inProject reports whether the question is asked from a project with
-// memories of its own; asked from none, or from a directory never worked
-// in, it is asked from the global part. Callers hold s.mu.
-func (s *Store) inProject(q question) bool {
-	g, ok := s.groups[q.from]
-	return ok && g != 0 && s.ix.GroupLen(g) > 0
-}
-
-// untimed returns the query's terms without the words that only point at
-// a time ("back then", "these days": the view says when), unless nothing
-// else is left.
-func (s *Store) untimed(query string, terms []string) []string {
-	when := s.lex.TimeWords(query)
-	if len(when) == 0 {
-		return terms
+	if s.home(best, q.ask) == s.home(rival, q.ask) {
+		return true
 	}
-	out := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return when[t] })
-	if len(out) == 0 {
-		return terms
-	}
-	return out
-}
-
-// about reports whether r's text opens with one of terms: what a memory
-// names first is what it is about. It reads the text. Callers hold s.mu.
-func (s *Store) about(r ranked, terms []string) bool {
-	lead := tokenize.Terms(s.shown(s.docs[r.doc]).Text)
-	return slices.ContainsFunc(lead[:min(len(lead), leadTerms)], func(t string) bool { return slices.Contains(terms, t) })
-}
-
-// leadTerms is how many of a text's first terms are what it opens with.
-const leadTerms = 3
-
-// topical reports whether memory d is about a concept the question asks
-// about. Callers hold s.mu.
-func (s *Store) topical(d index.Doc, q question) bool {
-	return q.asked.concepts != 0 && s.lex.ConceptsWith(q.asked.concepts, func(t string) bool { return s.ix.Contains(d, t) }) != 0
+	return !s.inProject(q.ask) && e.Covered && e.Best-e.Rivals[0] < apartTieGap*e.Best &&
+		s.about(best, q.terms) && s.about(rival, q.terms)
 }
 
 // sameKind reports whether two memories are of one kind (kind.go): a
