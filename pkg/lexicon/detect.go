@@ -21,6 +21,7 @@ var detectors = map[string]func(string) bool{
 	"long_number":     matches(`\b\d{6,}\b`),
 	"when":            holdsWhen,
 	"version":         matches(`(?i)(?:\bv?\d+\.\d+(?:\.\d+)?\b)|(?:\b\p{L}[\p{L}.+-]*\s\d{1,3}\b)`),
+	"place":           matches(`(?:\b(?:in|to|at|en|a|de)\s+)\p{Lu}\p{Ll}{2,}`),
 	"host":            matches(`(?i)\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:example|internal|local|lan|com|net|org|io|dev|es)\b|\bhostname\s+\S+`),
 }
 

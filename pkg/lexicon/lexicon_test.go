@@ -183,3 +183,20 @@ func TestTimeWords(t *testing.T) {
 		}
 	}
 }
+
+func TestBothHoldAPlace(t *testing.T) {
+	x := Default()
+	residence := x.Named([]string{"residence"})
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Mi hermana Carmen vive en Bilbao.", "Carmen se ha mudado a Santander.", true},
+		{"Lucía lives in Zaragoza.", "Finally unpacked in the new flat in Valencia.", true},
+		{"I live in the flat by the river.", "We moved house last spring.", false},
+	} {
+		if got := x.BothHold(residence, tt.a, tt.b); got != tt.want {
+			t.Errorf("BothHold(residence, %q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
@@ -201,6 +203,9 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 		return leaf.Probable{}, false // nothing distinctive in common: not worth reading
 	}
 	oldText := s.shown(m).Text
+	if a, b := fullName(in.l.Text), fullName(oldText); a != "" && b != "" && a != b {
+		return leaf.Probable{}, false // about two people ("Sam Whitlock lives in…", "Alex Moreau lives in…")
+	}
 	if lexicon.Language(oldText) == in.lang {
 		// Two texts in one language share their words, not translations.
 		weight, shared = in.overlap(holds, false)
@@ -220,6 +225,23 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	}
 	return leaf.Probable{ID: m.ID, Newer: m.ValidFrom.After(in.valid), Confidence: conf, Concepts: s.lex.Names(common), Terms: shared}, true
 }
+
+// fullName is the name of two capitalised words a text opens with, as
+// written ("Sam Whitlock"), or "": a person's, not "House DNS" or
+// "Cambié Pi-hole".
+func fullName(text string) string {
+	words := strings.Fields(text)
+	if len(words) < 2 {
+		return ""
+	}
+	a, b := words[0], strings.TrimRight(words[1], ",:;.)")
+	if !nameWord.MatchString(a) || !nameWord.MatchString(b) {
+		return ""
+	}
+	return a + " " + b
+}
+
+var nameWord = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
 
 // overlap returns the IDF-weighted share of the new memory's rarest terms
 // an older one holds, and those of them that are rare; translated counts

@@ -133,6 +133,22 @@ func TestSupersessionFollowsTheDates(t *testing.T) {
 	_ = p1
 }
 
+// TestTwoPeopleAreNotVersions: two memories that open with different
+// people's names are never versions of one statement, however alike
+// their words; the same person's move, told the other way, is.
+func TestTwoPeopleAreNotVersions(t *testing.T) {
+	s, clk := corpus(t)
+	sam := at(t, s, clk, alice, "2024-03-01", "Sam Whitlock (GitHub @swhitlock) maintains the parser and lives in Wellington.", ScopeProject)
+	alex := at(t, s, clk, alice, "2024-04-01", "Alex Moreau (GitHub @amoreau) maintains the parser rules and lives in Grenoble.", ScopeProject)
+	if len(alex.Leaf.Probable) > 0 {
+		t.Errorf("Alex's memory links Sam's as its older version: %+v", alex.Leaf.Probable)
+	}
+	moved := at(t, s, clk, alice, "2024-09-01", "Sam Whitlock moved: the parser's maintainer lives in Auckland now.", ScopeProject)
+	if len(moved.Leaf.Probable) == 0 || moved.Leaf.Probable[0].ID != sam.Leaf.ID {
+		t.Errorf("Sam's move links nothing to Sam's memory (positive control): %+v", moved.Leaf.Probable)
+	}
+}
+
 // TestSupersessionStaysInItsProject: a change in one project never
 // outdates another project's memory, with the other project's view as the
 // positive control.
