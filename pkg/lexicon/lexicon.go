@@ -21,6 +21,15 @@
 //     a value, so "what is Priya's phone number?" is not answered by a
 //     memory about Priya that holds none.
 //
+// A query is also given the words that may stand for its own (Expand):
+// the glossary's (glossary.json, curated EN↔ES), WordNet's synonyms of
+// common English words (wordnet.txt, a distilled subset shipped with its
+// licence, WORDNET-LICENSE), FreeDict's English↔Spanish translations when
+// the system has them (GPL, so never shipped: read where dictd packages
+// install them, freedict.go) and a guess at the word's spelling in the
+// other language ("evento" for "event", cognate.go). Each says its source;
+// pkg/store weighs and bounds them.
+//
 // What it cannot do is understand: a concept is a list of words, so a
 // sentence about where someone else lives is about residence too, and the
 // store decides with the rest of the evidence (partition, dates, shared
@@ -109,6 +118,10 @@ type Lexicon struct {
 	// group's one-word members as terms.
 	same    phrases
 	members [][]string
+	// synonyms are WordNet's (wordnet.go); trans FreeDict's, when the
+	// system has them (freedict.go).
+	synonyms related
+	trans    *Translations
 }
 
 // Default returns the built-in lexicon.
@@ -121,18 +134,27 @@ func Default() *Lexicon {
 }
 
 // Load returns the built-in lexicon with the entries of the file at path
-// added; a missing file means the built-in one alone.
-func Load(path string) (*Lexicon, error) {
-	extra, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Default(), nil
-	}
-	if err != nil {
+// added (a missing file means the built-in one alone) and the FreeDict
+// translations of the first of FreeDictDirs that holds them. FreeDict is
+// an optional extra: a broken dictionary is left out rather than keep a
+// store from opening (`ihmt doctor` names the problem).
+func Load(path string) (*Lexicon, error) { return load(path, FreeDictDirs) }
+
+func load(path string, dictDirs []string) (*Lexicon, error) {
+	var extra []byte
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		extra = b
+	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("lexicon: %w", err)
 	}
 	x, err := compile(builtin, extra)
 	if err != nil {
 		return nil, fmt.Errorf("lexicon %s: %w", path, err)
+	}
+	if t, err := FindFreeDict(dictDirs); err == nil && t != nil {
+		x.trans = t
 	}
 	return x, nil
 }
@@ -192,7 +214,7 @@ func build(sp spec) (*Lexicon, error) {
 	if len(sp.Concepts) > maxConcepts {
 		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
 	}
-	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}}
+	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}, synonyms: synonyms()}
 	for i, g := range sp.Groups {
 		var one []string
 		for _, w := range g {
@@ -494,16 +516,18 @@ type Expansion struct {
 	// For is the query term it stands for, by position in the terms
 	// given to Expand.
 	For int
-	// Concept: the word is not a synonym but another word of a concept
-	// the query is about ("flat" for "city": residence), weaker evidence.
-	Concept bool
+	// Source says where the word comes from, and so what it is worth.
+	Source Source
 }
 
 // Expand returns the words that mean what query's words and phrases mean
-// (the glossary), as terms not among terms, each with the query term it
-// stands for ("reunión" for "meeting"). Only one-word members are added,
-// so a phrase's common words ("de" of "copia de seguridad") never join a
-// query.
+// (the glossary, then the other words of the concepts the query is about,
+// WordNet's synonyms and FreeDict's translations), as terms not among
+// terms, each with the query term it stands for ("reunión" for
+// "meeting") and its source. Only one-word members are added, so a
+// phrase's common words ("de" of "copia de seguridad") never join a
+// query. Nothing here is bounded: the caller keeps what it can afford
+// (pkg/store keeps a few per term, the rarest in its memories).
 func (x *Lexicon) Expand(query string, terms []string) []Expansion {
 	var out []Expansion
 	seen := map[string]bool{}
@@ -537,9 +561,32 @@ func (x *Lexicon) Expand(query string, terms []string) []Expansion {
 		for _, ws := range x.byConcep[c] {
 			if len(ws) == 1 && !seen[ws[0]] && !tokenize.IsStopWord(ws[0]) {
 				seen[ws[0]] = true
-				out = append(out, Expansion{Term: ws[0], For: at, Concept: true})
+				out = append(out, Expansion{Term: ws[0], For: at, Source: FromConcept})
 			}
 		}
 	})
+	out = x.synonyms.expandTerms(terms, FromSynonyms, seen, out)
+	if x.trans != nil {
+		out = x.trans.words.expandTerms(terms, FromTranslation, seen, out)
+	}
+	for i, t := range terms {
+		for _, c := range cognates(t) {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, Expansion{Term: c, For: i, Source: FromCognate})
+			}
+		}
+	}
 	return out
 }
+
+// WithTranslations returns x with t's translations added to what Expand
+// returns; a nil t is none.
+func (x *Lexicon) WithTranslations(t *Translations) *Lexicon {
+	y := *x
+	y.trans = t
+	return &y
+}
+
+// Translations returns the FreeDict dictionaries x uses, nil for none.
+func (x *Lexicon) Translations() *Translations { return x.trans }

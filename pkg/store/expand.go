@@ -1,23 +1,43 @@
 package store
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 )
 
 // A question asked in other words or in the other language than the memory
 // ("¿cuándo es la reunión con mi jefe?" of "1:1 with my manager on
-// Thursdays") shares none of its words. The glossary (pkg/lexicon) adds
+// Thursdays") shares none of its words. The lexicon (pkg/lexicon) adds
 // the words that mean the same to the query, each weighing a share of its
-// own IDF (expansionWeight): a memory in the query's own words still ranks
+// own IDF (sourceWeight): a memory in the query's own words still ranks
 // first, and an added word counts, for coverage and the verdict, as the
 // query word it stands for — the query asks what it asks, in more words.
-const expansionWeight = 0.3
+func sourceWeight(s lexicon.Source) float64 {
+	switch s {
+	case lexicon.FromConcept:
+		// The other words of a concept the query is about ("flat",
+		// "apartment" for "which city…": residence) find a memory worded
+		// unlike the question, and weigh less than synonyms.
+		return 0.1
+	case lexicon.FromCognate:
+		// A spelling of the query's own word in the other language that
+		// the memories hold ("evento" for "event") is nearly always that
+		// word, unlike a synonym, which is another word with senses of
+		// its own: it weighs more.
+		return 0.6
+	}
+	// The glossary's words, WordNet's synonyms and FreeDict's
+	// translations: the same meaning in another word.
+	return 0.3
+}
 
-// conceptExpansion is the weight of the other words of a concept the
-// query is about ("flat", "apartment" for "which city…": residence): they
-// find a memory worded unlike the question, and weigh less than synonyms.
-const conceptExpansion = 0.1
+// perTerm bounds what a general dictionary (WordNet, FreeDict, the
+// cognate guesses) adds for one query word: it knows every sense of the
+// word, and each added word costs a posting list.
+const perTerm = 3
 
 // expanded is a query's terms with the words added for them.
 type expanded struct {
@@ -28,6 +48,7 @@ type expanded struct {
 	query  int // how many of terms are the query's own
 }
 
+// expand adds exp (bounded first) to terms.
 func expand(terms []string, exp []lexicon.Expansion) expanded {
 	e := expanded{terms: append([]string(nil), terms...), query: len(terms)}
 	e.weights = make([]float64, len(terms), min(index.MaxQueryTerms, len(terms)+len(exp)))
@@ -39,14 +60,51 @@ func expand(terms []string, exp []lexicon.Expansion) expanded {
 			break
 		}
 		e.terms = append(e.terms, x.Term)
-		w := expansionWeight
-		if x.Concept {
-			w = conceptExpansion
-		}
-		e.weights = append(e.weights, w)
+		e.weights = append(e.weights, sourceWeight(x.Source))
 		e.stands = append(e.stands, x.For)
 	}
 	return e
+}
+
+// bounded is exp without the words no memory holds (they would take one of
+// the query's MaxQueryTerms and find nothing) and with at most perTerm of
+// a general dictionary's words per query word and source, the rarest among
+// the memories first: a rare word says more, and a common one would lend
+// its share of the query word's weight to half the store.
+func bounded(exp []lexicon.Expansion, df func(string) int) []lexicon.Expansion {
+	type key struct {
+		src lexicon.Source
+		at  int
+	}
+	type cand struct {
+		x  lexicon.Expansion
+		df int
+	}
+	var out []lexicon.Expansion
+	general := map[key][]cand{}
+	var order []key
+	for _, x := range exp {
+		n := df(x.Term)
+		switch {
+		case n == 0:
+		case x.Source == lexicon.FromGlossary || x.Source == lexicon.FromConcept:
+			out = append(out, x)
+		default:
+			k := key{x.Source, x.For}
+			if general[k] == nil {
+				order = append(order, k)
+			}
+			general[k] = append(general[k], cand{x, n})
+		}
+	}
+	for _, k := range order {
+		cs := general[k]
+		slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.df, b.df) })
+		for _, c := range cs[:min(len(cs), perTerm)] {
+			out = append(out, c.x)
+		}
+	}
+	return out
 }
 
 // fold turns the bits of a hit's matched terms into bits of the query's

@@ -209,7 +209,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	}
 	q.terms = s.untimed(in.Query, q.terms)
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
-	raw, cov := s.score(descend, expand(q.terms, s.lex.Expand(in.Query, q.terms)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
+	raw, cov := s.score(descend, expand(q.terms, bounded(s.lex.Expand(in.Query, q.terms), s.ix.DocFreq)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
 	if len(raw) > 0 {

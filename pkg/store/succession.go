@@ -179,7 +179,7 @@ func (in *inference) translate(lex *lexicon.Lexicon) []string {
 	in.same = make([][]string, len(in.top))
 	look := slices.Clone(in.top)
 	for _, x := range lex.Expand(in.l.Text, in.top) {
-		if !x.Concept {
+		if x.Source == lexicon.FromGlossary {
 			in.same[x.For] = append(in.same[x.For], x.Term)
 			look = append(look, x.Term)
 		}
