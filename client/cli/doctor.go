@@ -126,6 +126,7 @@ func (d *doctor) run() []check {
 	d.page()
 	d.socketDir()
 	d.store()
+	d.freeDict()
 	d.lock()
 	d.reportService()
 	d.agents()
