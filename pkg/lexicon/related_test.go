@@ -244,3 +244,24 @@ func FuzzParseDictd(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkExpand: what finding a query's other words costs, per query.
+func BenchmarkExpand(b *testing.B) {
+	x := Default()
+	queries := []string{
+		"What do I need to start before the heavy integration tests will pass?",
+		"¿Cuándo tengo la reunión individual con mi jefe?",
+		"Why did customers get a blank page after we shipped in October?",
+		"Which port does the metrics endpoint listen on?",
+	}
+	qs := make([][]string, len(queries))
+	for i, q := range queries {
+		qs[i] = tokenize.Terms(q)
+	}
+	n := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n += len(x.Expand(queries[i%len(queries)], qs[i%len(queries)]))
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "words/op")
+}
