@@ -376,6 +376,11 @@ func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
 		return nil, err
 	}
 	opts.Logger = log
+	if t := opts.Lexicon.Translations(); t != nil {
+		log.Info("FreeDict translations join queries", "files", t.Files, "headwords", t.Headwords)
+	} else {
+		log.Info("FreeDict not installed: queries use the built-in glossary and synonyms")
+	}
 	defer collectOftenWhileOpening()()
 	st, err := store.Open(dir, opts)
 	if err != nil {

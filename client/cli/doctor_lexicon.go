@@ -25,6 +25,6 @@ func (d *doctor) freeDict() {
 	case t == nil:
 		d.add(name, checkOK, fmt.Sprintf("FreeDict English↔Spanish is not installed (looked in %s); optional: questions still meet memories in the other language through the built-in glossary", strings.Join(freeDictDirs, ", ")), install)
 	default:
-		d.add(name, checkOK, fmt.Sprintf("FreeDict English↔Spanish found (%s; headwords: %d): the daemon adds its translations to queries, read when it starts (restart a daemon started before the install)", strings.Join(t.Files, ", "), t.Headwords), "")
+		d.add(name, checkOK, fmt.Sprintf("FreeDict English↔Spanish found (%s; headwords: %d): the daemon adds its translations to queries, read when it starts (its log says what it read; restart a daemon started before the install)", strings.Join(t.Files, ", "), t.Headwords), "")
 	}
 }
