@@ -13,23 +13,31 @@ import (
 // the caller keeps only those its memories hold.
 func cognates(t string) []string {
 	n := len(t)
-	if n < 4 || !plainASCII(t) {
+	// Shorter words are more often other words in their own language
+	// ("state" is not "stat", "theme" not "them").
+	if n < 5 || !plainASCII(t) {
 		return nil
 	}
-	var out []string
+	var guesses []string
 	switch t[n-1] {
 	case 'a', 'e', 'o':
-		if n >= 5 {
-			out = append(out, tokenize.Stem(t[:n-1]))
+		if n >= 6 {
+			guesses = append(guesses, tokenize.Stem(t[:n-1]))
 		}
 	default:
-		out = append(out, t+"o", t+"a", t+"e")
+		guesses = append(guesses, t+"o", t+"a", t+"e")
 	}
 	if strings.HasSuffix(t, "cion") && n >= 7 {
-		out = append(out, tokenize.Stem(t[:n-4]+"tion"))
+		guesses = append(guesses, tokenize.Stem(t[:n-4]+"tion"))
 	}
 	if strings.HasSuffix(t, "at") && n >= 6 {
-		out = append(out, t[:n-2]+"acion")
+		guesses = append(guesses, t[:n-2]+"acion")
+	}
+	out := guesses[:0]
+	for _, g := range guesses {
+		if g != t && !tokenize.IsStopWord(g) {
+			out = append(out, g)
+		}
 	}
 	return out
 }

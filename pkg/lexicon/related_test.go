@@ -265,3 +265,33 @@ func BenchmarkExpand(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "words/op")
 }
+
+func TestCognates(t *testing.T) {
+	tests := []struct {
+		term      string
+		want, not []string
+	}{
+		{"event", []string{"evento"}, nil},
+		{"evento", []string{"event"}, nil},
+		{"futuro", terms("future"), nil},
+		{"cliente", []string{"client"}, nil},
+		{"migracion", terms("migration"), nil},
+		{"theme", nil, []string{"them"}}, // a short word is not guessed at, and never into a stop word
+		{"state", nil, []string{"stat"}},
+		{"stat", nil, []string{"state"}},
+		{"v1.22", nil, []string{"v1.22o"}},
+	}
+	for _, tt := range tests {
+		got := cognates(tt.term)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("cognates(%q) = %v, want %s among them", tt.term, got, w)
+			}
+		}
+		for _, w := range tt.not {
+			if slices.Contains(got, w) {
+				t.Errorf("cognates(%q) = %v, want no %s", tt.term, got, w)
+			}
+		}
+	}
+}
