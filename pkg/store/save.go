@@ -137,7 +137,7 @@ func (s *Store) prepare(in SaveInput) (*saveReq, error) {
 	if !req.dateGiven {
 		valid = s.now()
 	}
-	s.inferSuccession(req.leaf, valid)
+	s.inferSuccession(req.leaf, valid, req.facts)
 	if strings.TrimSpace(in.Replaces) != "" {
 		if err := s.resolveReplaces(in, req); err != nil {
 			return nil, err

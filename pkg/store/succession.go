@@ -9,10 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
@@ -108,11 +110,11 @@ func successionConfidence(e successionEvidence) float64 {
 // supersessions between it and the older memories of its partition. It
 // runs in the caller's goroutine, before the writer: an inference against
 // a save of the same moment may be missed, never a wrong one made.
-func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
+func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) {
 	if l.Source != nil {
 		return // a document's blocks are not statements that change
 	}
-	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text)}
+	in := inference{l: l, valid: valid, facts: fs, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text)}
 	terms := ownTerms(l)
 
 	s.mu.RLock()
@@ -157,6 +159,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time) {
 type inference struct {
 	l        *leaf.Leaf
 	valid    time.Time
+	facts    []facts.Fact // its facts, read by the patterns
 	concepts lexicon.Set
 	cue      bool
 	lang     string
@@ -193,6 +196,9 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	m := s.docs[d]
 	if !isLive(m) || m.Source != nil || m.Scope != in.l.Scope || sameDay(m.ValidFrom, in.valid) {
 		return leaf.Probable{}, false
+	}
+	if s.tl.Orders(m.ID, timeline.Source{Leaf: in.l.ID, Scope: partition(in.l), ValidFrom: in.valid, RecordedAt: in.l.RecordedAt}, in.facts) {
+		return leaf.Probable{}, false // the facts' timeline orders the two already
 	}
 	e := successionEvidence{Cue: in.cue}
 	holds := func(t string) bool { return s.ix.Contains(d, t) }

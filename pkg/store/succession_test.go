@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,6 +147,27 @@ func TestTwoPeopleAreNotVersions(t *testing.T) {
 	moved := at(t, s, clk, alice, "2024-09-01", "Sam Whitlock moved: the parser's maintainer lives in Auckland now.", ScopeProject)
 	if len(moved.Leaf.Probable) == 0 || moved.Leaf.Probable[0].ID != sam.Leaf.ID {
 		t.Errorf("Sam's move links nothing to Sam's memory (positive control): %+v", moved.Leaf.Probable)
+	}
+}
+
+// TestFactsOrderTheirOwn: two memories whose read facts fall on one key
+// are ordered by the timeline, the certain kind, and get no probable link
+// besides; the same correction worded past the patterns (the positive
+// control) gets one.
+func TestFactsOrderTheirOwn(t *testing.T) {
+	s, clk := corpus(t)
+	madrid := at(t, s, clk, alice, "2024-03-01", "I live in Madrid.", ScopeGlobal)
+	lisbon := at(t, s, clk, alice, "2024-06-01", "I live in Lisbon now.", ScopeGlobal)
+	if slices.ContainsFunc(lisbon.Leaf.Probable, func(p leaf.Probable) bool { return p.ID == madrid.Leaf.ID }) {
+		t.Errorf("a fact's new value also got a probable link: %+v", lisbon.Leaf.Probable)
+	}
+	if r := find(t, s, SearchInput{Query: "where do I live?"}); len(r.Hits) == 0 || r.Hits[0].Leaf.ID != lisbon.Leaf.ID {
+		t.Errorf("where do I live: %v, want Lisbon first", ids(r))
+	}
+	redis := at(t, s, clk, alice, "2024-03-01", "The session cache runs on Redis 7 on the app host.", ScopeProject)
+	valkey := at(t, s, clk, alice, "2024-09-01", "Redis is gone: Valkey 8 runs the session cache now.", ScopeProject)
+	if len(valkey.Leaf.Probable) == 0 || valkey.Leaf.Probable[0].ID != redis.Leaf.ID {
+		t.Errorf("a correction past the patterns got no link: %+v", valkey.Leaf.Probable)
 	}
 }
 

@@ -598,6 +598,28 @@ func (t *Timeline) Shares(a, b string) bool {
 	return false
 }
 
+// Orders reports whether the timeline already orders facts fs, saved as
+// src, against leaf: one of them falls on a key the leaf states a value
+// of (the pattern-read facts are the certain kind of supersession).
+func (t *Timeline) Orders(leaf string, src Source, fs []facts.Fact) bool {
+	li, ok := t.leaves[leaf]
+	if !ok {
+		return false
+	}
+	for _, f := range fs {
+		k, ok := t.resolve(src, f)
+		if !ok {
+			continue
+		}
+		for i := range t.infos.at(li).entries {
+			if t.infos.at(li).entries[i].s.key == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Leaves returns how many leaves state at least one fact.
 func (t *Timeline) Leaves() int { return t.nleaves }
 
