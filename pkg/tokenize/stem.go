@@ -39,7 +39,8 @@ var stemExceptions = map[string]string{
 // irregular maps irregular English forms to their base form, whose stem
 // they then share: "bought" meets "buy", "children" meets "child". Forms
 // that are also common words or names of another meaning ("left", "saw",
-// "found", "led", "fed", "met", "sat", "won", "drew") are left out.
+// "found", "led", "fed", "sat", "drew") are left out; "won" is in, once
+// "won't" no longer reads as it (see negated), and so is "met".
 var irregular = func() map[string]string {
 	pairs := []string{
 		"went", "go", "gone", "go", "made", "make", "took", "take", "taken", "take",
@@ -62,6 +63,7 @@ var irregular = func() map[string]string {
 		"stolen", "steal", "froze", "freeze", "frozen", "freeze", "meant", "mean",
 		"children", "child", "women", "woman", "men", "man", "people", "person",
 		"feet", "foot", "teeth", "tooth",
+		"won", "win", "met", "meet",
 	}
 	m := make(map[string]string, len(pairs)/2)
 	for i := 0; i < len(pairs); i += 2 {
@@ -89,6 +91,9 @@ var lexicon = func() map[string]lexEntry {
 	}
 	for w, base := range irregular {
 		m[w] = lexEntry{stem: stemRules(base)}
+	}
+	for i, w := range spanishMonths {
+		m[w] = lexEntry{stem: stemRules(monthNames[i])}
 	}
 	return m
 }()

@@ -13,6 +13,9 @@
 // looks like an identifier: a word with digits, or the joined form of a
 // CamelCase name, which must still match exactly.
 //
+// A date written as digits also yields its month's name (see date.go), so
+// "2023-05-25" meets "25 May 2023".
+//
 // Tokenizing is one pass over the text with a map lookup a word, cheap
 // enough to run on every save and every query. What it cannot do follows
 // from deciding by the word alone: the stop words and stemming rules are
@@ -85,8 +88,17 @@ func Each(text string, fn func(term string)) {
 // happens to spell a stop word does not turn its word into one.
 func each(text string, fn func(term string, stop bool)) {
 	text = fold(text)
-	start := -1
+	start, skip := -1, 0
 	for i, r := range text {
+		if i < skip {
+			continue
+		}
+		if start < 0 && r >= '0' && r <= '9' {
+			if n := emitISODate(text[i:], fn); n > 0 {
+				skip = i + n
+				continue
+			}
+		}
 		var word bool
 		if r < utf8.RuneSelf {
 			word = asciiWord[r]
@@ -100,13 +112,32 @@ func each(text string, fn func(term string, stop bool)) {
 			continue
 		}
 		if start >= 0 {
-			emitWord(text[start:i], fn)
+			if w := text[start:i]; negated(w, text[i:]) {
+				fn(strings.ToLower(w), true) // "won't" is "will not", not "won"
+			} else {
+				emitWord(w, fn)
+			}
 			start = -1
 		}
 	}
 	if start >= 0 {
 		emitWord(text[start:], fn)
 	}
+}
+
+// negated reports whether word w, followed by rest, is the first half of
+// a negative contraction whose first half would otherwise read as another
+// word: "won't" (will not) is not the past of "win".
+func negated(w, rest string) bool {
+	if len(w) != 3 || !strings.EqualFold(w, "won") {
+		return false
+	}
+	for _, apos := range [...]string{"'", "\u2019"} {
+		if r, ok := strings.CutPrefix(rest, apos); ok && len(r) > 0 && (r[0] == 't' || r[0] == 'T') {
+			return len(r) == 1 || r[1] >= utf8.RuneSelf || !asciiWord[r[1]]
+		}
+	}
+	return false
 }
 
 // Terms returns the informative terms of a query, deduplicated, in order of
