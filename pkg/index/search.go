@@ -200,12 +200,12 @@ func (ix *Index) walk(acc *accumulator, t planned, visible func(Group) bool, onl
 					}
 					continue // a hidden neighbour is not scored
 				}
-				add(l.doc, l.w*tf, false)
+				add(l.doc, l.out*tf, false)
 			}
 			if ls[inlineLinks-1].w != 0 {
 				for _, l := range ix.more[d] {
 					if l.w > 0 {
-						add(l.doc, l.w*tf, false)
+						add(l.doc, l.out*tf, false)
 					}
 				}
 			}
