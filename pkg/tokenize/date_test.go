@@ -97,3 +97,35 @@ func TestWontIsNotWon(t *testing.T) {
 		t.Errorf(`Terms("won't") = %q: a query of nothing but stop words still searches for them`, got)
 	}
 }
+
+func TestYesterdayInADatedText(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want, not  []string // among Tokens(text), and never among them
+	}{
+		{"yesterday", "2022-03-17 James: yesterday I went bowling", []string{"16", Stem("march"), "17"}, nil},
+		{"last night", "2022-05-02 Jo: we watched it last night!", []string{"1", Stem("may"), "2"}, nil},
+		{"across a month and a year", "2023-01-01 Ana: Yesterday was the party", []string{"2022", "12", Stem("december"), "31"}, nil},
+		{"Spanish", "2024-06-10 Ana: ayer fuimos al río", []string{"9", Stem("june")}, nil},
+		// Positive controls above; nothing resolved below.
+		{"no date to anchor it", "yesterday I went bowling", []string{"yesterday"}, []string{"16", Stem("march")}},
+		{"last alone", "2022-03-17 the last game", []string{"17"}, []string{"16"}},
+		{"night alone", "2022-03-17 a quiet night", []string{"17"}, []string{"16"}},
+		{"the date comes after", "yesterday, 2022-03-17, was fun", []string{"17"}, []string{"16"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Tokens(tt.text)
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("Tokens(%q) = %q, want %q among them", tt.text, got, w)
+				}
+			}
+			for _, w := range tt.not {
+				if slices.Contains(got, w) {
+					t.Errorf("Tokens(%q) = %q, want no %q", tt.text, got, w)
+				}
+			}
+		})
+	}
+}

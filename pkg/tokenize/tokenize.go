@@ -14,7 +14,8 @@
 // CamelCase name, which must still match exactly.
 //
 // A date written as digits also yields its month's name (see date.go), so
-// "2023-05-25" meets "25 May 2023".
+// "2023-05-25" meets "25 May 2023", and a dated text's "yesterday" yields
+// the day before.
 //
 // Tokenizing is one pass over the text with a map lookup a word, cheap
 // enough to run on every save and every query. What it cannot do follows
@@ -28,6 +29,7 @@ package tokenize
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -89,39 +91,53 @@ func Each(text string, fn func(term string)) {
 func each(text string, fn func(term string, stop bool)) {
 	text = fold(text)
 	start, skip := -1, 0
+	var anchor time.Time // the text's first date
+	var prev string      // the word before
+	word := func(w string, rest string) {
+		switch {
+		case negated(w, rest):
+			fn(strings.ToLower(w), true) // "won't" is "will not", not "won"
+		default:
+			emitWord(w, fn)
+		}
+		if !anchor.IsZero() && yesterday(w, prev) {
+			emitDate(anchor.AddDate(0, 0, -1), fn)
+		}
+		prev = w
+	}
 	for i, r := range text {
 		if i < skip {
 			continue
 		}
 		if start < 0 && r >= '0' && r <= '9' {
-			if n := emitISODate(text[i:], fn); n > 0 {
-				skip = i + n
+			if d, ok := isoDate(text[i:]); ok {
+				emitDate(d, fn)
+				if anchor.IsZero() {
+					anchor = d
+				}
+				skip = i + len(time.DateOnly)
 				continue
 			}
 		}
-		var word bool
+		var isWord bool
 		if r < utf8.RuneSelf {
-			word = asciiWord[r]
+			isWord = asciiWord[r]
 		} else {
-			word = isWordRune(r)
+			isWord = isWordRune(r)
 		}
-		if word {
+		if isWord {
 			if start < 0 {
 				start = i
 			}
 			continue
 		}
 		if start >= 0 {
-			if w := text[start:i]; negated(w, text[i:]) {
-				fn(strings.ToLower(w), true) // "won't" is "will not", not "won"
-			} else {
-				emitWord(w, fn)
-			}
+			word(text[start:i], text[i:])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		emitWord(text[start:], fn)
+		word(text[start:], "")
 	}
 }
 
