@@ -12,9 +12,11 @@ package tokenize
 // leaves a memory as findable as it was before stemming. So the rules are the
 // well-understood inflections — English plurals, -ed, -ing, the common
 // irregular verbs and plurals, a few derivational suffixes (-ly, -ness,
-// -ment, -ful, -ation), Spanish -ción/-ciones, -mente and the gerund and
-// participle endings — each with a minimum stem, and nothing touches agent
-// nouns (-er), adjectives in -al or -ive, or Spanish infinitives.
+// -ment, -ful, -ation, and -ate after a stem of two syllables or more, so
+// "recommendation" meets "recommend" but "state" and "late" stay), Spanish
+// -ción/-ciones, -mente and the gerund and participle endings — each with a
+// minimum stem, and nothing touches agent nouns (-er), adjectives in -al or
+// -ive, or Spanish infinitives.
 //
 // Stems need not be words ("live" and "lived" become "live", "happy" and
 // "happiness" become "happi"): they only have to be equal for one family and
@@ -284,11 +286,13 @@ func stemEnglish(w string) string {
 func derivational(b []byte) ([]byte, bool) {
 	n := len(b)
 	switch b[n-1] {
-	case 'n', 's', 't', 'l', 'i': // the last letters of the suffixes below
+	case 'n', 's', 't', 'l', 'i', 'e': // the last letters of the suffixes below
 	default:
 		return b, false
 	}
 	switch {
+	case endsWith(b, "ate") && measure(b[:n-3]) > 1:
+		return b[:n-3], true // recommendate (from -ation) → recommend, passionate → passion
 	case endsWith(b, "ization") && measure(b[:n-7]) > 0:
 		return append(b[:n-5], 'e'), true // organization → organize
 	case endsWith(b, "ation") && n-5 >= 3 && hasVowel(b[:n-5]):
