@@ -58,7 +58,8 @@ func linkedIndex(docs []string, seed uint64) *Index {
 		d := ix.Add(t, Group(conv%4))
 		prev := last[conv]
 		for k, p := range prev {
-			ix.Link(d, p, NeighbourWeight(k+1))
+			w := NeighbourWeight(k + 1)
+			ix.Link(d, p, w, w)
 		}
 		last[conv] = append([]Doc{d}, prev[:min(len(prev), 1)]...)
 	}

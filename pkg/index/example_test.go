@@ -44,7 +44,8 @@ func ExampleIndex_Link() {
 	question := ix.Add("Which city did Ana move to last spring?", 0)
 	answer := ix.Add("Valencia, in May.", 0)
 	ix.Add("Ana likes the city of Bilbao.", 0)
-	ix.Link(question, answer, index.NeighbourWeight(1))
+	toAnswer, toQuestion := index.NeighbourLink(1, index.Asks("Which city did Ana move to last spring?"), index.Asks("Valencia, in May."))
+	ix.Link(answer, question, toAnswer, toQuestion)
 
 	q := index.Query{Terms: tokenize.Terms("where did Ana move"), Visible: func(index.Group) bool { return true }, Limit: 3}
 	hits, _ := ix.Search(q)

@@ -16,7 +16,7 @@ func TestLinkRanksNeighbours(t *testing.T) {
 	question := ix.Add("Did you go to the concert in Lisbon?", 0)
 	answer := ix.Add("Yes, it was amazing, we danced all night", 0)
 	other := ix.Add("The staging database runs PostgreSQL", 0)
-	ix.Link(question, answer, 0.5)
+	ix.Link(question, answer, 0.5, 0.5)
 
 	hits, _ := ix.Search(Query{Terms: tokenize.Terms("concert"), Visible: all, Limit: 10})
 	if len(hits) != 2 || hits[0].Doc != question || hits[1].Doc != answer {
@@ -48,7 +48,7 @@ func TestHiddenNeighbourLendsNothing(t *testing.T) {
 	secret := ix.Add("the launch code is swordfish", 0)
 	next := ix.Add("noted, I will keep it safe", 0)
 	ix.Add("swordfish recipe with lemon", 0)
-	ix.Link(secret, next, 0.5)
+	ix.Link(secret, next, 0.5, 0.5)
 	q := Query{Terms: tokenize.Terms("swordfish"), Visible: all, Limit: 10}
 	before, _ := ix.Search(q)
 	if len(before) != 3 {
@@ -76,8 +76,8 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 	texts, groups := addTexts(ix, 1500, func() int { return 2 + rng.IntN(20) }, word,
 		func(i int) Group { return Group(i / 100 % 3) }) // neighbours share a group
 	type pair struct {
-		a, b int
-		w    float64
+		a, b   int
+		wa, wb float64 // a counts b's words at wa, b a's at wb
 	}
 	var pairs []pair
 	for i := range texts {
@@ -88,7 +88,16 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 		}
 		for k, w := range ws {
 			if j := i - 1 - k; j >= 0 && groups[j] == groups[i] {
-				pairs = append(pairs, pair{i, j, w})
+				// Most pairs lend each way at different weights, as
+				// NeighbourLink's do.
+				wa, wb := w, w
+				switch rng.IntN(3) {
+				case 0:
+					wa, wb = w*askAnswer, w*askBorrow
+				case 1:
+					wb = w * 0.75
+				}
+				pairs = append(pairs, pair{i, j, wa, wb})
 			}
 		}
 	}
@@ -102,7 +111,7 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 				ix.SetLive(Doc(d), false)
 			}
 		}
-		ix.Link(Doc(p.a), Doc(p.b), p.w)
+		ix.Link(Doc(p.a), Doc(p.b), p.wa, p.wb)
 	}
 
 	tf := make([]map[string]float64, len(texts))
@@ -129,7 +138,8 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 	}
 	// A neighbour lends its whole length, but only its words that are not
 	// common (Index.lends).
-	lend := func(to, from int, w float64) {
+	// A pair's lengths count at the mean of its weights (Link).
+	lend := func(to, from int, w, lengthWeight float64) {
 		if hidden[from] {
 			return
 		}
@@ -138,11 +148,11 @@ func TestLinkEqualsBruteForce(t *testing.T) {
 				tf[to][tok] += w
 			}
 		}
-		length[to] += w * ownLen[from]
+		length[to] += lengthWeight * ownLen[from]
 	}
 	for _, p := range pairs {
-		lend(p.a, p.b, p.w)
-		lend(p.b, p.a, p.w)
+		lend(p.a, p.b, p.wa, (p.wa+p.wb)/2)
+		lend(p.b, p.a, p.wb, (p.wa+p.wb)/2)
 	}
 	var total float64
 	for i := range texts {
@@ -241,7 +251,7 @@ func BenchmarkAdd(b *testing.B) {
 				if link {
 					for k, w := range []float64{0.5, 0.25} {
 						if j := int(d) - 1 - k; j >= 0 {
-							ix.Link(d, Doc(j), w)
+							ix.Link(d, Doc(j), w, w)
 						}
 					}
 				}
@@ -260,7 +270,7 @@ func BenchmarkSearchLinked10k(b *testing.B) {
 				if link {
 					for k, w := range []float64{0.5, 0.25} {
 						if j := i - 1 - k; j >= 0 {
-							ix.Link(d, Doc(j), w)
+							ix.Link(d, Doc(j), w, w)
 						}
 					}
 				}
@@ -269,5 +279,97 @@ func BenchmarkSearchLinked10k(b *testing.B) {
 				ix.Search(Query{Terms: []string{fmt.Sprintf("word%d", i%50), fmt.Sprintf("word%d", 500+i%900), fmt.Sprintf("word%d", 3000+i%5000)}, Visible: all, Limit: 10})
 			}
 		})
+	}
+}
+
+func TestAsks(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"What did you paint?", true},
+		{"Really?! That's great", true},
+		{"Did it work? I hope so.", true},
+		{`She said "why?" and left`, true},
+		{"¿Dónde vives", true},
+		// Positive controls above; no question below.
+		{"We painted the fence.", false},
+		{"See https://example.com/search?q=ihmt&lang=en for it", false},
+		{"the endpoint is /v1/items?id=3", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := Asks(tt.text); got != tt.want {
+			t.Errorf("Asks(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestNeighbourLink(t *testing.T) {
+	tests := []struct {
+		distance                 int
+		earlierAsks, laterAsks   bool
+		wantToLater, wantToEarly float64
+	}{
+		{1, false, false, 0.5, 0.5},
+		{2, false, false, 0.25, 0.25},
+		{1, true, false, 0.75, 0.25},   // the answer counts the question's words more, the question the answer's less
+		{1, false, true, 0.25, 0.5},    // the later one asks: it counts the earlier's less
+		{1, true, true, 0.375, 0.25},   // both
+		{2, true, false, 0.375, 0.125}, // and further away
+		{3, true, true, 0, 0},
+	}
+	for _, tt := range tests {
+		later, earlier := NeighbourLink(tt.distance, tt.earlierAsks, tt.laterAsks)
+		if later != tt.wantToLater || earlier != tt.wantToEarly {
+			t.Errorf("NeighbourLink(%d, %v, %v) = %v, %v, want %v, %v", tt.distance, tt.earlierAsks, tt.laterAsks, later, earlier, tt.wantToLater, tt.wantToEarly)
+		}
+		if later > MaxLinkWeight || earlier > MaxLinkWeight {
+			t.Errorf("NeighbourLink(%d, ...) exceeds MaxLinkWeight", tt.distance)
+		}
+	}
+}
+
+// TestLinkLendsEachWayAtItsWeight: the answer to a question counts the
+// question's words more than the question counts the answer's.
+func TestLinkLendsEachWayAtItsWeight(t *testing.T) {
+	ix := New()
+	texts := []string{"what did you paint last week?", "a sunset over the lake"}
+	question, answer := ix.Add(texts[0], 0), ix.Add(texts[1], 0)
+	for _, filler := range []string{"the staging database", "we moved to Valencia", "my cat likes tuna", "tea or coffee"} {
+		ix.Add(filler, 0)
+	}
+	toAnswer, toQuestion := NeighbourLink(1, Asks(texts[0]), Asks(texts[1]))
+	if toAnswer <= toQuestion {
+		t.Fatalf("NeighbourLink gives the answer %v and the question %v: want the answer to count the question's words more", toAnswer, toQuestion)
+	}
+	ix.Link(answer, question, toAnswer, toQuestion)
+	score := func(query string, d Doc) float64 {
+		hits, _ := ix.Search(Query{Terms: tokenize.Terms(query), Visible: all, Limit: 10})
+		for _, h := range hits {
+			if h.Doc == d {
+				return h.Score
+			}
+		}
+		t.Fatalf("%q: doc %d not found in %+v", query, d, hits)
+		return 0
+	}
+	// One word, in one document of six each, lent to the other: "paint"
+	// lent to the answer scores higher there than "sunset" lent to the
+	// question (the two read about as long: Link).
+	lentToAnswer, lentToQuestion := score("paint", answer), score("sunset", question)
+	if !(lentToAnswer > lentToQuestion) {
+		t.Errorf("paint in the answer scores %v, sunset in the question %v: want the first higher", lentToAnswer, lentToQuestion)
+	}
+	// Positive control: each document's own word outscores the lent one.
+	if own := score("paint", question); !(own > lentToAnswer) {
+		t.Errorf("paint in its own text scores %v, lent %v", own, lentToAnswer)
+	}
+	// A one-way weight of zero makes no link at all.
+	ix2 := New()
+	a, b := ix2.Add("alpha", 0), ix2.Add("beta", 0)
+	ix2.Link(a, b, 0.5, 0)
+	if hits, _ := ix2.Search(Query{Terms: []string{"beta"}, Visible: all, Limit: 10}); len(hits) != 1 {
+		t.Errorf("a link with a zero weight lent words: %+v", hits)
 	}
 }

@@ -17,7 +17,7 @@ func (ix *Index) SetLive(d Doc, live bool) {
 		sign = -1
 		// Withdraw what d lends while it still counts as live.
 		for _, l := range ix.linksOf(d) {
-			ix.lend(l.doc, d, l.weight(), sign)
+			ix.lend(l.doc, d, l.length(), sign)
 		}
 	}
 	info.live = live
@@ -29,7 +29,7 @@ func (ix *Index) SetLive(d Doc, live bool) {
 		ix.live++
 		ix.groups[info.group]++
 		for _, l := range ix.linksOf(d) {
-			ix.lend(l.doc, d, l.weight(), sign)
+			ix.lend(l.doc, d, l.length(), sign)
 		}
 		return
 	}
@@ -74,5 +74,6 @@ func (ix *Index) markLinks(at, d Doc, live bool) {
 	}
 }
 
-// weight is the weight of the neighbour's words, live or not.
-func (l link) weight() float64 { return math.Abs(float64(l.w)) }
+// length is the weight the pair's lengths count at (pairLength), whether
+// the neighbour is live or not.
+func (l link) length() float64 { return pairLength(math.Abs(float64(l.w)), float64(l.out)) }

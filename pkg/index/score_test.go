@@ -29,7 +29,9 @@ func TestScorerEqualsSearch(t *testing.T) {
 					// Links stay inside a group, as the store makes them.
 					for k := 1; k <= 2 && i-k >= 0; k++ {
 						if prev := Doc(i - k); ix.docs[prev].group == ix.docs[d].group {
-							ix.Link(d, prev, NeighbourWeight(k))
+							// Questions among them, as NeighbourLink weighs them.
+							later, earlier := NeighbourLink(k, r.IntN(3) == 0, r.IntN(3) == 0)
+							ix.Link(d, prev, later, earlier)
 						}
 					}
 				}

@@ -200,12 +200,12 @@ func (ix *Index) walk(acc *accumulator, t planned, visible func(Group) bool, onl
 					}
 					continue // a hidden neighbour is not scored
 				}
-				add(l.doc, l.w*tf, false)
+				add(l.doc, l.out*tf, false)
 			}
 			if ls[inlineLinks-1].w != 0 {
 				for _, l := range ix.more[d] {
 					if l.w > 0 {
-						add(l.doc, l.w*tf, false)
+						add(l.doc, l.out*tf, false)
 					}
 				}
 			}
@@ -472,11 +472,15 @@ func (h *hitHeap) Pop() any {
 // every neighbour of every memory holding it, most of a large store for the
 // commonest words: that walk was most of a search's time on a large store.
 // Ranking gained too, on LoCoMo (scripts/locomo): 1/16 ranks better than
-// lending every word, 1/8 about as well, 1/4 and 1/32 worse. The floor
-// keeps a small store's words lent: there every walk is cheap.
+// lending every word or 1/32; with questions weighed (NeighbourLink) 1/8
+// ranks better still, but costs a large store's searches about twice the
+// time. The floor keeps more of a small store's words lent — there every
+// walk is cheap — and is what a conversation of some hundreds of memories
+// ranks best with: a word in up to 64 of them is lent, about 1/8 of such a
+// store, while from about a thousand memories up the share decides.
 const (
 	lendShare = 16
-	lendFloor = 16
+	lendFloor = 64
 )
 
 // lends reports whether linked neighbours lend the term of list pl.

@@ -211,29 +211,34 @@ type conversation struct {
 
 // linkNeighbours links a new memory to the ones saved just before it in the
 // same conversation, so each also ranks for the other's words at a lower
-// weight (index.Link, index.NeighbourWeight): "yes, in May" is found by the
-// question the turn before asked. A document's blocks take no part
-// (kind.go: lends). Memories are published in record order,
-// at every start too, so the links are the same each time. Callers hold
-// s.mu.
+// weight (index.Link, index.NeighbourLink): "yes, in May" is found by the
+// question the turn before asked, and a question by what answered it. A
+// document's blocks take no part (kind.go: lends). Memories are published
+// in record order, at every start too, so the links are the same each
+// time. Callers hold s.mu.
 func (s *Store) linkNeighbours(l *leaf.Leaf, d index.Doc, g index.Group) {
 	if l.Session == "" || !lends(l) {
 		return
 	}
 	k := conversation{session: l.Session, day: l.ValidFrom.UTC().Format(time.DateOnly), group: g}
 	prev := s.lastSaved[k]
+	asks := index.Asks(l.Text)
 	for i, p := range prev.docs[:prev.n] {
-		s.ix.Link(d, p, index.NeighbourWeight(i+1))
+		toNew, toPrev := index.NeighbourLink(i+1, prev.asks[i], asks)
+		s.ix.Link(d, p, toNew, toPrev)
 	}
 	next := recent{n: min(prev.n+1, neighbours)}
-	next.docs[0] = d
+	next.docs[0], next.asks[0] = d, asks
 	copy(next.docs[1:], prev.docs[:])
+	copy(next.asks[1:], prev.asks[:])
 	s.lastSaved[k] = next
 }
 
-// recent is the last memories of a conversation, newest first.
+// recent is the last memories of a conversation, newest first, and
+// whether each asks a question.
 type recent struct {
 	docs [neighbours]index.Doc
+	asks [neighbours]bool
 	n    int
 }
 

@@ -38,6 +38,9 @@ func treeCorpus(t *testing.T, s *Store, n int) []string {
 		for range 4 + r.IntN(14) {
 			b.WriteString(" " + words[r.IntN(len(words))])
 		}
+		if i%4 == 0 {
+			b.WriteString("?") // questions link to their neighbours at other weights (index.NeighbourLink)
+		}
 		scope := ScopeUnspecified
 		if i%5 == 0 {
 			scope = ScopeGlobal

@@ -12,9 +12,11 @@ package tokenize
 // leaves a memory as findable as it was before stemming. So the rules are the
 // well-understood inflections — English plurals, -ed, -ing, the common
 // irregular verbs and plurals, a few derivational suffixes (-ly, -ness,
-// -ment, -ful, -ation), Spanish -ción/-ciones, -mente and the gerund and
-// participle endings — each with a minimum stem, and nothing touches agent
-// nouns (-er), adjectives in -al or -ive, or Spanish infinitives.
+// -ment, -ful, -ation, and -ate after a stem of two syllables or more, so
+// "recommendation" meets "recommend" but "state" and "late" stay), Spanish
+// -ción/-ciones, -mente and the gerund and participle endings — each with a
+// minimum stem, and nothing touches agent nouns (-er), adjectives in -al or
+// -ive, or Spanish infinitives.
 //
 // Stems need not be words ("live" and "lived" become "live", "happy" and
 // "happiness" become "happi"): they only have to be equal for one family and
@@ -39,7 +41,8 @@ var stemExceptions = map[string]string{
 // irregular maps irregular English forms to their base form, whose stem
 // they then share: "bought" meets "buy", "children" meets "child". Forms
 // that are also common words or names of another meaning ("left", "saw",
-// "found", "led", "fed", "met", "sat", "won", "drew") are left out.
+// "found", "led", "fed", "sat", "drew") are left out; "won" is in, once
+// "won't" no longer reads as it (see negated), and so is "met".
 var irregular = func() map[string]string {
 	pairs := []string{
 		"went", "go", "gone", "go", "made", "make", "took", "take", "taken", "take",
@@ -62,6 +65,7 @@ var irregular = func() map[string]string {
 		"stolen", "steal", "froze", "freeze", "frozen", "freeze", "meant", "mean",
 		"children", "child", "women", "woman", "men", "man", "people", "person",
 		"feet", "foot", "teeth", "tooth",
+		"won", "win", "met", "meet",
 	}
 	m := make(map[string]string, len(pairs)/2)
 	for i := 0; i < len(pairs); i += 2 {
@@ -89,6 +93,9 @@ var lexicon = func() map[string]lexEntry {
 	}
 	for w, base := range irregular {
 		m[w] = lexEntry{stem: stemRules(base)}
+	}
+	for i, w := range spanishMonths {
+		m[w] = lexEntry{stem: stemRules(monthNames[i])}
 	}
 	return m
 }()
@@ -279,11 +286,13 @@ func stemEnglish(w string) string {
 func derivational(b []byte) ([]byte, bool) {
 	n := len(b)
 	switch b[n-1] {
-	case 'n', 's', 't', 'l', 'i': // the last letters of the suffixes below
+	case 'n', 's', 't', 'l', 'i', 'e': // the last letters of the suffixes below
 	default:
 		return b, false
 	}
 	switch {
+	case endsWith(b, "ate") && measure(b[:n-3]) > 1:
+		return b[:n-3], true // recommendate (from -ation) → recommend, passionate → passion
 	case endsWith(b, "ization") && measure(b[:n-7]) > 0:
 		return append(b[:n-5], 'e'), true // organization → organize
 	case endsWith(b, "ation") && n-5 >= 3 && hasVowel(b[:n-5]):

@@ -48,6 +48,13 @@ func TestStemFamilies(t *testing.T) {
 		"govern government",
 		"educate education educated",
 		"lonely loneliness",
+		"recommend recommends recommended recommendation recommendations",
+		"inform informed information",
+		"passion passionate",
+		"deprecate deprecated deprecation",
+		"allocate allocated allocation",
+		"win wins winning won",
+		"meet meets meeting met",
 		// Spanish
 		"canción canciones",
 		"trabajar trabajando trabajado trabajada trabajados",
@@ -82,6 +89,7 @@ func TestStemKeepsApart(t *testing.T) {
 		{"need", "ne"}, {"moment", "mom"}, {"comment", "come"}, {"nation", "nate"},
 		{"left", "leave"}, {"saw", "see"}, {"found", "find"}, {"drew", "draw"},
 		{"lado", "lar"}, {"vida", "ver"}, {"thing", "th"}, {"sing", "s"},
+		{"state", "stat"}, {"late", "lat"}, {"private", "priv"}, {"migrate", "migr"},
 	}
 	for _, p := range pairs {
 		if a, b := Stem(p[0]), Stem(p[1]); a == b {

@@ -13,6 +13,10 @@
 // looks like an identifier: a word with digits, or the joined form of a
 // CamelCase name, which must still match exactly.
 //
+// A date written as digits also yields its month's name (see date.go), so
+// "2023-05-25" meets "25 May 2023", and a dated text's "yesterday" yields
+// the day before.
+//
 // Tokenizing is one pass over the text with a map lookup a word, cheap
 // enough to run on every save and every query. What it cannot do follows
 // from deciding by the word alone: the stop words and stemming rules are
@@ -25,6 +29,7 @@ package tokenize
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -85,28 +90,70 @@ func Each(text string, fn func(term string)) {
 // happens to spell a stop word does not turn its word into one.
 func each(text string, fn func(term string, stop bool)) {
 	text = fold(text)
-	start := -1
-	for i, r := range text {
-		var word bool
-		if r < utf8.RuneSelf {
-			word = asciiWord[r]
-		} else {
-			word = isWordRune(r)
+	start, skip := -1, 0
+	var anchor time.Time // the text's first date
+	var prev string      // the word before
+	word := func(w string, rest string) {
+		switch {
+		case negated(w, rest):
+			fn(strings.ToLower(w), true) // "won't" is "will not", not "won"
+		default:
+			emitWord(w, fn)
 		}
-		if word {
+		if !anchor.IsZero() && yesterday(w, prev) {
+			emitDate(anchor.AddDate(0, 0, -1), fn)
+		}
+		prev = w
+	}
+	for i, r := range text {
+		if i < skip {
+			continue
+		}
+		if start < 0 && r >= '0' && r <= '9' {
+			if d, ok := isoDate(text[i:]); ok {
+				emitDate(d, fn)
+				if anchor.IsZero() {
+					anchor = d
+				}
+				skip = i + len(time.DateOnly)
+				continue
+			}
+		}
+		var isWord bool
+		if r < utf8.RuneSelf {
+			isWord = asciiWord[r]
+		} else {
+			isWord = isWordRune(r)
+		}
+		if isWord {
 			if start < 0 {
 				start = i
 			}
 			continue
 		}
 		if start >= 0 {
-			emitWord(text[start:i], fn)
+			word(text[start:i], text[i:])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		emitWord(text[start:], fn)
+		word(text[start:], "")
 	}
+}
+
+// negated reports whether word w, followed by rest, is the first half of
+// a negative contraction whose first half would otherwise read as another
+// word: "won't" (will not) is not the past of "win".
+func negated(w, rest string) bool {
+	if len(w) != 3 || !strings.EqualFold(w, "won") {
+		return false
+	}
+	for _, apos := range [...]string{"'", "\u2019"} {
+		if r, ok := strings.CutPrefix(rest, apos); ok && len(r) > 0 && (r[0] == 't' || r[0] == 'T') {
+			return len(r) == 1 || r[1] >= utf8.RuneSelf || !asciiWord[r[1]]
+		}
+	}
+	return false
 }
 
 // Terms returns the informative terms of a query, deduplicated, in order of

@@ -15,7 +15,7 @@
 // pkg/index, the baseline the store's ranking must equal (ratio 1.00); and
 // the same index with each memory linked to its neighbours (index.Link:
 // the memories saved just before it in the same session on the same day,
-// weighted by index.NeighbourWeight), which is what the store gets once it
+// weighted by index.NeighbourLink), which is what the store gets once it
 // makes those links. With -mcp a fourth system saves and asks through real
 // ihmt-mcp processes and a real ihmtd, and is scored on what the MCP tool
 // gives the agent (see mcp.go).
@@ -240,7 +240,8 @@ func buildLinked(_ context.Context, c conversation) (asker, error) {
 			if !c.Turns[i-k].Date.Equal(t.Date) {
 				break
 			}
-			ix.Link(d, d-index.Doc(k), index.NeighbourWeight(k))
+			toNew, toPrev := index.NeighbourLink(k, index.Asks(c.Turns[i-k].Memory()), index.Asks(t.Memory()))
+			ix.Link(d, d-index.Doc(k), toNew, toPrev)
 		}
 	}
 	return &indexAsker{ix: ix, ids: ids}, nil
