@@ -529,30 +529,8 @@ type Expansion struct {
 // query. Nothing here is bounded: the caller keeps what it can afford
 // (pkg/store keeps a few per term, the rarest in its memories).
 func (x *Lexicon) Expand(query string, terms []string) []Expansion {
-	var out []Expansion
-	seen := map[string]bool{}
-	for _, t := range terms {
-		seen[t] = true
-	}
-	x.same.eachMatch(stems(query), func(g int, words []string) {
-		at := slices.Index(terms, words[0])
-		if at < 0 {
-			for _, w := range words {
-				if at = slices.Index(terms, w); at >= 0 {
-					break
-				}
-			}
-		}
-		if at < 0 {
-			return
-		}
-		for _, m := range x.members[g] {
-			if !seen[m] {
-				seen[m] = true
-				out = append(out, Expansion{Term: m, For: at})
-			}
-		}
-	})
+	seen := setOf(terms)
+	out := x.glossary(query, terms, seen, nil)
 	x.words.eachMatch(stems(query), func(c int, words []string) {
 		at := slices.Index(terms, words[len(words)-1])
 		if at < 0 {
@@ -577,6 +555,43 @@ func (x *Lexicon) Expand(query string, terms []string) []Expansion {
 			}
 		}
 	}
+	return out
+}
+
+// Glossary returns what Expand does of the glossary alone: the words its
+// groups give for text's words and phrases, as terms not among terms.
+func (x *Lexicon) Glossary(text string, terms []string) []Expansion {
+	return x.glossary(text, terms, setOf(terms), nil)
+}
+
+func setOf(terms []string) map[string]bool {
+	m := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		m[t] = true
+	}
+	return m
+}
+
+func (x *Lexicon) glossary(query string, terms []string, seen map[string]bool, out []Expansion) []Expansion {
+	x.same.eachMatch(stems(query), func(g int, words []string) {
+		at := slices.Index(terms, words[0])
+		if at < 0 {
+			for _, w := range words {
+				if at = slices.Index(terms, w); at >= 0 {
+					break
+				}
+			}
+		}
+		if at < 0 {
+			return
+		}
+		for _, m := range x.members[g] {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, Expansion{Term: m, For: at})
+			}
+		}
+	})
 	return out
 }
 

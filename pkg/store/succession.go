@@ -181,11 +181,9 @@ type inference struct {
 func (in *inference) translate(lex *lexicon.Lexicon) []string {
 	in.same = make([][]string, len(in.top))
 	look := slices.Clone(in.top)
-	for _, x := range lex.Expand(in.l.Text, in.top) {
-		if x.Source == lexicon.FromGlossary {
-			in.same[x.For] = append(in.same[x.For], x.Term)
-			look = append(look, x.Term)
-		}
+	for _, x := range lex.Glossary(in.l.Text, in.top) {
+		in.same[x.For] = append(in.same[x.For], x.Term)
+		look = append(look, x.Term)
 	}
 	return look
 }
