@@ -57,6 +57,12 @@
     append(el, kids);
     return el;
   }
+  // treePath shows where an answer sits: the branches' titles, a title a
+  // layer repeats once, each cut short; the whole path on hover.
+  function treePath(path) {
+    const titles = (path || []).filter((s, i, a) => i === 0 || s !== a[i - 1]);
+    return h("span", { title: titles.join(" › ") }, titles.map((s) => excerpt(s, 48)).join(" › "));
+  }
   function append(el, kids) {
     for (const k of kids.flat(Infinity)) {
       if (k == null || k === false) continue;
@@ -435,7 +441,7 @@
           return [String(i + 1), [Number(x.score).toFixed(3), sb], memoryButton(m.id, excerpt(m.content, 160), scope), fmtDate(m.valid_from),
             (m.agent || {}).name || "—", [chip(x.current ? t("current") : t("superseded"), x.current ? "good" : "warn"), " ", trustChip(m)],
             (x.notices || []).map((n) => h("div", { class: "notice-line" }, n)),
-            (m.corrected_by || []).map((id) => [memoryButton(id, null, scope), " "]), (x.tree_path || []).join(" › ")];
+            (m.corrected_by || []).map((id) => [memoryButton(id, null, scope), " "]), treePath(x.tree_path)];
         }), "ranking")));
     }
     $("search-out").replaceChildren(...parts);
