@@ -34,7 +34,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ihmt-dev/ihmt/pkg/paths"
-	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -259,7 +258,7 @@ func call[T any](ctx context.Context, c *Client, rpc func(context.Context) (T, e
 	if status.Code(err) != codes.Unavailable {
 		return resp, c.translate(err)
 	}
-	if uid, ok := safesocket.Owner(c.socket); ok && uid != os.Getuid() {
+	if uid, ok := paths.Owner(c.socket); ok && uid != os.Getuid() {
 		// Another user's daemon: it refuses us by peer credentials, so
 		// waiting would only delay the same answer.
 		return resp, fmt.Errorf("%w: the socket %s belongs to uid %d, not to you (uid %d), and a daemon serves only its own user: set IHMT_SOCKET to a path of your own", ErrUnavailable, c.socket, uid, os.Getuid())
@@ -365,7 +364,7 @@ func (c *Client) ensureListening(st *starter) (giveUp bool, err error) {
 
 // listening reports whether something accepts connections on the socket —
 // a daemon that may still be opening its store, as opposed to none at all.
-func (c *Client) listening() bool { return safesocket.Listening(c.socket) }
+func (c *Client) listening() bool { return paths.Listening(c.socket) }
 
 // daemonProc is a daemon this client started.
 type daemonProc struct {

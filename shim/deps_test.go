@@ -12,11 +12,10 @@ const module = "github.com/ihmt-dev/ihmt"
 // allowedInternal are the module's packages outside client, proto and shim
 // that ihmt-mcp may link: the shared helpers, not the engine. Each says why.
 var allowedInternal = map[string]bool{
-	module + "/pkg/paths":   true, // where the socket is, as the daemon resolves it
+	// Where the socket is, as the daemon resolves it, whose it is and
+	// whether anyone listens there.
+	module + "/pkg/paths":   true,
 	module + "/pkg/version": true, // the version both ends report
-	// The client's side of the socket: whose it is, whether anyone listens
-	// (both sides of the socket live in one package, the daemon's listen too).
-	module + "/pkg/safesocket": true,
 }
 
 // TestDeps keeps the shim tiny: ihmt-mcp starts with every agent session, so

@@ -18,7 +18,6 @@ import (
 	"github.com/ihmt-dev/ihmt/client/mcpconfig"
 	"github.com/ihmt-dev/ihmt/client/unitfile"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
-	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -271,7 +270,7 @@ func (d *doctor) daemon() {
 		d.add(name, checkFail, fmt.Sprintf("the socket %s belongs to uid %d, not to you (uid %d)", sock, owner, d.h.uid), "set IHMT_SOCKET to a path of your own, then `ihmt mcp install` again")
 		return
 	}
-	if !safesocket.Listening(sock) {
+	if !paths.Listening(sock) {
 		d.add(name, checkWarn, fmt.Sprintf("stale socket %s: it exists but nobody listens (a daemon that stopped uncleanly); the next start replaces it", sock), "ihmt daemon start")
 		return
 	}
@@ -547,6 +546,6 @@ func (d *doctor) missingOverrides(env map[string]string) string {
 
 // fileUID is the uid owning fi, or -1 where the system does not say.
 func fileUID(fi fs.FileInfo) int {
-	uid, _ := safesocket.FileOwner(fi)
+	uid, _ := paths.FileOwner(fi)
 	return uid
 }

@@ -1,5 +1,6 @@
 // Package paths is the one place that knows where IHMT keeps its store and
-// where the daemon's socket lives.
+// where the daemon's socket lives — and, for a client before it dials,
+// whose that socket is and whether anyone listens on it (socket.go).
 //
 // The daemon (ihmtd), the MCP shim (ihmt-mcp) and the CLI (ihmt) all call
 // [Default], and they must get the same socket path even though they inherit

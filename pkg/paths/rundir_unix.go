@@ -2,10 +2,7 @@
 
 package paths
 
-import (
-	"os"
-	"syscall"
-)
+import "os"
 
 // privateDirOwnedBy reports whether dir is a real directory (not a symlink)
 // owned by uid with mode exactly 0700 — the shape systemd-logind gives
@@ -21,6 +18,6 @@ func privateDirOwnedBy(dir string, uid int) bool {
 	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
 		return false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == uid
+	owner, ok := fileOwner(fi)
+	return ok && owner == uid
 }

@@ -1,6 +1,7 @@
-// Package safesocket is the one place that knows the daemon's Unix socket
-// from both sides: how to listen on it safely (Listen, PeerUID), and what a
-// client may check before it dials (Listening, Owner).
+// Package safesocket is the daemon's side of its Unix socket: how to listen
+// on it safely (Listen, PeerUID). What a client may check before it dials
+// (whether anyone listens, whose the socket is) is pkg/paths', which both
+// sides use, so that the shim links none of this.
 //
 // The daemon holds a user's memory, so only that user's processes may talk
 // to it. Three layers enforce this, each enough on its own in the common
@@ -26,6 +27,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/ihmt-dev/ihmt/pkg/paths"
 )
 
 // ErrOtherUser is reported through Listen's onReject when a peer runs as a
@@ -95,7 +98,7 @@ func prepareDir(dir string, uid int) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("socket directory %s is not a directory", dir)
 	}
-	owner, ok := fileOwner(fi)
+	owner, ok := paths.FileOwner(fi)
 	if !ok {
 		return fmt.Errorf("socket directory %s: cannot determine its owner on this system", dir)
 	}
@@ -130,7 +133,7 @@ func removeStale(path string) error {
 	if fi.Mode().Type() != fs.ModeSocket {
 		return fmt.Errorf("%s exists and is not a socket (mode %v); refusing to remove it: move it away or point IHMT_SOCKET elsewhere", path, fi.Mode())
 	}
-	if Listening(path) {
+	if paths.Listening(path) {
 		return fmt.Errorf("another process is already listening on %s (an ihmtd of another store?): stop it, or set IHMT_SOCKET to another path", path)
 	}
 	if err := os.Remove(path); err != nil {

@@ -1,4 +1,4 @@
-package safesocket
+package paths
 
 import (
 	"io/fs"
@@ -7,8 +7,10 @@ import (
 	"time"
 )
 
-// The other side of the socket: what a client may learn about it before it
-// talks to the daemon, and what Listen itself asks of a socket it finds.
+// What anyone may learn of the socket (or any file) at a path before
+// talking through it: whether a daemon listens there, and whose it is. The
+// client asks before it dials; the daemon's listener (pkg/safesocket) asks
+// of a socket or directory it finds.
 
 // probeTimeout bounds a dial that only asks whether anyone listens. Connect
 // on a local socket is answered by the kernel, so a live listener replies

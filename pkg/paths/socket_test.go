@@ -1,10 +1,12 @@
-package safesocket
+package paths_test
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/testenv"
 )
 
@@ -14,19 +16,20 @@ func TestProbe(t *testing.T) {
 	path := filepath.Join(testenv.SocketDir(t), "ihmtd.sock")
 	check := func(stage string, wantListening, wantOwned bool) {
 		t.Helper()
-		if got := Listening(path); got != wantListening {
+		if got := paths.Listening(path); got != wantListening {
 			t.Errorf("%s: Listening = %v, want %v", stage, got, wantListening)
 		}
-		uid, ok := Owner(path)
+		uid, ok := paths.Owner(path)
 		if ok != wantOwned || (ok && uid != os.Getuid()) {
 			t.Errorf("%s: Owner = %d, %v; want ours (%d): %v", stage, uid, ok, os.Getuid(), wantOwned)
 		}
 	}
 	check("no socket", false, false)
-	ln, err := Listen(path, nil)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln.SetUnlinkOnClose(false) // as a daemon that died leaves its socket
 	check("listening", true, true)
 	ln.Close()
 	check("left behind", false, true)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package safesocket
+package paths
 
 import (
 	"io/fs"
