@@ -114,7 +114,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) 
 	if l.Source != nil {
 		return // a document's blocks are not statements that change
 	}
-	in := inference{l: l, valid: valid, facts: fs, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text)}
+	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text)}
 	terms := ownTerms(l)
 
 	s.mu.RLock()
@@ -126,6 +126,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) 
 	if !ok {
 		return // the first memory of its project
 	}
+	in.keys = s.tl.KeysOf(timeline.Source{Leaf: l.ID, Scope: partition(l), ValidFrom: valid}, fs)
 	in.top = s.rarest(terms, successionTerms)
 	look := in.translate(s.lex)
 	// The older versions are looked for by the words that can tell them
@@ -159,7 +160,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) 
 type inference struct {
 	l        *leaf.Leaf
 	valid    time.Time
-	facts    []facts.Fact // its facts, read by the patterns
+	keys     []timeline.Key // the timeline's keys its read facts fall on
 	concepts lexicon.Set
 	cue      bool
 	lang     string
@@ -195,7 +196,7 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	if !isLive(m) || m.Source != nil || m.Scope != in.l.Scope || sameDay(m.ValidFrom, in.valid) {
 		return leaf.Probable{}, false
 	}
-	if s.tl.Orders(m.ID, timeline.Source{Leaf: in.l.ID, Scope: partition(in.l), ValidFrom: in.valid, RecordedAt: in.l.RecordedAt}, in.facts) {
+	if s.tl.States(m.ID, in.keys) {
 		return leaf.Probable{}, false // the facts' timeline orders the two already
 	}
 	e := successionEvidence{Cue: in.cue}

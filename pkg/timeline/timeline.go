@@ -598,23 +598,28 @@ func (t *Timeline) Shares(a, b string) bool {
 	return false
 }
 
-// Orders reports whether the timeline already orders facts fs, saved as
-// src, against leaf: one of them falls on a key the leaf states a value
-// of (the pattern-read facts are the certain kind of supersession).
-func (t *Timeline) Orders(leaf string, src Source, fs []facts.Fact) bool {
+// KeysOf returns the keys facts fs, saved as src, fall on (see resolve).
+func (t *Timeline) KeysOf(src Source, fs []facts.Fact) []Key {
+	var out []Key
+	for _, f := range fs {
+		if k, ok := t.resolve(src, f); ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// States reports whether leaf states a value on one of keys: then the
+// timeline orders it against the facts those keys came from (the
+// pattern-read facts are the certain kind of supersession).
+func (t *Timeline) States(leaf string, keys []Key) bool {
 	li, ok := t.leaves[leaf]
-	if !ok {
+	if !ok || len(keys) == 0 {
 		return false
 	}
-	for _, f := range fs {
-		k, ok := t.resolve(src, f)
-		if !ok {
-			continue
-		}
-		for i := range t.infos.at(li).entries {
-			if t.infos.at(li).entries[i].s.key == k {
-				return true
-			}
+	for i := range t.infos.at(li).entries {
+		if slices.Contains(keys, t.infos.at(li).entries[i].s.key) {
+			return true
 		}
 	}
 	return false
