@@ -32,12 +32,17 @@ type question struct {
 	periodName string
 	// projects are the projects the question names, by group.
 	projects []index.Group
-	// from is the project the question is asked from ("" for none).
+	// from is the project the question is asked from, "" when asked from
+	// none or from one with no memories of its own (a directory never
+	// worked in): then it is asked from the global part.
 	from string
 }
 
 func (s *Store) questionOf(text string, terms []string, from string) question {
-	q := question{asked: s.askedOf(text, terms), wants: s.lex.Asks(text), from: from}
+	q := question{asked: s.askedOf(text, terms), wants: s.lex.Asks(text)}
+	if g, ok := s.groups[from]; ok && g != 0 && s.ix.GroupLen(g) > 0 {
+		q.from = from
+	}
 	if start, end, ok := dates.Period(text, s.now()); ok {
 		q.period.start, q.period.end = start, end
 		q.periodName = periodName(start, end)
@@ -394,18 +399,10 @@ func (s *Store) elsewhere(q question, r ranked) bool {
 // Callers hold s.mu.
 func (s *Store) home(r ranked, q question) bool {
 	l := s.docs[r.doc]
-	if !s.inProject(q) {
+	if q.from == "" {
 		return l.Scope == leaf.ScopeGlobal
 	}
 	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
-}
-
-// inProject reports whether the question is asked from a project with
-// memories of its own; asked from none, or from a directory never worked
-// in, it is asked from the global part. Callers hold s.mu.
-func (s *Store) inProject(q question) bool {
-	g, ok := s.groups[q.from]
-	return ok && g != 0 && s.ix.GroupLen(g) > 0
 }
 
 // untimed returns the query's terms without the words that only point at

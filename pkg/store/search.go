@@ -388,7 +388,7 @@ func (s *Store) referentsApart(best, rival ranked, e evidence, q query) bool {
 	if s.home(best, q.ask) == s.home(rival, q.ask) {
 		return true
 	}
-	return !s.inProject(q.ask) && e.Covered && e.Best-e.Rivals[0] < apartTieGap*e.Best &&
+	return q.ask.from == "" && e.Covered && e.Best-e.Rivals[0] < apartTieGap*e.Best &&
 		s.about(best, q.terms) && s.about(rival, q.terms)
 }
 
