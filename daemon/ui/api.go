@@ -98,8 +98,12 @@ func (p *Page) api(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
+	if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
 		apiError(w, http.StatusRequestEntityTooLarge, "the request is too large (at most 1 MiB)")
+		return
+	}
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "read the request: "+err.Error())
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), callTimeout)
@@ -193,9 +197,6 @@ func apiFailure(w http.ResponseWriter, err error) {
 	case codes.Unavailable:
 		code = http.StatusServiceUnavailable
 	case codes.DeadlineExceeded, codes.Canceled:
-		code = http.StatusGatewayTimeout
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
 		code = http.StatusGatewayTimeout
 	}
 	apiError(w, code, st.Message())

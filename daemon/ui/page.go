@@ -108,7 +108,6 @@ func (p *Page) Serve(ctx context.Context, req *ihmtv1.ServeRequest) (*ihmtv1.Ser
 	if p.closed {
 		return nil, status.Error(codes.Unavailable, "the daemon is shutting down: retry in a moment")
 	}
-	p.caller.Store(personCaller(c))
 	started := false
 	if p.srv == nil {
 		if err := p.listen(int(req.GetPort())); err != nil {
@@ -118,6 +117,8 @@ func (p *Page) Serve(ctx context.Context, req *ihmtv1.ServeRequest) (*ihmtv1.Ser
 	} else if port := int(req.GetPort()); port != 0 && port != p.port {
 		return nil, status.Errorf(codes.FailedPrecondition, "the page is already served on port %d: open that address (`ihmt ui` prints it), or stop the daemon (`ihmt daemon stop`) to serve it on port %d", p.port, port)
 	}
+	// Only a Serve that stands moves the page to its caller's project.
+	p.caller.Store(personCaller(c))
 	p.cfg.Log.Info("page served", "address", p.address(), "project", c.GetProject(), "started", started)
 	return &ihmtv1.ServeResponse{Url: p.address() + "?token=" + p.token, Port: int32(p.port), Started: started, Project: c.GetProject()}, nil
 }

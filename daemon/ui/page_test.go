@@ -313,8 +313,16 @@ func TestServeIsThePersons(t *testing.T) {
 	if other > 65535 {
 		other = 1024
 	}
-	if _, err := w.person.ServePage(ctx, &ihmtv1.ServeRequest{Port: other}); !errors.Is(err, client.ErrConflict) {
+	elsewhere, err := client.New(client.Options{Socket: w.sock, Caller: &ihmtv1.Caller{AgentName: ihmtv1.PersonAgent, AgentVersion: "test", SessionId: "cli-2", Project: "github.com/org/beta"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer elsewhere.Close()
+	if _, err := elsewhere.ServePage(ctx, &ihmtv1.ServeRequest{Port: other}); !errors.Is(err, client.ErrConflict) {
 		t.Errorf("another port while served: %v, want ErrConflict", err)
+	}
+	if st, err := w.person.PageStatus(ctx); err != nil || st.GetProject() != alpha {
+		t.Errorf("a refused Serve from beta moved the page: project %q (%v), want %s", st.GetProject(), err, alpha)
 	}
 	if _, err := w.person.ServePage(ctx, &ihmtv1.ServeRequest{Port: 70000}); !errors.Is(err, client.ErrInvalid) {
 		t.Errorf("port 70000: %v, want ErrInvalid", err)

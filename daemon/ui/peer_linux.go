@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,10 +13,12 @@ import (
 
 // TCP carries no peer credentials (SO_PEERCRED is for Unix sockets), but on
 // Linux the kernel lists every TCP socket with its owner's uid in
-// /proc/net/tcp. A connection to the page comes from a loopback socket
-// whose local port is the connection's remote port: its row says whose it
-// is, and one of another user is closed before a byte is read. Where the
-// table cannot be read (a hardened /proc), the token alone guards.
+// /proc/net/tcp, and every IPv6 one — a client may reach 127.0.0.1 from one
+// as ::ffff:127.0.0.1 — in /proc/net/tcp6. A connection to the page comes
+// from a loopback socket whose local port is the connection's remote port:
+// its row says whose it is, and one of another user is closed before a byte
+// is read. Where neither table can be read (a hardened /proc), the token
+// alone guards.
 
 // sameUser wraps lis so that it accepts only this process's user.
 func sameUser(lis net.Listener) net.Listener {
@@ -51,12 +54,33 @@ func peerUID(conn net.Conn) (uid int, found bool, err error) {
 	if !lok || !rok {
 		return 0, false, nil
 	}
-	f, err := os.Open("/proc/net/tcp")
+	var errs []error
+	for _, table := range tcpTables {
+		uid, found, err := ownerIn(table, remote.Port, local.Port)
+		if found {
+			return uid, true, nil
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == len(tcpTables) {
+		return 0, false, errors.Join(errs...)
+	}
+	return 0, false, nil
+}
+
+// tcpTables are the kernel's tables of TCP sockets, IPv4 and IPv6.
+var tcpTables = []string{"/proc/net/tcp", "/proc/net/tcp6"}
+
+// ownerIn is findOwner on the kernel's table at path.
+func ownerIn(path string, from, to int) (uid int, found bool, err error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0, false, err
 	}
 	defer f.Close()
-	return findOwner(f, remote.Port, local.Port)
+	return findOwner(f, from, to)
 }
 
 // findOwner reads a /proc/net/tcp table for the socket whose local port is

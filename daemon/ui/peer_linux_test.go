@@ -3,6 +3,7 @@ package ui
 import (
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,3 +70,43 @@ func TestPeerUIDOfOwnConnection(t *testing.T) {
 		t.Errorf("peerUID = %d %v %v, want %d", uid, found, err, os.Getuid())
 	}
 }
+
+// TestPeerUIDInEitherTable: a client may reach the page's 127.0.0.1 from an
+// IPv6 socket (::ffff:127.0.0.1), which the kernel lists in /proc/net/tcp6
+// only: its owner is found there, not let through unknown; a connection in
+// neither table is unknown, and with neither table readable it is an error.
+func TestPeerUIDInEitherTable(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, rows string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid\n"+rows), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	v4 := write("tcp", "   0: 0100007F:8CA1 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 1\n")
+	v6 := write("tcp6", "   0: 0000000000000000FFFF00000100007F:D431 0000000000000000FFFF00000100007F:8CA1 01 00000000:00000000 00:00000000 00000000  1001        0 2\n")
+	conn := fakeConn{local: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 0x8CA1}, remote: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 0xD431}}
+	defer func(old []string) { tcpTables = old }(tcpTables)
+
+	tcpTables = []string{v4, v6}
+	if uid, found, err := peerUID(conn); err != nil || !found || uid != 1001 {
+		t.Errorf("an IPv6 client: peerUID = %d %v %v, want 1001 found", uid, found, err)
+	}
+	tcpTables = []string{v4}
+	if _, found, err := peerUID(conn); err != nil || found {
+		t.Errorf("a client in no table: found %v, err %v; want unknown", found, err)
+	}
+	tcpTables = []string{filepath.Join(dir, "none"), filepath.Join(dir, "none6")}
+	if _, found, err := peerUID(conn); err == nil || found {
+		t.Errorf("no table readable: found %v, err %v; want an error", found, err)
+	}
+}
+
+type fakeConn struct {
+	net.Conn
+	local, remote net.Addr
+}
+
+func (c fakeConn) LocalAddr() net.Addr  { return c.local }
+func (c fakeConn) RemoteAddr() net.Addr { return c.remote }
