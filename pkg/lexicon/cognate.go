@@ -30,9 +30,6 @@ func cognates(t string) []string {
 	if strings.HasSuffix(t, "cion") && n >= 7 {
 		guesses = append(guesses, tokenize.Stem(t[:n-4]+"tion"))
 	}
-	if strings.HasSuffix(t, "at") && n >= 6 {
-		guesses = append(guesses, t[:n-2]+"acion")
-	}
 	out := guesses[:0]
 	for _, g := range guesses {
 		if g != t && !tokenize.IsStopWord(g) {

@@ -173,6 +173,9 @@ func parseDictd(index, body []byte) ([]entry, error) {
 		if !ok1 || !ok2 || off+n > len(body) || off+n < off {
 			return nil, fmt.Errorf("index line %d: offset or length out of the dictionary", line)
 		}
+		if n > maxEntry {
+			return nil, fmt.Errorf("index line %d: an entry of %d bytes, at most %d (a damaged index?)", line, n, maxEntry)
+		}
 		head, pron, senses := parseEntry(body[off : off+n])
 		if strings.HasPrefix(fields[0], "00database") || strings.ContainsRune(head, ' ') || len(senses) == 0 {
 			continue
@@ -197,6 +200,10 @@ func parseDictd(index, body []byte) ([]entry, error) {
 	}
 	return entries, nil
 }
+
+// maxEntry bounds one entry: real ones are well under a kilobyte, and an
+// index pointing each line at the whole body would copy it once a line.
+const maxEntry = 64 << 10
 
 // parseEntry reads "head /pronunciation/" and then its senses, one a
 // line, numbered ("1. a, b") when there are several.

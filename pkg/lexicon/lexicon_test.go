@@ -156,6 +156,10 @@ func TestLanguage(t *testing.T) {
 		"switchyard traces go over OTLP to Tempo; prod sampling is 5%.":      "en",
 		"The NAS, faro, is at 192.168.1.20.":                                 "en",
 		"kelpie":                                                             "en",
+		"Cambié a Neovim":                                                    "es",
+		"Me mudé a Valencia":                                                 "es",
+		"A cache sits in front of the API.":                                  "en",
+		"Lucía lives in Zaragoza and works remotely.":                        "en",
 	} {
 		if got := Language(text); got != want {
 			t.Errorf("Language(%q) = %s, want %s", text, got, want)

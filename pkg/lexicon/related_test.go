@@ -134,6 +134,7 @@ func TestReadFreeDictBadInput(t *testing.T) {
 		"not base64":          {"meeting\t!!\tB\n", gz("meeting /m/\nreunión\n")},
 		"too few fields":      {"meeting\tA\n", gz("meeting /m/\nreunión\n")},
 		"not gzip":            {"meeting\tA\tT\n", []byte("meeting /m/\nreunión\n")},
+		"an entry too long":   {"meeting\tA\t" + enc64(maxEntry+1) + "\n", gz("meeting /m/\nreunión\n" + strings.Repeat("x", maxEntry))},
 	}
 	for name, tt := range tests {
 		dir := t.TempDir()
@@ -276,7 +277,8 @@ func TestCognates(t *testing.T) {
 		{"futuro", terms("future"), nil},
 		{"cliente", []string{"client"}, nil},
 		{"migracion", terms("migration"), nil},
-		{"theme", nil, []string{"them"}}, // a short word is not guessed at, and never into a stop word
+		{"format", nil, []string{"formacion"}}, // a false friend (training) is no guess
+		{"theme", nil, []string{"them"}},       // a short word is not guessed at, and never into a stop word
 		{"state", nil, []string{"stat"}},
 		{"stat", nil, []string{"state"}},
 		{"v1.22", nil, []string{"v1.22o"}},

@@ -58,9 +58,10 @@ func emitDate(d time.Time, fn func(string, bool)) {
 // A text that holds a date (a memory that opens with the day it was said)
 // and says "yesterday" or "last night" speaks of the day before: that
 // word also yields the day before's terms, so "what did she do on 16
-// March?" meets "2022-03-17 ... yesterday I went bowling". Only the first
-// date of a text anchors, and only the day before is resolved: "last
-// week" or "on Friday" name no one day.
+// March?" meets "2022-03-17 ... yesterday I went bowling". Only a date that
+// opens the text anchors ("we ship on 2024-06-01; yesterday…" says nothing
+// of 31 May), and only the day before is resolved: "last week" or "on
+// Friday" name no one day.
 func yesterday(w, prev string) bool {
 	switch len(w) { // most words are none of these: no case folding for them
 	case len("yesterday"):

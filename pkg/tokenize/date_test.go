@@ -112,6 +112,7 @@ func TestYesterdayInADatedText(t *testing.T) {
 		{"last alone", "2022-03-17 the last game", []string{"17"}, []string{"16"}},
 		{"night alone", "2022-03-17 a quiet night", []string{"17"}, []string{"16"}},
 		{"the date comes after", "yesterday, 2022-03-17, was fun", []string{"17"}, []string{"16"}},
+		{"a date inside the text", "We ship on 2024-06-01; yesterday we froze the branch", []string{"1", Stem("june")}, []string{"31", Stem("may")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,17 +25,20 @@ package tokenize
 // stemExceptions are words the rules would conflate with another family, or
 // irregular forms of a very common word.
 var stemExceptions = map[string]string{
-	"news":     "news",
-	"goes":     "go",
-	"going":    "go",
-	"dying":    "die",
-	"lying":    "lie",
-	"tying":    "tie",
-	"evening":  "evening", // not "even"
-	"evenings": "evening",
-	"business": "business", // not "busy"
-	"witness":  "witness",
-	"harness":  "harness",
+	"news":       "news",
+	"goes":       "go",
+	"going":      "go",
+	"dying":      "die",
+	"lying":      "lie",
+	"tying":      "tie",
+	"evening":    "evening",   // not "even"
+	"candidate":  "candidate", // not "candid"
+	"candidates": "candidate",
+	"literate":   "literate", // not "liter"
+	"evenings":   "evening",
+	"business":   "business", // not "busy"
+	"witness":    "witness",
+	"harness":    "harness",
 }
 
 // irregular maps irregular English forms to their base form, whose stem

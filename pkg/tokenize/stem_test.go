@@ -90,6 +90,7 @@ func TestStemKeepsApart(t *testing.T) {
 		{"left", "leave"}, {"saw", "see"}, {"found", "find"}, {"drew", "draw"},
 		{"lado", "lar"}, {"vida", "ver"}, {"thing", "th"}, {"sing", "s"},
 		{"state", "stat"}, {"late", "lat"}, {"private", "priv"}, {"migrate", "migr"},
+		{"candidate", "candid"}, {"literate", "liter"},
 	}
 	for _, p := range pairs {
 		if a, b := Stem(p[0]), Stem(p[1]); a == b {

@@ -93,6 +93,7 @@ func each(text string, fn func(term string, stop bool)) {
 	start, skip := -1, 0
 	var anchor time.Time // the text's first date
 	var prev string      // the word before
+	opened := false      // a word came before: a date now does not open the text
 	word := func(w string, rest string) {
 		switch {
 		case negated(w, rest):
@@ -103,7 +104,7 @@ func each(text string, fn func(term string, stop bool)) {
 		if !anchor.IsZero() && yesterday(w, prev) {
 			emitDate(anchor.AddDate(0, 0, -1), fn)
 		}
-		prev = w
+		prev, opened = w, true
 	}
 	for i, r := range text {
 		if i < skip {
@@ -112,9 +113,10 @@ func each(text string, fn func(term string, stop bool)) {
 		if start < 0 && r >= '0' && r <= '9' {
 			if d, ok := isoDate(text[i:]); ok {
 				emitDate(d, fn)
-				if anchor.IsZero() {
+				if anchor.IsZero() && !opened {
 					anchor = d
 				}
+				opened = true
 				skip = i + len(time.DateOnly)
 				continue
 			}
