@@ -72,6 +72,7 @@ func newStore(dir string, opts Options) *Store {
 		ix:        index.New(),
 		byID:      make(map[string]index.Doc),
 		lastSaved: map[conversation]recent{},
+		definers:  map[index.Group][]definer{},
 		treeKick:  make(chan struct{}, 1),
 		treeReqs:  make(chan treeReq),
 		groups:    map[string]index.Group{"": 0},

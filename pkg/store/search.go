@@ -207,7 +207,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if opts.Descend {
 		descend = t
 	}
-	q.terms = s.untimed(in.Query, q.terms)
+	q.terms = s.unselfed(s.untimed(in.Query, q.terms), in.Caller.Project)
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
 	raw, cov := s.score(descend, expand(q.terms, bounded(s.lex.Expand(in.Query, q.terms), s.ix.DocFreq)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked

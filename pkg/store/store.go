@@ -109,8 +109,11 @@ type Store struct {
 	// lastSaved is, per conversation (session, day and group), the last
 	// memories saved in it, newest first: a new one is linked to them.
 	lastSaved map[conversation]recent
-	pending   int // memories waiting for review
-	gone      int // forgotten or purged memories
+	// definers are, per project group, the memories that define the
+	// project and the words they describe it with (selfwords.go).
+	definers map[index.Group][]definer
+	pending  int // memories waiting for review
+	gone     int // forgotten or purged memories
 
 	// The summary tree: see tree.go. treeOps and treeTracking are guarded
 	// by mu; tree by treeMu, which is only ever taken after mu or alone.
@@ -162,7 +165,7 @@ func (s *Store) publishWith(l *leaf.Leaf, fs []facts.Fact) {
 
 // indexLeaf is publishWith's half that builds the inverted index: the
 // leaf's group, its text and its links to its neighbours. It touches only
-// s.groups, s.projects, s.lastSaved and s.ix — nothing catalog touches —
+// s.groups, s.projects, s.lastSaved, s.definers and s.ix — nothing catalog touches —
 // so that Open can run the two halves side by side.
 func (s *Store) indexLeaf(l *leaf.Leaf) index.Doc {
 	g, ok := s.groups[l.Project]
@@ -176,6 +179,7 @@ func (s *Store) indexLeaf(l *leaf.Leaf) index.Doc {
 	}
 	d := s.ix.Add(l.Text, g)
 	s.linkNeighbours(l, d, g)
+	s.noteSelfWords(l, d, g)
 	if !isLive(l) {
 		s.ix.SetLive(d, false)
 	}

@@ -5,6 +5,7 @@
 //
 //	go run ./scripts/eval                      # the dev set (testdata/devset.jsonl)
 //	go run ./scripts/eval SET.jsonl -v         # another set; -v lists every miss
+//	go run ./scripts/eval scripts/eval/testdata/proxy.jsonl  # the set written blind (testdata/README.md)
 //	go run ./scripts/eval -json                # the figures for scripts
 //	go run ./scripts/eval -keep /tmp/ev        # save into /tmp/ev; a second run re-asks only
 //

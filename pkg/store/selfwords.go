@@ -1,0 +1,127 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+// A project's own words: the common nouns a project is described by where
+// a memory defines it ("canopy is Pampero's vector tile server: …",
+// "sextante: my open-source Python library that …"). Asked from inside the
+// project, "the tile server" or "the library" means the project itself, so
+// those words say nothing about which of its memories answers — yet only
+// the defining memory holds them, and it would outrank the one that does
+// ("What Python does the tile server's image ship with?" is answered by
+// "canopy base image is python:3.13-slim", not by the project's
+// description). Only lower-case words count: a description's product names
+// ("Vue 3 + Vite frontend") are what questions ask about.
+
+// maxSelfWords bounds how many words of a definition describe a project,
+// maxSelfScan how far into it they are looked for.
+const (
+	maxSelfWords = 4
+	maxSelfScan  = 8
+)
+
+// selfWords returns the terms of the description a text gives of project
+// (a project key: its last path element is the name a text uses),
+// when it opens by defining it ("<project> is a…", "<project> es un…",
+// "<project>: Pampero's…"); nil otherwise. The description runs from after
+// the article or possessive to the first function word or punctuation.
+func selfWords(project, text string) []string {
+	if project == "" {
+		return nil
+	}
+	name := project[strings.LastIndexAny(project, "/:")+1:] // "kelpie" of github.com/brightkelp/kelpie
+	words := strings.Fields(text)
+	if len(words) < 3 || !strings.EqualFold(strings.TrimRight(words[0], ":"), name) {
+		return nil
+	}
+	rest := words[1:]
+	if !strings.HasSuffix(words[0], ":") {
+		if !definingVerb[strings.ToLower(rest[0])] {
+			return nil
+		}
+		rest = rest[1:]
+	}
+	// A definition names a kind of thing: "is a…", "is Pampero's…", not
+	// "is configured…" or "is hosted on…".
+	if first := strings.ToLower(rest[0]); !articles[first] && !possessive(first) {
+		return nil
+	}
+	var kept []string
+	for i, w := range rest {
+		if i == maxSelfScan || len(kept) == maxSelfWords {
+			break
+		}
+		bare := strings.TrimRightFunc(w, unicode.IsPunct)
+		low := strings.ToLower(bare)
+		ends := bare != w // punctuation ends the description
+		switch {
+		case articles[low] && len(kept) == 0:
+			continue
+		case bare == "" || bare != low || strings.ContainsFunc(bare, unicode.IsDigit) || possessive(low):
+			// a name, a version or a possessive: what questions ask about
+		case tokenize.IsStopWord(low):
+			ends = true
+		default:
+			kept = append(kept, bare)
+		}
+		if ends {
+			break
+		}
+	}
+	return tokenize.Terms(strings.Join(kept, " "))
+}
+
+func possessive(w string) bool { return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") }
+
+var definingVerb = map[string]bool{"is": true, "es": true, "was": true, "era": true, "—": true, "-": true, "=": true}
+
+var articles = map[string]bool{"a": true, "an": true, "the": true, "our": true, "my": true, "un": true, "una": true, "el": true, "la": true, "mi": true, "nuestro": true, "nuestra": true}
+
+// noteSelfWords remembers the project's own words a new stated memory
+// gives. Callers hold s.mu or run before the store is shared.
+func (s *Store) noteSelfWords(l *leaf.Leaf, d index.Doc, g index.Group) {
+	if l.Scope != leaf.ScopeProject || kindOf(&l.Header) != kindStated {
+		return
+	}
+	if w := selfWords(l.Project, l.Text); len(w) > 0 {
+		s.definers[g] = append(s.definers[g], definer{doc: d, words: w})
+	}
+}
+
+// definer is a memory that defines its project, and the words it does so
+// with.
+type definer struct {
+	doc   index.Doc
+	words []string
+}
+
+// unselfed returns terms without the words the project asked from is
+// described by (its live defining memories'), unless the question names
+// a project or nothing else would be left. Callers hold s.mu.
+func (s *Store) unselfed(terms []string, from string) []string {
+	g, ok := s.groups[from]
+	if !ok || from == "" || len(s.definers[g]) == 0 || len(s.projectsNamed(terms)) > 0 {
+		return terms
+	}
+	own := map[string]bool{}
+	for _, df := range s.definers[g] {
+		if isLive(s.docs[df.doc]) {
+			for _, w := range df.words {
+				own[w] = true
+			}
+		}
+	}
+	out := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return own[t] })
+	if len(out) == 0 {
+		return terms
+	}
+	return out
+}
