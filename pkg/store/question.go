@@ -30,6 +30,8 @@ type question struct {
 	// period is the month or year the question names, if any.
 	period     struct{ start, end time.Time }
 	periodName string
+	// owns is what it asks of whom ("Yerba's microchip number").
+	owns ownership
 	// projects are the projects the question names, by group.
 	projects []index.Group
 	// from is the project the question is asked from, "" when asked from
@@ -48,6 +50,7 @@ func (s *Store) questionOf(text string, terms []string, from string) question {
 		q.periodName = periodName(start, end)
 	}
 	q.projects = s.projectsNamed(terms)
+	q.owns = ownershipIn(text)
 	q.naming = namesIn(text)
 	for _, n := range q.naming {
 		q.names = append(q.names, strings.Join(tokenize.Words(n), " "))
@@ -118,10 +121,12 @@ func hasUpper(w string) bool {
 }
 
 // unknownName returns the first name the question gives that no memory
-// the caller may see holds, as written. Callers hold s.mu for reading.
+// the caller may see holds, as written; a word that asks for a kind of
+// value ("URL", "IP") is what is asked, not a name. Callers hold s.mu for
+// reading.
 func (s *Store) unknownName(q question, vis func(index.Group) bool) string {
 	for i, n := range q.names {
-		if n == "" || strings.Contains(n, " ") {
+		if n == "" || strings.Contains(n, " ") || slices.Contains(q.wants.Cue, n) {
 			continue
 		}
 		if !s.seen(n, vis) {
@@ -149,7 +154,7 @@ func (s *Store) seen(t string, vis func(index.Group) bool) bool {
 // reading.
 func (s *Store) holds(q question, r ranked) bool {
 	for _, n := range q.names {
-		if !s.ix.Contains(r.doc, n) {
+		if !s.ix.Contains(r.doc, n) && !slices.Contains(q.wants.Cue, n) {
 			return false // the value is someone else's: "Quino's email"
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
@@ -123,6 +124,7 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 // query is a search's input, checked and read.
 type query struct {
 	terms, clue []string
+	exp         []lexicon.Expansion // words added for the terms (expand.go)
 	limit       int
 	view        view
 	ask         question
@@ -209,13 +211,17 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	}
 	q.terms = s.unselfed(s.untimed(in.Query, q.terms), in.Caller.Project)
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
-	raw, cov := s.score(descend, expand(q.terms, bounded(s.lex.Expand(in.Query, q.terms), s.ix.DocFreq)), vis, inView, max(q.limit, candidatePool), !q.view.zero())
+	q.exp = bounded(s.lex.Expand(in.Query, q.terms), s.ix.DocFreq)
+	raw, cov := s.score(descend, expand(q.terms, q.exp), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
 	if len(raw) > 0 {
 		order = s.rank(raw, q.clue, q.ask, q.view.tl, inView, vis, !opts.Plain)
 		held = s.preferHolding(order, q.ask)
 		rivals = rivalsOf(order)
+		if held && q.ask.wants.Name != "" {
+			rivals = s.holdingRivals(rivals, q.ask)
+		}
 	}
 	j := s.judged(order, rivals, q, vis, held)
 	res := SearchResult{
@@ -235,6 +241,22 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 		}
 	}
 	return res, ranking, nil
+}
+
+// holdingRivals drops from the first rivals those that hold no value of
+// the kind the question wants, when the best holds one: "the Home
+// Assistant URL" is answered by the memory with the address, and one that
+// only names Home Assistant is no alternative to it, whatever its score.
+// Callers hold s.mu for reading.
+func (s *Store) holdingRivals(rivals []ranked, q question) []ranked {
+	n := min(len(rivals), holdingWindow)
+	out := make([]ranked, 0, len(rivals))
+	for _, r := range rivals[:n] {
+		if s.holds(q, r) {
+			out = append(out, r)
+		}
+	}
+	return append(out, rivals[n:]...)
 }
 
 // rivalsOf returns the memories below the best that are real
@@ -271,6 +293,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		Informative: len(q.terms) + len(q.clue),
 		Topical:     s.topical(best.doc, q.ask),
 		Unknown:     s.unknownName(q.ask, vis),
+		Unowned:     s.unowned(q.ask.owns, q.terms, q.exp, vis),
 		Wanted:      q.ask.wants.Name,
 		Held:        held,
 		Referents:   s.referents(order, q.ask),

@@ -81,6 +81,9 @@ type evidence struct {
 	// word of the question is in none (asked only of a stray match).
 	Unknown string
 	Unseen  bool
+	// Unowned is the thing the question asks of someone ("microchip
+	// number of Yerba") when memories hold them but none the two together.
+	Unowned string
 	// Wanted is the kind of value the question asks for ("phone", "port":
 	// pkg/lexicon's answer types), Held whether the best memory holds one.
 	Wanted string
@@ -186,6 +189,8 @@ func judge(e evidence) judgment {
 	switch {
 	case e.Unknown != "":
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unknown
+	case e.Unowned != "":
+		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "the "+e.Unowned
 	case e.Late:
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "anything from "+e.Period
 	case e.Elsewhere:

@@ -1,0 +1,195 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+)
+
+// What a question asks of whom. "What's Yerba's microchip number?", "the
+// address of Dr. Sosa's office", "the SSH alias for tero", "el cumpleaños
+// de Vale" ask for a thing (microchip number, address, SSH alias,
+// cumpleaños) of an owner (Yerba, Sosa, tero, Vale). When the memory holds
+// the owner but no memory holds the owner with the thing — in the
+// question's words or the words added for them (a translation, a synonym)
+// — the thing was never stored, however much else is stored about the
+// owner: the answer is not found, naming the near miss. The answer-type
+// check (lexicon types) does this for the kinds of value it knows (a
+// phone number, a port); this does it for any thing asked by name.
+
+// ownership is what a question asks of whom, as terms; the zero value asks
+// of no one in particular.
+type ownership struct {
+	thing, owner []string
+	// phrase is the thing and its owner as the question words them, for
+	// the near-miss message.
+	phrase string
+}
+
+// maxOwnedWords bounds the words of a thing or an owner.
+const maxOwnedWords = 3
+
+// ownershipIn reads what text asks of whom by name: "the A of B", "the A
+// for B", "el A de B", else "B's A". The owner of "the A of B's C" is B.
+func ownershipIn(text string) ownership {
+	words := strings.Fields(text)
+	for i, w := range words {
+		link := strings.ToLower(w)
+		if (link != "of" && link != "for" && link != "de" && link != "del") || i == 0 {
+			continue
+		}
+		thing := phraseBefore(words, i)
+		owner, ownerAt := phraseAfter(words, i+1)
+		if len(thing) == 0 || len(owner) == 0 || ownerAt > i+1 {
+			continue // "the copy of the NAS": the owner is a kind of thing, not one by name
+		}
+		if o, at, ok := possessiveAt(words, ownerAt); ok {
+			// "the name of Mateo's school" asks about his school: a memory
+			// of it holds the name, in no word of the question.
+			of, _ := phraseAfter(words, at+1)
+			owner, thing = o, append(thing, of...)
+		}
+		if o := named(owner); len(o) > 0 {
+			return owned(thing, o)
+		}
+	}
+	for i := range words {
+		owner, at, ok := possessiveAt(words, i)
+		if !ok || i > 0 && articles[strings.ToLower(words[i-1])] {
+			continue // "the NAS's IP", "the Synology's panel": a kind of thing
+		}
+		if thing, _ := phraseAfter(words, at+1); len(thing) > 0 && len(named(owner)) > 0 {
+			return owned(thing, named(owner))
+		}
+	}
+	return ownership{}
+}
+
+// named returns the capitalised words owner opens with: an owner is
+// someone or something by name ("Yerba", "Dr. Sosa", "the NAS"), not "the
+// kind of database", "the team's sync" or "la reunión de los lunes".
+func named(owner []string) []string {
+	n := 0
+	for n < len(owner) && hasUpper(owner[n]) {
+		n++
+	}
+	if n > 0 && strings.ToUpper(owner[0]) == owner[0] && len(owner[0]) > 1 && !strings.HasSuffix(owner[0], ".") {
+		return nil // an acronym ("VPN", "NAS") names a kind of thing
+	}
+	return owner[:n]
+}
+
+func owned(thing, owner []string) ownership {
+	return ownership{thing: tokenize.Terms(strings.Join(thing, " ")), owner: tokenize.Terms(strings.Join(owner, " ")),
+		phrase: strings.Join(thing, " ") + " of " + strings.Join(owner, " ")}
+}
+
+// possessiveAt reports whether a possessive ("Yerba's", "Dr. Sosa's")
+// starts at or after words[i] before any other word, and returns its
+// owner's words and the position of the word with the 's.
+func possessiveAt(words []string, i int) ([]string, int, bool) {
+	var owner []string
+	for j := i; j < len(words) && j < i+maxOwnedWords; j++ {
+		bare := bareWord(words[j])
+		low := strings.ToLower(bare)
+		if low == "" || questionContraction[low] {
+			return nil, 0, false
+		}
+		if possessive(low) {
+			name := strings.TrimSuffix(strings.TrimSuffix(bare, "'s"), "’s")
+			return append(owner, name), j, name != ""
+		}
+		if !hasUpper(bare) || strings.HasSuffix(words[j], ",") {
+			return nil, 0, false // only a name's first words come before its 's
+		}
+		owner = append(owner, bare)
+	}
+	return nil, 0, false
+}
+
+// questionContraction are the words with an 's that are no possessive.
+var questionContraction = map[string]bool{"what's": true, "who's": true, "where's": true, "when's": true, "how's": true,
+	"that's": true, "it's": true, "there's": true, "here's": true, "let's": true, "what’s": true, "who’s": true, "where’s": true, "it’s": true}
+
+// phraseBefore returns the content words before words[at] back to an
+// article or a question word: "address" of "what's the address of".
+func phraseBefore(words []string, at int) []string {
+	var out []string
+	for j := at - 1; j >= 0 && len(out) < maxOwnedWords; j-- {
+		bare := bareWord(words[j])
+		low := strings.ToLower(bare)
+		if low == "" || tokenize.IsStopWord(low) || questionContraction[low] || bare != words[j] && !strings.HasSuffix(words[j], "?") {
+			break
+		}
+		out = append([]string{bare}, out...)
+	}
+	return out
+}
+
+// phraseAfter returns the content words from words[at] to the first
+// function word or punctuation (skipping a leading article), and where
+// they start.
+func phraseAfter(words []string, at int) ([]string, int) {
+	for at < len(words) && articles[strings.ToLower(bareWord(words[at]))] {
+		at++
+	}
+	var out []string
+	for j := at; j < len(words) && len(out) < maxOwnedWords; j++ {
+		bare := bareWord(words[j])
+		low := strings.ToLower(bare)
+		if low == "" || tokenize.IsStopWord(low) {
+			break
+		}
+		out = append(out, bare)
+		if strings.TrimRightFunc(words[j], unicode.IsPunct) != words[j] && !strings.HasSuffix(low, "'s") {
+			break
+		}
+	}
+	return out, at
+}
+
+// bareWord is w without the punctuation around it, a possessive's 's kept.
+func bareWord(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool { return r != '\'' && r != '’' && (unicode.IsPunct(r) || unicode.IsSymbol(r)) })
+}
+
+// maxOwnerFreq: an owner in more memories than this is no particular one
+// ("the port of the service"), and walking its memories would cost.
+const maxOwnerFreq = 64
+
+// unowned returns the question's thing and owner as worded when a memory
+// the caller may see holds the owner but none holds it with the thing (or
+// a word added for the thing, exp); "" otherwise. Callers hold s.mu.
+func (s *Store) unowned(o ownership, terms []string, exp []lexicon.Expansion, vis func(index.Group) bool) string {
+	if len(o.thing) == 0 || len(o.owner) == 0 {
+		return ""
+	}
+	owner, df := "", 0
+	for _, t := range o.owner {
+		if n := s.ix.DocFreq(t); n > 0 && (owner == "" || n < df) {
+			owner, df = t, n
+		}
+	}
+	if owner == "" || df > maxOwnerFreq || len(s.projectsNamed([]string{owner})) > 0 {
+		// An owner no memory holds is unknownName's; a common one is no
+		// one in particular; a project's memories need not name it.
+		return ""
+	}
+	things := slices.Clone(o.thing)
+	for _, x := range exp {
+		if x.For < len(terms) && slices.Contains(o.thing, terms[x.For]) {
+			things = append(things, x.Term)
+		}
+	}
+	hits, _ := s.ix.Search(index.Query{Terms: []string{owner}, Visible: vis, Limit: df})
+	for _, h := range hits {
+		if s.ix.Contains(h.Doc, owner) && slices.ContainsFunc(things, func(t string) bool { return s.ix.Contains(h.Doc, t) }) {
+			return ""
+		}
+	}
+	return o.phrase
+}

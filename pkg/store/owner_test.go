@@ -1,0 +1,93 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestOwnershipIn(t *testing.T) {
+	for _, tt := range []struct {
+		query        string
+		thing, owner []string
+	}{
+		{"What's Yerba's microchip number?", []string{"microchip", "number"}, []string{"yerba"}},
+		{"What's the address of Dr. Sosa's dental office?", []string{"address", "dental", "offic"}, []string{"dr", "sosa"}},
+		{"What's the phone number of Nico Albornoz?", []string{"phone", "number"}, []string{"nico", "albornoz"}},
+		{"¿Cuál es el cumpleaños de Vale?", []string{"cumpleano"}, []string{"vale"}},
+		{"When is my brother Martín's birthday?", []string{"birthday"}, []string{"martin"}},
+		// No one by name: a kind of thing, an acronym, a common noun, no owner.
+		{"What's the NAS's IP address?", nil, nil},
+		{"What time does the nightly copy of the NAS start?", nil, nil},
+		{"What kind of database does kelpie use?", nil, nil},
+		{"What time is the team's daily sync?", nil, nil},
+		{"¿A qué hora es la reunión de los lunes?", nil, nil},
+		{"What's the VPN's config file?", nil, nil},
+		{"Where do I live?", nil, nil},
+	} {
+		o := ownershipIn(tt.query)
+		if !slices.Equal(o.thing, tt.thing) || !slices.Equal(o.owner, tt.owner) {
+			t.Errorf("ownershipIn(%q) = thing %q owner %q, want %q %q", tt.query, o.thing, o.owner, tt.thing, tt.owner)
+		}
+	}
+}
+
+// TestThingNeverStoredOfSomeone: a question for a thing of someone the
+// memory knows, when no memory holds the two together, is not found and
+// names what is missing; the controls in the same store — the same owner
+// with a thing stored, a thing stored in the other language, a thing
+// asked of a school a memory names — are found.
+func TestThingNeverStoredOfSomeone(t *testing.T) {
+	s := open(t, t.TempDir())
+	for _, text := range []string{
+		"Yerba's vet is Veterinaria San Roque, Dr. Pereyra; annual vaccines in August.",
+		"Familia: esposa Valentina (Vale), hija Olivia, gata Yerba.",
+		"Vale accepted the offer in Montevideo; relocation planned for April.",
+		"Cumpleaños de mi hermano Martín: 9 de septiembre.",
+		"Olivia goes to the Pequeños Pasos nursery school on Tuesdays.",
+	} {
+		saveIn(t, s, SaveInput{Caller: alice, Content: text})
+	}
+	for _, tt := range []struct {
+		query   string
+		verdict Verdict
+		first   string // a word of the first memory returned
+	}{
+		{"What's Yerba's microchip number?", NotFound, "Yerba"},
+		{"When is Vale's birthday?", NotFound, "Vale"},
+		{"Who is Yerba's vet?", Found, "Pereyra"},
+		{"When is Martín's birthday?", Found, "Martín"},
+		{"What's the name of Olivia's school?", Found, "Pequeños"},
+	} {
+		r := find(t, s, SearchInput{Query: tt.query})
+		if r.Verdict != tt.verdict || len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Leaf.Text, tt.first) {
+			t.Errorf("%q: %v, first %v; want %v with a memory of %q", tt.query, r.Verdict, r.Hits, tt.verdict, tt.first)
+		}
+		if tt.verdict == NotFound && !strings.Contains(r.Message, "of") {
+			t.Errorf("%q: message %q should name what is missing", tt.query, r.Message)
+		}
+	}
+}
+
+// TestAskedKindIsNoName: "URL" in "What's the Home Assistant URL?" asks for
+// an address, not about something called URL that no memory holds; the
+// memory holding one answers, and one that only names Home Assistant is no
+// rival to it. The control: asked of what no memory gives an address for,
+// the answer is not found.
+func TestAskedKindIsNoName(t *testing.T) {
+	s := open(t, t.TempDir())
+	for _, text := range []string{
+		"The home server runs the house apps: Home Assistant, Home Assistant add-ons, Vaultwarden and Grafana.",
+		"Home Assistant on hornero at ha.galpon.example; Zigbee through a USB dongle.",
+		"Grafana dashboards for the house show the power use.",
+	} {
+		saveIn(t, s, SaveInput{Caller: alice, Content: text})
+	}
+	r := find(t, s, SearchInput{Query: "What's the Home Assistant URL?"})
+	if r.Verdict != Found || len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Leaf.Text, "ha.galpon.example") {
+		t.Errorf("Home Assistant URL: %v %v, want found with the address first", r.Verdict, r.Hits)
+	}
+	if r := find(t, s, SearchInput{Query: "What's the Grafana URL?"}); r.Verdict != NotFound {
+		t.Errorf("Grafana URL: %v, want not found (no memory gives its address)", r.Verdict)
+	}
+}
