@@ -33,8 +33,8 @@ type ownership struct {
 // maxOwnedWords bounds the words of a thing or an owner.
 const maxOwnedWords = 3
 
-// ownershipIn reads what text asks of whom by name: "the A of B", "the A
-// for B", "el A de B", else "B's A". The owner of "the A of B's C" is B.
+// ownershipIn reads what text asks of whom by name: "B's A", "el A de B",
+// and "the A of B's C" (whose owner is B).
 func ownershipIn(text string) ownership {
 	words := strings.Fields(text)
 	for i, w := range words {
@@ -52,14 +52,19 @@ func ownershipIn(text string) ownership {
 			// of it holds the name, in no word of the question.
 			of, _ := phraseAfter(words, at+1)
 			owner, thing = o, append(thing, of...)
+		} else if link == "of" || link == "for" {
+			// "the painting of Aragorn", "the part of Tokyo": English says
+			// whose with an 's; an "of" is as often what a thing shows or
+			// where it is. Spanish has only "de".
+			continue
 		}
 		if o := named(owner); len(o) > 0 {
 			return owned(thing, o)
 		}
 	}
-	for i := range words {
+	for i := 1; i < len(words); i++ { // a question's first word is capitalised as such: "Which movie's theme…"
 		owner, at, ok := possessiveAt(words, i)
-		if !ok || i > 0 && articles[strings.ToLower(words[i-1])] {
+		if !ok || articles[strings.ToLower(words[i-1])] {
 			continue // "the NAS's IP", "the Synology's panel": a kind of thing
 		}
 		if thing, _ := phraseAfter(words, at+1); len(thing) > 0 && len(named(owner)) > 0 {
@@ -79,6 +84,9 @@ func named(owner []string) []string {
 	}
 	if n > 0 && strings.ToUpper(owner[0]) == owner[0] && len(owner[0]) > 1 && !strings.HasSuffix(owner[0], ".") {
 		return nil // an acronym ("VPN", "NAS") names a kind of thing
+	}
+	if n > 0 && lexicon.IsDateWord(owner[0]) {
+		return nil // "the beginning of January": a time, the view's business
 	}
 	return owner[:n]
 }
