@@ -21,6 +21,7 @@ import (
 
 // question is what a search knows of its question.
 type question struct {
+	text   string
 	asked  asked
 	wants  lexicon.Type
 	names  []string // the capitalised words it names, as terms
@@ -41,7 +42,7 @@ type question struct {
 }
 
 func (s *Store) questionOf(text string, terms []string, from string) question {
-	q := question{asked: s.askedOf(text, terms), wants: s.lex.Asks(text)}
+	q := question{text: text, asked: s.askedOf(text, terms), wants: s.lex.Asks(text)}
 	if g, ok := s.groups[from]; ok && g != 0 && s.ix.GroupLen(g) > 0 {
 		q.from = from
 	}

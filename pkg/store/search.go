@@ -304,6 +304,9 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 	if e.Elsewhere {
 		e.Project = s.projects[q.ask.projects[0]]
 	}
+	if len(e.Referents) < 2 {
+		e.Events = s.events(order, q.ask, q.terms)
+	}
 	if strayMatch(e) {
 		e.Unseen = s.unseen(q.terms, vis)
 	}
@@ -368,6 +371,10 @@ func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree
 		}
 	case answerReferents:
 		for _, i := range s.referents(order, q.ask) {
+			hits = append(hits, hit(order[i]))
+		}
+	case answerEvents:
+		for _, i := range s.events(order, q.ask, q.terms) {
 			hits = append(hits, hit(order[i]))
 		}
 	case answerFound:

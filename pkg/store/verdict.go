@@ -71,6 +71,9 @@ type evidence struct {
 	// different people or things by a name the question gives (Marta Gil,
 	// Marta Quintero): two or more make the question ambiguous.
 	Referents []int
+	// Events are the positions of memories telling of different
+	// happenings in the period a question for a time names (events.go).
+	Events []int
 	// Late: the best memory is about a time after the period the question
 	// names (Period names it); Elsewhere: it belongs to a project other
 	// than the one the question names (Project).
@@ -154,6 +157,7 @@ const (
 	answerTie                         // the best memory and the rivals tied with it
 	answerFound                       // the ranking, up to the limit
 	answerReferents                   // one memory for each referent of a name
+	answerEvents                      // one memory for each happening in the period asked
 )
 
 // judgment is the verdict policy's decision on a ranking.
@@ -201,6 +205,8 @@ func judge(e evidence) judgment {
 		j.verdict, j.answer = NotFound, answerNearMiss
 	case len(e.Referents) >= 2:
 		j.verdict, j.answer = Ambiguous, answerReferents
+	case len(e.Events) >= 2:
+		j.verdict, j.answer = Ambiguous, answerEvents
 	case len(e.Rivals) > 0 && e.Covered && (margin < nearTieGap && e.Distinct || margin < apartTieGap && e.Apart):
 		j.verdict, j.answer = Ambiguous, answerTie
 		tieGap := nearTieGap
@@ -234,6 +240,8 @@ func (j judgment) message(desc string, terms []string) string {
 		return fmt.Sprintf("%d memories match about equally.", 1+j.tied)
 	case answerReferents:
 		return "The question's name fits more than one person or thing: these memories mean different ones."
+	case answerEvents:
+		return "More than one memory tells of such a thing in that period, on different days: say which one."
 	}
 	return fmt.Sprintf("Found in %s.", desc)
 }
