@@ -297,3 +297,35 @@ func TestCognates(t *testing.T) {
 		}
 	}
 }
+
+// TestGlossaryPairs: everyday and developer words meet their translation
+// through the glossary, in both directions and whatever the inflection or
+// accents.
+func TestGlossaryPairs(t *testing.T) {
+	x := Default()
+	tests := []struct{ text, want string }{
+		{"which number should I ring?", "numero"},
+		{"el número de la oficina", "number"},
+		{"her phone number", "telefono"},
+		{"Cumpleaños de Ana", "birthday"},
+		{"my brother's flat", "hermano"},
+		{"unhandled exceptions", "excepcion"},
+		{"los errores de la API", "exception"},
+		{"review comments", "comentario"},
+		{"el código del parser", "code"},
+		{"a chair by the window", "sillon"},
+		{"tres sillas", "seat"},
+		{"los pacientes nuevos", "patient"},
+		{"reunión de equipo", "meet"},
+	}
+	for _, tt := range tests {
+		ts := tokenize.Terms(tt.text)
+		var got []string
+		for _, e := range x.Glossary(tt.text, ts) {
+			got = append(got, e.Term)
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("Glossary(%q) = %v, want %q among them", tt.text, got, tt.want)
+		}
+	}
+}

@@ -15,8 +15,21 @@ import (
 // own IDF (sourceWeight): a memory in the query's own words still ranks
 // first, and an added word counts, for coverage and the verdict, as the
 // query word it stands for — the query asks what it asks, in more words.
-func sourceWeight(s lexicon.Source) float64 {
+//
+// absent says that no memory holds the query word the added one stands
+// for.
+func sourceWeight(s lexicon.Source, absent bool) float64 {
 	switch s {
+	case lexicon.FromGlossary:
+		if absent {
+			// No memory says it in the query's word ("birthday" of a
+			// store that only says "cumpleaños"), so none in the
+			// query's own words is there to keep first: the curated
+			// word is the query word, as the memories spell it. A
+			// dictionary's word is not (it knows every sense of the
+			// word, not the one meant), and keeps its share.
+			return 1
+		}
 	case lexicon.FromConcept:
 		// The other words of a concept the query is about ("flat",
 		// "apartment" for "which city…": residence) find a memory worded
@@ -48,9 +61,13 @@ type expanded struct {
 	query  int // how many of terms are the query's own
 }
 
-// expand adds exp (bounded first) to terms.
-func expand(terms []string, exp []lexicon.Expansion) expanded {
+// expand adds what bounded kept to terms; nil adds nothing.
+func expand(terms []string, k *kept) expanded {
 	e := expanded{terms: append([]string(nil), terms...), query: len(terms)}
+	var exp []lexicon.Expansion
+	if k != nil {
+		exp = k.exp
+	}
 	e.weights = make([]float64, len(terms), min(index.MaxQueryTerms, len(terms)+len(exp)))
 	for i := range e.weights {
 		e.weights[i] = 1
@@ -60,10 +77,17 @@ func expand(terms []string, exp []lexicon.Expansion) expanded {
 			break
 		}
 		e.terms = append(e.terms, x.Term)
-		e.weights = append(e.weights, sourceWeight(x.Source))
+		e.weights = append(e.weights, sourceWeight(x.Source, k.df(terms[x.For]) == 0))
 		e.stands = append(e.stands, x.For)
 	}
 	return e
+}
+
+// kept is what bounded keeps of a query's expansions, with the document
+// frequencies it judged them by, which expand weighs them with too.
+type kept struct {
+	exp []lexicon.Expansion
+	df  func(string) int
 }
 
 // bounded is exp without the words no memory holds (they would take one of
@@ -71,7 +95,7 @@ func expand(terms []string, exp []lexicon.Expansion) expanded {
 // a general dictionary's words per query word and source, the rarest among
 // the memories first: a rare word says more, and a common one would lend
 // its share of the query word's weight to half the store.
-func bounded(exp []lexicon.Expansion, df func(string) int) []lexicon.Expansion {
+func bounded(exp []lexicon.Expansion, df func(string) int) *kept {
 	type key struct {
 		src lexicon.Source
 		at  int
@@ -104,7 +128,7 @@ func bounded(exp []lexicon.Expansion, df func(string) int) []lexicon.Expansion {
 			out = append(out, c.x)
 		}
 	}
-	return out
+	return &kept{exp: out, df: df}
 }
 
 // fold turns the bits of a hit's matched terms into bits of the query's

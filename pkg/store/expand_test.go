@@ -28,15 +28,60 @@ func TestBounded(t *testing.T) {
 	}
 	got := bounded(exp, func(t string) int { return df[t] })
 	var terms []string
-	for _, x := range got {
+	for _, x := range got.exp {
 		terms = append(terms, fmt.Sprintf("%s/%d", x.Term, x.For))
 	}
 	want := []string{"reunion/0", "junta/0", "a/1", "b/1", "c/1", "x/1", "e/2"}
 	if !slices.Equal(terms, want) {
 		t.Errorf("bounded = %v, want %v: the curated words whole, a dictionary's %d rarest a word and source, none no memory holds", terms, want, perTerm)
 	}
-	if len(bounded(nil, func(string) int { return 1 })) != 0 {
+	if len(bounded(nil, func(string) int { return 1 }).exp) != 0 {
 		t.Error("nothing to bound gives something")
+	}
+}
+
+// TestExpandWeighsAbsentWords: the glossary's word for a query word no
+// memory holds weighs as that word; one for a word the memories hold, and
+// a dictionary's word either way, keep their share.
+func TestExpandWeighsAbsentWords(t *testing.T) {
+	df := map[string]int{"birthday": 0, "meet": 3, "cumpleano": 1, "reunion": 2, "natal": 1}
+	terms := []string{"birthday", "meet"}
+	exp := []lexicon.Expansion{
+		{Term: "cumpleano", For: 0, Source: lexicon.FromGlossary}, // "birthday" is in no memory
+		{Term: "reunion", For: 1, Source: lexicon.FromGlossary},   // control: "meet" is
+		{Term: "natal", For: 0, Source: lexicon.FromSynonyms},     // control: not curated
+	}
+	e := expand(terms, bounded(exp, func(t string) int { return df[t] }))
+	want := []float64{1, 1, 1, 0.3, 0.3}
+	if !slices.Equal(e.weights, want) {
+		t.Errorf("weights = %v for %v, want %v", e.weights, e.terms, want)
+	}
+	if e := expand(terms, nil); len(e.terms) != len(terms) {
+		t.Errorf("expand(nil) = %v, want the query's own terms", e.terms)
+	}
+}
+
+// TestAbsentWordFoundInOtherLanguage: a question whose words the memories
+// only hold in the other language ranks the memory that says them so
+// above one that shares a single word in the question's own language.
+func TestAbsentWordFoundInOtherLanguage(t *testing.T) {
+	s := open(t, t.TempDir())
+	answer := "Cumpleaños de mi hermano: 9 de septiembre."
+	for _, m := range []string{
+		answer,
+		"The party playlist is on Spotify.", // one of the question's words, in its own language
+		"Backups run nightly to the NAS.",
+		"The staging database is Postgres 16.",
+	} {
+		save(t, s, alice, m, ScopeUnspecified)
+	}
+	res := search(t, s, alice, "When is my brother's birthday party?", ScopeDefault)
+	if len(res.Hits) == 0 || res.Hits[0].Leaf.Text != answer {
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.Leaf.Text)
+		}
+		t.Errorf("answered %q, want %q first", got, answer)
 	}
 }
 
