@@ -64,10 +64,7 @@ type expanded struct {
 // expand adds what bounded kept to terms; nil adds nothing.
 func expand(terms []string, k *kept) expanded {
 	e := expanded{terms: append([]string(nil), terms...), query: len(terms)}
-	var exp []lexicon.Expansion
-	if k != nil {
-		exp = k.exp
-	}
+	exp := k.words()
 	e.weights = make([]float64, len(terms), min(index.MaxQueryTerms, len(terms)+len(exp)))
 	for i := range e.weights {
 		e.weights[i] = 1
@@ -88,6 +85,14 @@ func expand(terms []string, k *kept) expanded {
 type kept struct {
 	exp []lexicon.Expansion
 	df  func(string) int
+}
+
+// words returns the expansions kept; none for nil.
+func (k *kept) words() []lexicon.Expansion {
+	if k == nil {
+		return nil
+	}
+	return k.exp
 }
 
 // bounded is exp without the words no memory holds (they would take one of

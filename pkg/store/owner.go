@@ -172,7 +172,7 @@ const maxOwnerFreq = 64
 // unowned returns the question's thing and owner as worded when a memory
 // the caller may see holds the owner but none holds it with the thing (or
 // a word added for the thing, exp); "" otherwise. Callers hold s.mu.
-func (s *Store) unowned(o ownership, terms []string, exp []lexicon.Expansion, vis func(index.Group) bool) string {
+func (s *Store) unowned(o ownership, terms []string, exp *kept, vis func(index.Group) bool) string {
 	if len(o.thing) == 0 || len(o.owner) == 0 {
 		return ""
 	}
@@ -188,7 +188,7 @@ func (s *Store) unowned(o ownership, terms []string, exp []lexicon.Expansion, vi
 		return ""
 	}
 	things := slices.Clone(o.thing)
-	for _, x := range exp {
+	for _, x := range exp.words() {
 		if x.For < len(terms) && slices.Contains(o.thing, terms[x.For]) {
 			things = append(things, x.Term)
 		}

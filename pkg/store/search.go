@@ -8,7 +8,6 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
@@ -124,7 +123,7 @@ func (s *Store) Search(in SearchInput) (SearchResult, error) {
 // query is a search's input, checked and read.
 type query struct {
 	terms, clue []string
-	exp         []lexicon.Expansion // words added for the terms (expand.go)
+	exp         *kept // words added for the terms (expand.go)
 	limit       int
 	view        view
 	ask         question
