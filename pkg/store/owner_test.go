@@ -56,16 +56,16 @@ func TestThingNeverStoredOfSomeone(t *testing.T) {
 	for _, tt := range []struct {
 		query   string
 		verdict Verdict
-		first   string // a word of the first memory returned
+		first   string // a word of the first memory a found answer returns
 	}{
-		{"What's Yerba's microchip number?", NotFound, "Yerba"},
-		{"When is Vale's birthday?", NotFound, "Vale"},
+		{"What's Yerba's microchip number?", NotFound, ""},
+		{"When is Vale's birthday?", NotFound, ""},
 		{"Who is Yerba's vet?", Found, "Pereyra"},
 		{"When is Martín's birthday?", Found, "Martín"},
 		{"What's the name of Olivia's school?", Found, "Pequeños"},
 	} {
 		r := find(t, s, SearchInput{Query: tt.query})
-		if r.Verdict != tt.verdict || len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Leaf.Text, tt.first) {
+		if r.Verdict != tt.verdict || tt.first != "" && (len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Leaf.Text, tt.first)) {
 			t.Errorf("%q: %v, first %v; want %v with a memory of %q", tt.query, r.Verdict, r.Hits, tt.verdict, tt.first)
 		}
 		if tt.verdict == NotFound && !strings.Contains(r.Message, "of") {
