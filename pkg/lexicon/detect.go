@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // detectors say whether a text holds a value of a kind. They are generous
@@ -72,4 +74,87 @@ func holdsWhen(text string) bool {
 		}
 	}
 	return false
+}
+
+// extractors find the values a detector detects, written alike, for the
+// detectors whose values can be compared ("1.82" in "Rust 1.82" and in
+// "rust:1.82"); the others' values are left out of ValuesAgree.
+var extractors = map[string]func(string) []string{
+	"version": versions,
+	"host":    finds(`(?i)\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:example|internal|local|lan|com|net|org|io|dev|es)\b`),
+	"money":   finds(`\d+(?:[.,]\d+)?`),
+	"phone":   finds(`(?:\+|\b)\d[\d ().-]{6,}\d\b`),
+	"email":   finds(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`),
+}
+
+func finds(expr string) func(string) []string {
+	re := regexp.MustCompile(expr)
+	return func(text string) []string { return re.FindAllString(strings.ToLower(text), -1) }
+}
+
+var (
+	dotted     = regexp.MustCompile(`(?i)\bv?(\d+(?:\.\d+)+)\b`)
+	nameNumber = regexp.MustCompile(`(?i)\b(\p{L}[\p{L}+-]*)\s(\d{1,3})\b(?:[^.\d]|\.(?:\D|$)|$)`)
+)
+
+// versions are the versions text holds: its dotted numbers ("1.82" of
+// "v1.82"), else a name and its number ("node 20").
+func versions(text string) []string {
+	var out []string
+	for _, m := range dotted.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, m := range nameNumber.FindAllStringSubmatch(strings.ToLower(text), -1) {
+		out = append(out, m[1]+" "+m[2])
+	}
+	return out
+}
+
+// Versions returns the versions text gives a name ("Elixir 1.17", "node
+// 20", "rust:1.82"), by the name as written in lower case. Two memories
+// that give one name two versions state the value of one thing twice.
+func Versions(text string) map[string]string {
+	out := map[string]string{}
+	prev := ""
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.Trim(f, "()[]\"'`,;")
+		name, v := prev, strings.TrimSuffix(f, ".")
+		if i := strings.IndexAny(f, ":@"); i > 0 {
+			name, v = f[:i], f[i+1:]
+		}
+		if v = strings.TrimPrefix(v, "v"); isVersion(v) && isName(name) {
+			out[name] = v
+		}
+		prev = strings.TrimRight(f, ":")
+	}
+	return out
+}
+
+// isVersion reports whether v is a version: dotted numbers ("1.18.3"),
+// or a number of up to three digits ("20").
+func isVersion(v string) bool {
+	parts := strings.Split(v, ".")
+	for _, p := range parts {
+		if p == "" || strings.IndexFunc(p, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			return false
+		}
+	}
+	return len(parts) > 1 || len(v) <= 3
+}
+
+// isName reports whether w can name what has a version: a word of letters
+// (with + or -), not a common word ("for 15 minutes", "at 10").
+func isName(w string) bool {
+	if len([]rune(w)) < 2 || tokenize.IsStopWord(w) || whenWords[w] {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) && r != '+' && r != '-' {
+			return false
+		}
+	}
+	return true
 }

@@ -44,6 +44,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -79,6 +80,13 @@ type spec struct {
 	// TimePhrases point at a time ("back then", "these days"): the view's
 	// business (as_of, now), not words a memory would hold.
 	TimePhrases []string `json:"time_phrases,omitempty"`
+	// Events are the words of a mishap and its repair ("incident",
+	// "fixed", "se cayó"): a text that holds one and no change cue tells
+	// of a happening (Event).
+	Events []string `json:"events,omitempty"`
+	// Removals say a thing is gone ("deleted", "uninstalled",
+	// "desinstalado"): see Removed.
+	Removals []string `json:"removal_cues,omitempty"`
 	// Groups are the glossary: words that mean the same.
 	Groups [][]string `json:"groups,omitempty"`
 }
@@ -105,15 +113,18 @@ type typeSpec struct {
 // use.
 type Lexicon struct {
 	concepts []string
-	valued   []func(string) bool // by concept: its value detector, if any
-	shown    Set                 // the concepts a value alone shows
-	words    phrases             // value: concept index
-	byConcep [][][]string        // concept index → its phrases' words
+	valued   []func(string) bool     // by concept: its value detector, if any
+	extract  []func(string) []string // by concept: its values' finder, if any
+	shown    Set                     // the concepts a value alone shows
+	words    phrases                 // value: concept index
+	byConcep [][][]string            // concept index → its phrases' words
 	cues     phrases
 	types    []answerType
 	asks     phrases // value: type index
 	heads    map[string]bool
 	times    phrases
+	events   phrases
+	removals phrases
 	// same holds the glossary: its phrases (value: group index), and each
 	// group's one-word members as terms.
 	same    phrases
@@ -191,6 +202,8 @@ func (sp *spec) merge(o spec) {
 		sp.Concepts = append(sp.Concepts, c)
 	}
 	sp.ChangeCues = append(sp.ChangeCues, o.ChangeCues...)
+	sp.Events = append(sp.Events, o.Events...)
+	sp.Removals = append(sp.Removals, o.Removals...)
 	sp.Groups = append(sp.Groups, o.Groups...)
 	for _, t := range o.Types {
 		if i := indexOf(sp.Types, func(x typeSpec) bool { return x.Name == t.Name }); i >= 0 {
@@ -214,7 +227,7 @@ func build(sp spec) (*Lexicon, error) {
 	if len(sp.Concepts) > maxConcepts {
 		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
 	}
-	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}, synonyms: synonyms()}
+	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}, events: phrases{}, removals: phrases{}, synonyms: synonyms()}
 	for i, g := range sp.Groups {
 		var one []string
 		for _, w := range g {
@@ -236,6 +249,7 @@ func build(sp spec) (*Lexicon, error) {
 			}
 		}
 		x.valued = append(x.valued, holds)
+		x.extract = append(x.extract, extractors[c.Value])
 		if c.Shown {
 			if holds == nil {
 				return nil, fmt.Errorf("concept %q: shown_by_value needs a value detector", c.Name)
@@ -251,6 +265,12 @@ func build(sp spec) (*Lexicon, error) {
 	}
 	for _, c := range sp.ChangeCues {
 		x.cues.add(c, 0)
+	}
+	for _, e := range sp.Events {
+		x.events.add(e, 0)
+	}
+	for _, r := range sp.Removals {
+		x.removals.add(r, 0)
 	}
 	for _, p := range sp.TimePhrases {
 		x.times.add(p, 0)
@@ -605,3 +625,33 @@ func (x *Lexicon) WithTranslations(t *Translations) *Lexicon {
 
 // Translations returns the FreeDict dictionaries x uses, nil for none.
 func (x *Lexicon) Translations() *Translations { return x.trans }
+
+// ValuesAgree reports whether texts a and b hold the same values of the
+// concepts of s that have comparable values, and one at least: two
+// statements of one value ("pins Rust 1.82", "the CI image is
+// rust:1.82"), not a value and the one that replaced it.
+func (x *Lexicon) ValuesAgree(s Set, a, b string) bool {
+	agree := false
+	for i, find := range x.extract {
+		if find == nil || s&(1<<i) == 0 {
+			continue
+		}
+		va, vb := valueSet(find(a)), valueSet(find(b))
+		if len(va) == 0 || len(vb) == 0 {
+			continue
+		}
+		if !maps.Equal(va, vb) {
+			return false
+		}
+		agree = true
+	}
+	return agree
+}
+
+func valueSet(vs []string) map[string]bool {
+	m := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		m[v] = true
+	}
+	return m
+}

@@ -46,13 +46,15 @@ const (
 	maxProbable          = 3
 	// linkScore is the evidence score (successionConfidence) a link needs,
 	// fullScore the one that gives full confidence.
-	linkScore     = 0.85
-	fullScore     = 1.5
-	rareWeight    = 0.5
-	maxRare       = 4
-	conceptWeight = 0.25
-	cueWeight     = 0.2
-	valueWeight   = 0.25
+	linkScore       = 0.85
+	fullScore       = 1.5
+	rareWeight      = 0.5
+	maxRare         = 4
+	conceptWeight   = 0.25
+	cueWeight       = 0.2
+	valueWeight     = 0.25
+	versionedWeight = 0.25
+	removedWeight   = 0.25
 	// countedFreq: a term in at most this many memories of the store has
 	// its memories in the partition counted (partitionFreq); searchedFreq:
 	// one in at most this many looks for older versions.
@@ -78,6 +80,12 @@ type successionEvidence struct {
 	// Value: both hold a value of a concept they share (a version, a
 	// port): two statements of that value.
 	Value bool
+	// Removed: the new memory says a term the two share is gone ("the
+	// Actions workflow was deleted").
+	Removed bool
+	// Versioned: both give one name a version, each a different one
+	// ("Elixir 1.17", "Elixir 1.18.3").
+	Versioned bool
 }
 
 // successionConfidence is the inference's policy, a pure function of the
@@ -85,10 +93,12 @@ type successionEvidence struct {
 // a concept in common, a change cue and a value of the concept in both
 // each add to it; no one of them is enough alone, and a change cue cannot
 // make a link without shared substance. The weights were fitted as a
-// logistic model on labelled pairs and rounded. A concept that has one
-// value at a time (one home) was tried as stronger evidence: it linked
-// unrelated memories about as often as versions ("Priya moved to the ML
-// team" and "I live in Zaragoza"). 0 means no link.
+// logistic model on labelled pairs and rounded; the two later ones (one
+// name given two versions, a shared word said to be gone) were set to a
+// concept's worth by hand. A concept that has one value at a time (one
+// home) was tried as stronger evidence: it linked unrelated memories about
+// as often as versions ("Priya moved to the ML team" and "I live in
+// Zaragoza"). 0 means no link.
 func successionConfidence(e successionEvidence) float64 {
 	score := e.Similarity + rareWeight*float64(min(e.Rare, maxRare))/maxRare
 	if e.Concept {
@@ -99,6 +109,12 @@ func successionConfidence(e successionEvidence) float64 {
 	}
 	if e.Value {
 		score += valueWeight
+	}
+	if e.Removed {
+		score += removedWeight
+	}
+	if e.Versioned {
+		score += versionedWeight
 	}
 	if score < linkScore {
 		return 0
@@ -114,7 +130,10 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) 
 	if l.Source != nil {
 		return // a document's blocks are not statements that change
 	}
-	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text)}
+	if s.lex.Event(l.Text) {
+		return // a happening is no version of a state (lexicon.Event)
+	}
+	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text), versions: lexicon.Versions(l.Text), removed: s.lex.Removed(l.Text)}
 	terms := ownTerms(l)
 
 	s.mu.RLock()
@@ -162,6 +181,8 @@ type inference struct {
 	valid    time.Time
 	keys     []timeline.Key // the timeline's keys its read facts fall on
 	concepts lexicon.Set
+	versions map[string]string // lexicon.Versions of its text
+	removed  map[string]bool   // lexicon.Removed of its text
 	cue      bool
 	lang     string
 	// top are its rarest terms, same[i] top[i] in the other language (the
@@ -208,6 +229,9 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 		return leaf.Probable{}, false // nothing distinctive in common: not worth reading
 	}
 	oldText := s.shown(m).Text
+	if s.lex.Event(oldText) {
+		return leaf.Probable{}, false // what happened then stays true
+	}
 	if a, b := fullName(in.l.Text), fullName(oldText); a != "" && b != "" && a != b {
 		return leaf.Probable{}, false // about two people ("Sam Whitlock lives in…", "Alex Moreau lives in…")
 	}
@@ -222,13 +246,48 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
 	common |= s.lex.Shown(in.concepts, oldText)
 	e.Value = s.lex.BothHold(common, in.l.Text, oldText)
+	if !in.cue && !m.ValidFrom.After(in.valid) && s.restates(in, oldText, shared) {
+		return leaf.Probable{}, false // it says what the older one changed to
+	}
+	if s.lex.ValuesAgree(common, in.l.Text, oldText) {
+		return leaf.Probable{}, false // one value, stated twice
+	}
+	e.Versioned = versionMoved(in.versions, lexicon.Versions(oldText))
 	e.Similarity = weight / min(in.total, in.perTerm*float64(max(1, len(old))))
 	e.Concept = common != 0
+	// Gone, a word two memories share only by chance ("config" of two file
+	// names) says nothing: it must be what a concept of both is about.
+	e.Removed = e.Concept && slices.ContainsFunc(shared, func(t string) bool { return in.removed[t] })
 	conf := successionConfidence(e)
 	if conf == 0 {
 		return leaf.Probable{}, false
 	}
 	return leaf.Probable{ID: m.ID, Newer: m.ValidFrom.After(in.valid), Confidence: conf, Concepts: s.lex.Names(common), Terms: shared}, true
+}
+
+// restates reports whether the new memory, saying nothing changed, names
+// what the older one changed to and not what it changed from: "the
+// heatmap renders 200k cells with ECharts" after "replaced Recharts with
+// ECharts" is the same state, not a new one. Only a change from something
+// counts ("replaced Recharts with…", not "deploys go to Vercel").
+func (s *Store) restates(in *inference, oldText string, shared []string) bool {
+	from, to := s.lex.ChangeTo(oldText)
+	from = slices.DeleteFunc(slices.Clone(from), tokenize.IsStopWord)
+	if len(from) == 0 || !slices.ContainsFunc(shared, func(t string) bool { return slices.Contains(to, t) }) {
+		return false
+	}
+	return !slices.ContainsFunc(from, func(t string) bool { return slices.Contains(in.top, t) })
+}
+
+// versionMoved reports whether two texts' versions (lexicon.Versions)
+// give one name two versions.
+func versionMoved(a, b map[string]string) bool {
+	for name, v := range a {
+		if w, ok := b[name]; ok && w != v {
+			return true
+		}
+	}
+	return false
 }
 
 // fullName is the name of two capitalised words a text opens with, as

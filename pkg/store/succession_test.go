@@ -295,6 +295,10 @@ func TestSuccessionConfidence(t *testing.T) {
 		{"two rare words in a short memory", successionEvidence{Rare: 2, Similarity: 0.6}, true},
 		{"a concept, its value in both, a cue", successionEvidence{Similarity: 0.15, Concept: true, Value: true, Cue: true}, true},
 		{"one rare word, a concept with values, a cue", successionEvidence{Rare: 1, Similarity: 0.1, Concept: true, Value: true, Cue: true}, true},
+		{"one common word, a concept with values, a cue", successionEvidence{Similarity: 0.06, Concept: true, Value: true, Cue: true}, false},
+		{"the same, with one name given two versions", successionEvidence{Similarity: 0.06, Concept: true, Value: true, Cue: true, Versioned: true}, true},
+		{"two rare words, a concept, a cue", successionEvidence{Rare: 2, Similarity: 0.12, Concept: true, Cue: true}, false},
+		{"the same, one of them said to be gone", successionEvidence{Rare: 2, Similarity: 0.12, Concept: true, Cue: true, Removed: true}, true},
 		{"mostly the same words", successionEvidence{Rare: 4, Similarity: 0.9, Concept: true, Cue: true, Value: true}, true},
 	}
 	prev := 0.0
@@ -309,5 +313,59 @@ func TestSuccessionConfidence(t *testing.T) {
 	}
 	if prev != 1 {
 		t.Errorf("the strongest evidence gives confidence %v, want 1", prev)
+	}
+}
+
+// TestWhatIsNoNewVersion: a happening, a second statement of the same
+// value and a restatement of what an older memory changed to are not new
+// versions of it; the same memories with a value that moved (the
+// positive controls) are.
+func TestWhatIsNoNewVersion(t *testing.T) {
+	tests := []struct {
+		name, old, new string
+		link           bool
+		// context is saved first: memories that make a shared word common.
+		context []string
+	}{
+		{name: "an incident on the day it happened",
+			old: "The dashboard is served from the S3 bucket behind CloudFront, published by the deploy workflow.",
+			new: "The dashboard showed a white screen after the 2024-08-14 deploy: CloudFront served a cached index.html from the S3 bucket."},
+		{name: "control: the serving moved",
+			old: "The dashboard is served from the S3 bucket behind CloudFront, published by the deploy workflow.",
+			new: "The dashboard is off the S3 bucket now: CloudFront serves it from Netlify, published by the deploy workflow.", link: true},
+		{name: "the same version stated twice",
+			old: "The gateway pins Rust 1.82 in rust-toolchain.toml for the musl target.",
+			new: "The gateway's CI image is rust:1.82 for the musl target."},
+		{name: "control: the pinned version moved",
+			old: "The gateway pins Rust 1.82 in rust-toolchain.toml for the musl target.",
+			new: "The gateway's rust-toolchain.toml pins Rust 1.85 now for the musl target.", link: true},
+		{name: "what an older change changed to, restated",
+			old: "Replaced Recharts with ECharts in the dashboard: the heatmap was unusable with Recharts beyond 50k cells.",
+			new: "The dashboard heatmap renders 200k cells in 400 ms with the ECharts canvas renderer."},
+		{name: "control: the library changed again",
+			old: "Replaced Recharts with ECharts in the dashboard: the heatmap was unusable with Recharts beyond 50k cells.",
+			new: "The dashboard heatmap renders 200k cells in 400 ms with the ECharts canvas renderer, where Recharts gave up at 50k.", link: true},
+		{name: "one name given a new version",
+			old: "Did the Phoenix 1.7.14 bump together with Elixir 1.17 and OTP 27.",
+			new: "We are on Elixir 1.18.3 now; the built-in JSON module replaced Jason in two places.", link: true,
+			context: []string{"The views are written in Elixir with LiveView.", "Elixir code is formatted with mix format."}},
+		{name: "the old value said to be gone",
+			old: "The gateway CI is GitHub Actions (ci.yml): go test -race, golangci-lint, images built with ko.",
+			new: "CI lives in Buildkite now (pipeline nimbo/ferry); the Actions workflow was deleted.", link: true,
+			context: []string{"CI runs the linters before the tests.", "CI caches the Go modules.", "Nightly CI runs the fuzzers.", "Actions secrets are managed by the platform team."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, clk := corpus(t)
+			for _, c := range tt.context {
+				at(t, s, clk, alice, "2024-02-01", c, ScopeProject)
+			}
+			old := at(t, s, clk, alice, "2024-03-01", tt.old, ScopeProject)
+			nw := at(t, s, clk, alice, "2024-09-01", tt.new, ScopeProject)
+			linked := slices.ContainsFunc(nw.Leaf.Probable, func(p leaf.Probable) bool { return p.ID == old.Leaf.ID })
+			if linked != tt.link {
+				t.Errorf("linked: %v, want %v (%+v)", linked, tt.link, nw.Leaf.Probable)
+			}
+		})
 	}
 }
