@@ -411,6 +411,29 @@ func (s *Store) home(r ranked, q question) bool {
 	return l.Scope != leaf.ScopeGlobal && l.Project == q.from
 }
 
+// preferHome moves to the top the first memory at home near the best when
+// the best is from elsewhere and the one at home holds every query word
+// the best holds: "What's the config file called?" asked in a project
+// means the project's config file, not the laptop's ~/.ssh/config, when
+// both answer it in as many words. Callers hold s.mu for reading.
+func (s *Store) preferHome(order []ranked, q question) {
+	if q.from == "" || len(order) < 2 || s.home(order[0], q) {
+		return
+	}
+	best := order[0]
+	for i := 1; i < min(len(order), holdingWindow); i++ {
+		r := order[i]
+		if !nearTie(best.score, r.score) {
+			return
+		}
+		if r.current && s.home(r, q) && r.matched&best.matched == best.matched && kindOf(&s.docs[r.doc].Header) == kindStated {
+			copy(order[1:i+1], order[:i])
+			order[0] = r
+			return
+		}
+	}
+}
+
 // untimed returns the query's terms without the words that only point at
 // a time ("back then", "these days": the view says when), unless nothing
 // else is left.

@@ -217,6 +217,9 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if len(raw) > 0 {
 		order = s.rank(raw, q.clue, q.ask, q.view.tl, inView, vis, !opts.Plain)
 		held = s.preferHolding(order, q.ask)
+		if q.ask.wants.Name == "" {
+			s.preferHome(order, q.ask)
+		}
 		rivals = rivalsOf(order)
 		if held && q.ask.wants.Name != "" {
 			rivals = s.holdingRivals(rivals, q.ask)

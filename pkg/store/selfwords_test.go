@@ -89,3 +89,33 @@ func TestProjectOwnWords(t *testing.T) {
 		t.Errorf("terms after the definition is forgotten = %q: its words count again", r.Terms)
 	}
 }
+
+// TestHomeWinsANearTie: asked in a project, its own memory that holds
+// every word the better-scoring global one holds answers (not the
+// project's memory that lacks "file"); the control: asked from no project,
+// the global one answers.
+func TestHomeWinsANearTie(t *testing.T) {
+	s := open(t, t.TempDir())
+	proj := alice
+	proj.Project = "github.com/acme/quillmark"
+	global := saveIn(t, s, SaveInput{Caller: proj, Scope: ScopeGlobal, Content: "~/.ssh/config only does `Include ~/.ssh/config.d/*`, with one config file per employer or client."})
+	own := saveIn(t, s, SaveInput{Caller: proj, Scope: ScopeProject, Content: "As of quillmark 0.9 the config file is quillmark.toml (no leading dot); .quillmark.toml still loads but prints a deprecation warning on every run."})
+	saveIn(t, s, SaveInput{Caller: proj, Scope: ScopeProject, Content: "The CI config runs the linter on every pull request."})
+
+	first := func(c Caller, q string, scope SearchScope) string {
+		t.Helper()
+		r := find(t, s, SearchInput{Caller: c, Query: q, Scope: scope})
+		if r.Verdict != Found || len(r.Hits) == 0 {
+			t.Fatalf("%q from %q: %v, want found", q, c.Project, r.Verdict)
+		}
+		return r.Hits[0].Leaf.ID
+	}
+	if got := first(proj, "What's the config file called?", ScopeDefault); got != own.Leaf.ID {
+		t.Errorf("asked in the project: first %s, want its own config file memory %s", got, own.Leaf.ID)
+	}
+	nowhere := proj
+	nowhere.Project = ""
+	if got := first(nowhere, "What's the config file called?", ScopeAll); got != global.Leaf.ID {
+		t.Errorf("asked from no project: first %s, want the global memory %s", got, global.Leaf.ID)
+	}
+}
