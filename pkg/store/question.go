@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -417,10 +418,10 @@ func (s *Store) home(r ranked, q question) bool {
 // means the project's config file, not the laptop's ~/.ssh/config, when
 // both answer it in as many words. Callers hold s.mu for reading.
 func (s *Store) preferHome(order []ranked, q question) {
-	if q.from == "" || len(order) < 2 || s.home(order[0], q) {
-		return
-	}
 	best := order[0]
+	if q.from == "" || len(order) < 2 || s.home(best, q) || bits.OnesCount64(best.matched) < 2 {
+		return // one word in common ("where do I live?") says too little of what is meant
+	}
 	for i := 1; i < min(len(order), holdingWindow); i++ {
 		r := order[i]
 		if !nearTie(best.score, r.score) {
