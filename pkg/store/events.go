@@ -23,6 +23,12 @@ import (
 // "what time", "cuándo") asks which one; one for anything else ("where did
 // I live in March") is the timeline's.
 
+// eventWindow: memories scoring within this share of the best are asked
+// whether they tell of another happening; narrower than a name's
+// referents, as a day in a memory may be another thing's ("flights booked
+// on 4 March" for an offsite on the 20th).
+const eventWindow = 0.5
+
 // events returns the positions in order of the memories telling of
 // different happenings in the period the question names, when there are
 // two or more. Callers hold s.mu for reading.
@@ -46,7 +52,7 @@ func (s *Store) events(order []ranked, q question, terms []string) []int {
 	var at []int
 	var days []time.Time
 	for i, r := range order[:min(len(order), maxCandidates+1)] {
-		if !r.current || r.matched&about != about || r.score < referentWindow*order[0].score {
+		if !r.current || r.matched&about != about || r.score < eventWindow*order[0].score {
 			continue
 		}
 		day, ok := s.dayIn(r, q, yearless)

@@ -11,23 +11,25 @@ import (
 )
 
 // What a question asks of whom. "What's Yerba's microchip number?", "the
-// address of Dr. Sosa's office", "the SSH alias for tero", "el cumpleaños
-// de Vale" ask for a thing (microchip number, address, SSH alias,
-// cumpleaños) of an owner (Yerba, Sosa, tero, Vale). When the memory holds
-// the owner but no memory holds the owner with the thing — in the
-// question's words or the words added for them (a translation, a synonym)
-// — the thing was never stored, however much else is stored about the
-// owner: the answer is not found, naming the near miss. The answer-type
-// check (lexicon types) does this for the kinds of value it knows (a
-// phone number, a port); this does it for any thing asked by name.
+// address of Dr. Sosa's office", "el cumpleaños de Vale" ask for a thing
+// (microchip number, address, cumpleaños) of an owner by name (Yerba,
+// Sosa, Vale). When memories name the owner but none of them holds the
+// thing — in the question's words, the words added for them (a
+// translation, a synonym) or a concept of the lexicon the thing is (an
+// employer is who one "works at") — the thing was never stored, however
+// much else is stored about the owner: the answer is not found, naming the
+// near miss. A thing that is a kind of value the lexicon knows (a phone
+// number, a port) is left to the answer-type check, which knows such a
+// value when it sees one.
 
 // ownership is what a question asks of whom, as terms; the zero value asks
 // of no one in particular.
 type ownership struct {
 	thing, owner []string
-	// phrase is the thing and its owner as the question words them, for
-	// the near-miss message.
-	phrase string
+	// words are the thing's words as written (for its concepts); phrase is
+	// the thing and its owner as the question words them, for the
+	// near-miss message.
+	words, phrase string
 }
 
 // maxOwnedWords bounds the words of a thing or an owner.
@@ -47,11 +49,12 @@ func ownershipIn(text string) ownership {
 		if len(thing) == 0 || len(owner) == 0 || ownerAt > i+1 {
 			continue // "the copy of the NAS": the owner is a kind of thing, not one by name
 		}
+		end := ownerAt + len(owner)
 		if o, at, ok := possessiveAt(words, ownerAt); ok {
 			// "the name of Mateo's school" asks about his school: a memory
 			// of it holds the name, in no word of the question.
 			of, _ := phraseAfter(words, at+1)
-			owner, thing = o, append(thing, of...)
+			owner, thing, end = o, append(thing, of...), at+1+len(of)
 		} else if link == "of" || link == "for" {
 			// "the painting of Aragorn", "the part of Tokyo": English says
 			// whose with an 's; an "of" is as often what a thing shows or
@@ -59,7 +62,7 @@ func ownershipIn(text string) ownership {
 			continue
 		}
 		if o := named(owner); len(o) > 0 {
-			return owned(thing, o)
+			return owned(thing, o, words[i-len(thing):end])
 		}
 	}
 	for i := 1; i < len(words); i++ { // a question's first word is capitalised as such: "Which movie's theme…"
@@ -68,7 +71,7 @@ func ownershipIn(text string) ownership {
 			continue // "the NAS's IP", "the Synology's panel": a kind of thing
 		}
 		if thing, _ := phraseAfter(words, at+1); len(thing) > 0 && len(named(owner)) > 0 {
-			return owned(thing, named(owner))
+			return owned(thing, named(owner), words[i:at+1+len(thing)])
 		}
 	}
 	return ownership{}
@@ -91,10 +94,16 @@ func named(owner []string) []string {
 	return owner[:n]
 }
 
-func owned(thing, owner []string) ownership {
-	return ownership{thing: tokenize.Terms(strings.Join(thing, " ")), owner: tokenize.Terms(strings.Join(owner, " ")),
-		phrase: strings.Join(thing, " ") + " of " + strings.Join(owner, " ")}
+// owned is the ownership of thing by owner, which span of the question
+// words; a title ("Dr.", "Sra.") is no part of who the owner is.
+func owned(thing, owner, span []string) ownership {
+	owner = slices.DeleteFunc(slices.Clone(owner), func(w string) bool { return titles[strings.ToLower(strings.TrimSuffix(w, "."))] })
+	words := strings.Join(thing, " ")
+	return ownership{thing: tokenize.Terms(words), owner: tokenize.Terms(strings.Join(owner, " ")), words: words,
+		phrase: strings.TrimRightFunc(strings.Join(span, " "), unicode.IsPunct)}
 }
+
+var titles = map[string]bool{"dr": true, "dra": true, "mr": true, "mrs": true, "ms": true, "sr": true, "sra": true, "prof": true, "don": true, "doña": true}
 
 // possessiveAt reports whether a possessive ("Yerba's", "Dr. Sosa's")
 // starts at or after words[i] before any other word, and returns its
@@ -166,14 +175,15 @@ func bareWord(w string) string {
 }
 
 // maxOwnerFreq: an owner in more memories than this is no particular one
-// ("the port of the service"), and walking its memories would cost.
-const maxOwnerFreq = 64
+// ("the port of the service"), and reading its memories would cost.
+const maxOwnerFreq = 16
 
-// unowned returns the question's thing and owner as worded when a memory
-// the caller may see holds the owner but none holds it with the thing (or
-// a word added for the thing, exp); "" otherwise. Callers hold s.mu.
-func (s *Store) unowned(o ownership, terms []string, exp *kept, vis func(index.Group) bool) string {
-	if len(o.thing) == 0 || len(o.owner) == 0 {
+// unowned returns the question's thing and owner as worded when memories
+// the caller may see name the owner (all its words) but none holds the
+// thing; "" otherwise. Callers hold s.mu for reading.
+func (s *Store) unowned(q question, terms []string, exp *kept, vis func(index.Group) bool) string {
+	o := q.owns
+	if len(o.thing) == 0 || len(o.owner) == 0 || q.wants.Name != "" {
 		return ""
 	}
 	owner, df := "", 0
@@ -193,11 +203,21 @@ func (s *Store) unowned(o ownership, terms []string, exp *kept, vis func(index.G
 			things = append(things, x.Term)
 		}
 	}
+	concepts := s.lex.Concepts(o.words)
+	named := false
 	hits, _ := s.ix.Search(index.Query{Terms: []string{owner}, Visible: vis, Limit: df})
 	for _, h := range hits {
-		if s.ix.Contains(h.Doc, owner) && slices.ContainsFunc(things, func(t string) bool { return s.ix.Contains(h.Doc, t) }) {
+		holds := func(t string) bool { return s.ix.Contains(h.Doc, t) }
+		if !all(o.owner, holds) {
+			continue
+		}
+		named = true
+		if slices.ContainsFunc(things, holds) || concepts != 0 && s.lex.Concepts(s.shown(s.docs[h.Doc]).Text)&concepts != 0 {
 			return ""
 		}
+	}
+	if !named {
+		return "" // no memory names the whole owner: another one of that name
 	}
 	return o.phrase
 }

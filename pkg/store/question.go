@@ -36,6 +36,10 @@ type question struct {
 	owns ownership
 	// projects are the projects the question names, by group.
 	projects []index.Group
+	// held, when it wants a kind of value, tells whether a memory holds
+	// one, each memory's text read once per search (holdsMemo); nil when it
+	// wants none.
+	held func(index.Doc) bool
 	// from is the project the question is asked from, "" when asked from
 	// none or from one with no memories of its own (a directory never
 	// worked in): then it is asked from the global part.
@@ -58,6 +62,7 @@ func (s *Store) questionOf(text string, terms []string, from string) question {
 		q.names = append(q.names, strings.Join(tokenize.Words(n), " "))
 	}
 	q.bare = bareNames(text, q.names)
+	q.held = s.holdsMemo(q)
 	return q
 }
 
@@ -189,7 +194,7 @@ func (s *Store) preferHolding(order []ranked, q question) bool {
 	if q.wants.Name == "" || len(order) == 0 {
 		return true
 	}
-	if s.holds(q, order[0]) {
+	if q.held(order[0].doc) {
 		return true
 	}
 	for i := 1; i < min(len(order), holdingWindow); i++ {
@@ -197,7 +202,7 @@ func (s *Store) preferHolding(order []ranked, q question) bool {
 		if !r.current || r.score < holdingShare*order[0].score {
 			continue
 		}
-		if s.holds(q, r) {
+		if q.held(r.doc) {
 			copy(order[1:i+1], order[:i])
 			order[0] = r
 			return true
@@ -312,7 +317,7 @@ func (s *Store) covers(rival, best ranked, q query) bool {
 	if missing == 0 {
 		return true
 	}
-	if q.ask.wants.Name == "" || !s.holds(q.ask, rival) {
+	if q.ask.held == nil || !q.ask.held(rival.doc) {
 		return false
 	}
 	for i, t := range q.terms {

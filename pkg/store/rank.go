@@ -71,7 +71,7 @@ func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.Vie
 		for _, h := range raw {
 			pool[h.Doc] = h.Matched
 		}
-		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, holds: s.holdsMemo(q), pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, holds: q.held, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
 	}
 	sortRanked(out)
 	return out

@@ -254,7 +254,7 @@ func (s *Store) holdingRivals(rivals []ranked, q question) []ranked {
 	n := min(len(rivals), holdingWindow)
 	out := make([]ranked, 0, len(rivals))
 	for _, r := range rivals[:n] {
-		if s.holds(q, r) {
+		if q.held(r.doc) {
 			out = append(out, r)
 		}
 	}
@@ -295,7 +295,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		Informative: len(q.terms) + len(q.clue),
 		Topical:     s.topical(best.doc, q.ask),
 		Unknown:     s.unknownName(q.ask, vis),
-		Unowned:     s.unowned(q.ask.owns, q.terms, q.exp, vis),
+		Unowned:     s.unowned(q.ask, q.terms, q.exp, vis),
 		Wanted:      q.ask.wants.Name,
 		Held:        held,
 		Referents:   s.referents(order, q.ask),
@@ -371,12 +371,8 @@ func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree
 				hits = append(hits, hit(r))
 			}
 		}
-	case answerReferents:
-		for _, i := range s.referents(order, q.ask) {
-			hits = append(hits, hit(order[i]))
-		}
-	case answerEvents:
-		for _, i := range s.events(order, q.ask, q.terms) {
+	case answerReferents, answerEvents:
+		for _, i := range j.at {
 			hits = append(hits, hit(order[i]))
 		}
 	case answerFound:

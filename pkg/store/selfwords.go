@@ -103,25 +103,44 @@ type definer struct {
 	words []string
 }
 
-// unselfed returns terms without the words the project asked from is
-// described by (its live defining memories'), unless the question names
-// a project or nothing else would be left. Callers hold s.mu.
+// unselfed returns terms without the words by which the question calls
+// the project asked from what one of its live defining memories calls it:
+// the description's head noun, with the words before it the question
+// gives too, in order ("the tile server", "the server"; not "tiles" alone,
+// which is a topic of the project, not its name). Not when the question
+// names a project, nor when nothing else would be left. A definition
+// since corrected, while live, still counts. Callers hold s.mu.
 func (s *Store) unselfed(terms []string, from string) []string {
 	g, ok := s.groups[from]
 	if !ok || from == "" || len(s.definers[g]) == 0 || len(s.projectsNamed(terms)) > 0 {
 		return terms
 	}
-	own := map[string]bool{}
+	drop := map[string]bool{}
 	for _, df := range s.definers[g] {
 		if isLive(s.docs[df.doc]) {
-			for _, w := range df.words {
-				own[w] = true
+			for _, t := range calledBy(terms, df.words) {
+				drop[t] = true
 			}
 		}
 	}
-	out := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return own[t] })
+	out := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return drop[t] })
 	if len(out) == 0 {
 		return terms
 	}
 	return out
+}
+
+// calledBy returns the longest end of description (its head noun and the
+// words before it) that terms hold in order, one after another.
+func calledBy(terms, description []string) []string {
+	head := description[len(description)-1]
+	at := slices.Index(terms, head)
+	if at < 0 {
+		return nil
+	}
+	n := 1
+	for n < len(description) && at-n >= 0 && terms[at-n] == description[len(description)-1-n] {
+		n++
+	}
+	return description[len(description)-n:]
 }

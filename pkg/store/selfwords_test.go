@@ -69,6 +69,10 @@ func TestProjectOwnWords(t *testing.T) {
 	if slices.Contains(r.Terms, "tile") || !slices.Contains(r.Terms, "python") {
 		t.Errorf("terms searched from canopy = %q: want the project's own words out, the rest in", r.Terms)
 	}
+	// A word of the description alone is a topic of the project, not its name.
+	if r := find(t, s, SearchInput{Caller: canopy, Query: "How long are tiles cached?"}); !slices.Contains(r.Terms, "tile") {
+		t.Errorf("terms of a question about tiles = %q: want tile kept", r.Terms)
+	}
 	r = find(t, s, SearchInput{Caller: other, Query: q, Scope: ScopeAll})
 	if !slices.Contains(r.Terms, "tile") {
 		t.Errorf("terms searched from brisa = %q: another project's words count as usual", r.Terms)

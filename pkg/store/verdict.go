@@ -170,6 +170,9 @@ type judgment struct {
 	tied int
 	// missing, for a near miss, says what no memory holds.
 	missing string
+	// at are the positions in the ranking of the referents or happenings
+	// a clue request shows.
+	at []int
 }
 
 // judge is the verdict policy. Not found means the question's subject or
@@ -194,7 +197,7 @@ func judge(e evidence) judgment {
 	case e.Unknown != "":
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unknown
 	case e.Unowned != "":
-		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "the "+e.Unowned
+		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unowned
 	case e.Late:
 		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "anything from "+e.Period
 	case e.Elsewhere:
@@ -204,9 +207,9 @@ func judge(e evidence) judgment {
 	case strayMatch(e) && e.Unseen:
 		j.verdict, j.answer = NotFound, answerNearMiss
 	case len(e.Referents) >= 2:
-		j.verdict, j.answer = Ambiguous, answerReferents
+		j.verdict, j.answer, j.at = Ambiguous, answerReferents, e.Referents
 	case len(e.Events) >= 2:
-		j.verdict, j.answer = Ambiguous, answerEvents
+		j.verdict, j.answer, j.at = Ambiguous, answerEvents, e.Events
 	case len(e.Rivals) > 0 && e.Covered && (margin < nearTieGap && e.Distinct || margin < apartTieGap && e.Apart):
 		j.verdict, j.answer = Ambiguous, answerTie
 		tieGap := nearTieGap
