@@ -31,9 +31,32 @@ func (x *Lexicon) Event(text string) bool {
 		return true
 	}
 	found := false
-	x.events.each(stems(text), func(int) { found = true })
+	x.events.each(beforeReason(stems(text)), func(int) { found = true })
 	return found && !x.ChangeCue(text)
 }
+
+// beforeReason returns words up to the first that gives a reason: a mishap
+// told as the reason for a state ("…in VS Code because Neovim's gopls kept
+// crashing") does not make the state a happening.
+func beforeReason(words []string) []string {
+	for i, w := range words {
+		if reasonWords[w] {
+			return words[:i]
+		}
+	}
+	return words
+}
+
+// reasonWords open a reason, as terms.
+var reasonWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"because", "porque", "due", "debido"} {
+		for _, t := range stems(w) {
+			m[t] = true
+		}
+	}
+	return m
+}()
 
 // namesDay reports whether text names one day of the calendar after its
 // opening: an ISO date ("2025-08-14") or a day's number beside a month's

@@ -24,6 +24,10 @@ func TestEvent(t *testing.T) {
 		{"Upgraded golangci-lint to v1.60.3; fixed the 14 findings it raised.", false},
 		{"Production is the S3 bucket behind CloudFront.", false},
 		{"The standup is every Monday at 09:30.", false},
+		// A mishap given as the reason for a state leaves it a state; the
+		// same mishap told alone is a happening.
+		{"I edit Go in VS Code because the Neovim gopls setup kept crashing.", false},
+		{"The Neovim gopls setup kept crashing.", true},
 	}
 	for _, tt := range tests {
 		if got := x.Event(tt.text); got != tt.event {
