@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -162,7 +163,7 @@ func (s *Server) Intercept(ctx context.Context, req any, info *grpc.UnaryServerI
 	_ = grpc.SetHeader(ctx, metadata.Pairs(version.Header, version.Version))
 	s.noticeVersion(ctx)
 	start := time.Now()
-	resp, err := handler(ctx, req)
+	resp, err := s.call(ctx, req, info, handler)
 	if err != nil {
 		code := status.Code(err)
 		level := slog.LevelDebug
@@ -172,6 +173,21 @@ func (s *Server) Intercept(ctx context.Context, req any, info *grpc.UnaryServerI
 		s.cfg.Log.Log(ctx, level, "call failed", "method", info.FullMethod, "code", code.String(), "err", err, "took", time.Since(start))
 	}
 	return resp, err
+}
+
+// call runs handler, turning a panic in it into an Internal error with its
+// stack in the log: one bad request must not take every agent's memory
+// down with the daemon. A handler's deferred unlocks have run by then, and
+// writes go through the writer goroutine, which a handler's panic never
+// reaches.
+func (s *Server) call(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.cfg.Log.Error("call panicked; the daemon goes on serving", "method", info.FullMethod, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			resp, err = nil, status.Errorf(codes.Internal, "internal error in %s (logged by the daemon); please report it with the daemon's log", info.FullMethod)
+		}
+	}()
+	return handler(ctx, req)
 }
 
 // noticeVersion warns, once per version, of a client built from another

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"io/fs"
 	"log/slog"
@@ -451,5 +452,24 @@ func TestServiceInvalidUTF8FromGeneratedClient(t *testing.T) {
 	_, err := d.api.Save(testenv.Context(t), &ihmtv1.SaveRequest{Caller: alice, Content: "bad byte \xff here"})
 	if err == nil || !strings.Contains(err.Error(), "UTF-8") {
 		t.Errorf("save of invalid UTF-8 through the generated client: %v, want an error naming UTF-8", err)
+	}
+}
+
+// TestPanicIsAnInternalError: a handler that panics answers Internal, its
+// stack goes to the log, and the server goes on answering; the control, a
+// handler that returns, passes its answer through.
+func TestPanicIsAnInternalError(t *testing.T) {
+	d := serve(t, nil)
+	info := &grpc.UnaryServerInfo{FullMethod: "/ihmt.v1.MemoryService/Search"}
+	_, err := d.srv.Intercept(t.Context(), nil, info, func(context.Context, any) (any, error) { panic("index out of range") })
+	if status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "logged") {
+		t.Fatalf("a panicking handler: %v, want Internal saying it is logged", err)
+	}
+	if !strings.Contains(d.logs.String(), "call panicked") || !strings.Contains(d.logs.String(), "index out of range") {
+		t.Errorf("log lacks the panic: %s", d.logs.String())
+	}
+	resp, err := d.srv.Intercept(t.Context(), nil, info, func(context.Context, any) (any, error) { return "ok", nil })
+	if err != nil || resp != "ok" {
+		t.Errorf("after a panic, a handler that returns: %v, %v", resp, err)
 	}
 }

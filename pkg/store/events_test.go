@@ -59,3 +59,14 @@ func holdsIDs(r SearchResult, want ...string) bool {
 	}
 	return true
 }
+
+// FuzzNamedDay: any text reads without a panic.
+func FuzzNamedDay(f *testing.F) {
+	for _, s := range []string{"el 11 de diciembre", "99 march", "0 de enero", "31 february", "2025-13-40", "when is it"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		namedDay(text, time.Date(2025, 12, 2, 0, 0, 0, 0, time.UTC))
+		asksWhen(text)
+	})
+}

@@ -49,12 +49,12 @@ func ownershipIn(text string) ownership {
 		if len(thing) == 0 || len(owner) == 0 || ownerAt > i+1 {
 			continue // "the copy of the NAS": the owner is a kind of thing, not one by name
 		}
-		end := ownerAt + len(owner)
+		start, end := i-len(thing), ownerAt+len(owner)
 		if o, at, ok := possessiveAt(words, ownerAt); ok {
 			// "the name of Mateo's school" asks about his school: a memory
 			// of it holds the name, in no word of the question.
-			of, _ := phraseAfter(words, at+1)
-			owner, thing, end = o, append(thing, of...), at+1+len(of)
+			of, ofAt := phraseAfter(words, at+1)
+			owner, thing, end = o, append(thing, of...), max(at+1, ofAt+len(of))
 		} else if link == "of" || link == "for" {
 			// "the painting of Aragorn", "the part of Tokyo": English says
 			// whose with an 's; an "of" is as often what a thing shows or
@@ -62,7 +62,7 @@ func ownershipIn(text string) ownership {
 			continue
 		}
 		if o := named(owner); len(o) > 0 {
-			return owned(thing, o, words[i-len(thing):end])
+			return owned(thing, o, words[start:end])
 		}
 	}
 	for i := 1; i < len(words); i++ { // a question's first word is capitalised as such: "Which movie's theme…"

@@ -109,3 +109,18 @@ func TestAskedKindIsNoName(t *testing.T) {
 		t.Errorf("Grafana URL: %v, want not found (no memory gives its address)", r.Verdict)
 	}
 }
+
+// FuzzOwnershipIn: any question reads without a panic, and what it asks
+// of whom is words of the question.
+func FuzzOwnershipIn(f *testing.F) {
+	for _, q := range []string{"What's Yerba's microchip number?", "What's the name of Mateo's school?", "the A of B's C of D's",
+		"What is the name of the band's song of Tim's", "'s", "of 's of", "el cumpleaños de Vale", "X of Y's", "of the of Mateo's", "name of Tim's favorite band"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		o := ownershipIn(q)
+		if (len(o.owner) == 0) != (o.phrase == "") && len(o.thing) > 0 {
+			t.Errorf("%q: owner %q but phrase %q", q, o.owner, o.phrase)
+		}
+	})
+}

@@ -292,6 +292,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		// then read as a stray match.
 		Coverage:    float64(bits.OnesCount64(best.matched)) / float64(len(q.terms)),
 		QueryTerms:  len(q.terms),
+		Shared:      bits.OnesCount64(best.matched),
 		Informative: len(q.terms) + len(q.clue),
 		Topical:     s.topical(best.doc, q.ask),
 		Unknown:     s.unknownName(q.ask, vis),

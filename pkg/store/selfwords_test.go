@@ -123,3 +123,16 @@ func TestHomeWinsANearTie(t *testing.T) {
 		t.Errorf("asked from no project: first %s, want the global memory %s", got, global.Leaf.ID)
 	}
 }
+
+// FuzzSelfWords: any text of any project reads without a panic, and a
+// description is at most maxSelfWords words.
+func FuzzSelfWords(f *testing.F) {
+	for _, s := range []string{"canopy is Pampero's vector tile server: FastAPI", "x: my", "x is", "x is the", "x — a b c d e f g h", "/: is a"} {
+		f.Add("github.com/acme/x", s)
+	}
+	f.Fuzz(func(t *testing.T, project, text string) {
+		if w := selfWords(project, text); len(w) > 2*maxSelfWords {
+			t.Errorf("selfWords(%q, %q) = %q: too long", project, text, w)
+		}
+	})
+}

@@ -184,6 +184,12 @@ func TestVerdicts(t *testing.T) {
 	if r.Verdict != Found || r.Confidence < 0.45 {
 		t.Fatalf("specific query = %v (%.2f), want found", r.Verdict, r.Confidence)
 	}
+	// Two of its words in one memory: that memory, in its own words.
+	tests := save(t, s, nobody, "Go tests: table-driven, std testing plus go-cmp; no testify in new code.", ScopeGlobal)
+	r = search(t, s, nobody, "Which assertion library am I allowed to use in Go unit tests?", ScopeDefault)
+	if r.Verdict != Found || r.Hits[0].Leaf.ID != tests.Leaf.ID {
+		t.Fatalf("a paraphrase sharing two words = %v %v, want found with the Go tests memory", r.Verdict, ids(r))
+	}
 	r = search(t, s, nobody, "stadium tickets for the kubernetes cluster in sevilla", ScopeDefault)
 	if r.Verdict != NotFound || len(r.Hits) != 1 || r.Hits[0].Leaf.ID != cousin.Leaf.ID {
 		t.Fatalf("stray-word query = %v %v, want not found naming the cousin as the near miss", r.Verdict, ids(r))

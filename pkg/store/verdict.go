@@ -34,7 +34,6 @@ const (
 	apartTieGap    = 0.4  // the same, for two memories in different parts of the tree
 	exactTieGap    = 0.02 // under which the ranking cannot choose at all
 	shortQuery     = 1    // informative terms at or under which a near tie may be between different things
-	nearMissCover  = 1.0 / 3
 	maxCandidates  = 5
 )
 
@@ -51,9 +50,9 @@ type evidence struct {
 	// Coverage is the share of the query's informative weight (its terms
 	// weighted by rarity) the best memory holds.
 	Coverage float64
-	// QueryTerms counts the query's terms; Informative those of the query
-	// and the clue together.
-	QueryTerms, Informative int
+	// QueryTerms counts the query's terms, Shared those the best memory
+	// holds; Informative those of the query and the clue together.
+	QueryTerms, Shared, Informative int
 	// Topical: the best memory is about a concept the question asks about
 	// (pkg/lexicon), so few shared words do not make it a near miss.
 	Topical bool
@@ -138,14 +137,16 @@ func distinctWords(shared, a, b int) bool {
 	return n > 0 && 2*shared < n
 }
 
-// strayMatch: the best memory holds too little of a question of several
-// words to be about it, and is about no concept the question asks about.
-// Such a match is a near miss only when the question has a word no memory
-// holds ("Trufa's vet"): what it asks about was never stored. Otherwise
-// the answer is there in other words (a conversation rarely repeats the
-// question's).
+// strayMatch: the best memory holds one word, at most, of a question of
+// several, and is about no concept the question asks about. Such a match
+// is a near miss only when much of the question is in no memory
+// (Store.unseen: "stadium tickets for the kubernetes cluster in Sevilla"):
+// what it asks about was never stored. Otherwise the answer is there in
+// other words (a conversation rarely repeats the question's), and two
+// words in common ("Go" and "tests" of "which assertion library may I use
+// in Go unit tests?") are no stray.
 func strayMatch(e evidence) bool {
-	return e.Coverage < nearMissCover && e.QueryTerms >= 3 && !e.Topical
+	return e.Shared <= 1 && e.QueryTerms >= 3 && !e.Topical
 }
 
 // answerKind is which hits a judgment shows.
