@@ -190,6 +190,23 @@ func TestTimeWords(t *testing.T) {
 	}
 }
 
+func TestAsksPast(t *testing.T) {
+	x := Default()
+	for query, want := range map[string]bool{
+		"Which editor was I using back then?":        true,
+		"What did we use to deploy with originally?": true,
+		"¿Qué editor usaba por aquel entonces?":      true,
+		"Which editor do I use these days?":          false,
+		"Which Elixir release are we on?":            false,
+		"How do I back up the NAS?":                  false, // "back" of "back up"
+		"¿Y entonces qué puerto uso?":                false, // "entonces" is also "so"
+	} {
+		if got := x.AsksPast(query); got != want {
+			t.Errorf("AsksPast(%q) = %v, want %v", query, got, want)
+		}
+	}
+}
+
 func TestBothHoldAPlace(t *testing.T) {
 	x := Default()
 	residence := x.Named([]string{"residence"})
