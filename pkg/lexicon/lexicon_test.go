@@ -22,6 +22,7 @@ func TestConceptsAndCues(t *testing.T) {
 		{"El standup pasa a las 9:30 desde septiembre.", []string{"schedule"}, true},
 		{"Ya no usamos Docker Desktop: ahora Colima.", []string{"runtime"}, true},
 		{"The cat sat on the mat.", nil, false},
+		{"When does the offsite copy of the NAS start?", []string{"backup"}, false}, // an offsite copy is a backup
 		// A value alone shows a concept whose lexicon entry says so (a
 		// price per hour is a rate); an IP address does not show a host.
 		{"El soporte lo facturo a 80 €/hora.", []string{"rate"}, false},
