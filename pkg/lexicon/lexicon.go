@@ -80,6 +80,10 @@ type spec struct {
 	// TimePhrases point at a time ("back then", "these days"): the view's
 	// business (as_of, now), not words a memory would hold.
 	TimePhrases []string `json:"time_phrases,omitempty"`
+	// PastPhrases point at a time before now ("back then", "used to",
+	// "por aquel entonces"): a question that holds one asks about how
+	// things were (AsksPast).
+	PastPhrases []string `json:"past_phrases,omitempty"`
 	// Events are the words of a mishap and its repair ("incident",
 	// "fixed", "se cayó"): a text that holds one and no change cue tells
 	// of a happening (Event).
@@ -123,6 +127,7 @@ type Lexicon struct {
 	asks     phrases // value: type index
 	heads    map[string]bool
 	times    phrases
+	past     phrases
 	events   phrases
 	removals phrases
 	// same holds the glossary: its phrases (value: group index), and each
@@ -204,6 +209,7 @@ func (sp *spec) merge(o spec) {
 	sp.ChangeCues = append(sp.ChangeCues, o.ChangeCues...)
 	sp.Events = append(sp.Events, o.Events...)
 	sp.Removals = append(sp.Removals, o.Removals...)
+	sp.PastPhrases = append(sp.PastPhrases, o.PastPhrases...)
 	sp.Groups = append(sp.Groups, o.Groups...)
 	for _, t := range o.Types {
 		if i := indexOf(sp.Types, func(x typeSpec) bool { return x.Name == t.Name }); i >= 0 {
@@ -227,7 +233,7 @@ func build(sp spec) (*Lexicon, error) {
 	if len(sp.Concepts) > maxConcepts {
 		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
 	}
-	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}, events: phrases{}, removals: phrases{}, synonyms: synonyms()}
+	x := &Lexicon{words: phrases{}, cues: phrases{}, asks: phrases{}, same: phrases{}, times: phrases{}, past: phrases{}, events: phrases{}, removals: phrases{}, synonyms: synonyms()}
 	for i, g := range sp.Groups {
 		var one []string
 		for _, w := range g {
@@ -274,6 +280,9 @@ func build(sp spec) (*Lexicon, error) {
 	}
 	for _, p := range sp.TimePhrases {
 		x.times.add(p, 0)
+	}
+	for _, p := range sp.PastPhrases {
+		x.past.add(p, 0)
 	}
 	x.heads = map[string]bool{}
 	for _, h := range sp.Heads {
@@ -394,6 +403,15 @@ func (x *Lexicon) TimeWords(query string) map[string]bool {
 		}
 	})
 	return out
+}
+
+// AsksPast reports whether query points at a time before now ("which
+// editor was I using back then?"): it asks how things were, not how they
+// are.
+func (x *Lexicon) AsksPast(query string) bool {
+	found := false
+	x.past.each(stems(query), func(int) { found = true })
+	return found
 }
 
 // Type is what a question asks for; the zero Type asks for nothing in

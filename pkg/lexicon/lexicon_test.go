@@ -22,6 +22,7 @@ func TestConceptsAndCues(t *testing.T) {
 		{"El standup pasa a las 9:30 desde septiembre.", []string{"schedule"}, true},
 		{"Ya no usamos Docker Desktop: ahora Colima.", []string{"runtime"}, true},
 		{"The cat sat on the mat.", nil, false},
+		{"When does the offsite copy of the NAS start?", []string{"backup"}, false}, // an offsite copy is a backup
 		// A value alone shows a concept whose lexicon entry says so (a
 		// price per hour is a rate); an IP address does not show a host.
 		{"El soporte lo facturo a 80 €/hora.", []string{"rate"}, false},
@@ -186,6 +187,23 @@ func TestTimeWords(t *testing.T) {
 		}
 		if want == nil && len(got) > 0 {
 			t.Errorf("TimeWords(%q) = %v, want none", query, got)
+		}
+	}
+}
+
+func TestAsksPast(t *testing.T) {
+	x := Default()
+	for query, want := range map[string]bool{
+		"Which editor was I using back then?":        true,
+		"What did we use to deploy with originally?": true,
+		"¿Qué editor usaba por aquel entonces?":      true,
+		"Which editor do I use these days?":          false,
+		"Which Elixir release are we on?":            false,
+		"How do I back up the NAS?":                  false, // "back" of "back up"
+		"¿Y entonces qué puerto uso?":                false, // "entonces" is also "so"
+	} {
+		if got := x.AsksPast(query); got != want {
+			t.Errorf("AsksPast(%q) = %v, want %v", query, got, want)
 		}
 	}
 }

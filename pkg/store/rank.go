@@ -59,11 +59,14 @@ type ranked struct {
 //     is pulled into the ranking even when it shares no word with the
 //     query — "where do I live?" matches "I live in Madrid", not "I moved
 //     to Valencia" — because the question is about the fact, not the words.
+//     Before that, for a question about now, a memory told late (dated
+//     well before what was recorded just before it: toldlate.go) sinks.
 //
 // Callers hold s.mu for reading.
 func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
 	out, at := s.weigh(raw, clue, q)
 	if withTimeline {
+		s.sinkToldLate(out, q, tv)
 		visibleDoc := func(d index.Doc) bool {
 			return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
 		}
