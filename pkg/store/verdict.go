@@ -35,6 +35,7 @@ const (
 	exactTieGap    = 0.02 // under which the ranking cannot choose at all
 	shortQuery     = 1    // informative terms at or under which a near tie may be between different things
 	maxCandidates  = 5
+	strayCover     = 1.0 / 3 // the share of a query a stray match holds less of
 )
 
 // evidence is what the verdict policy knows of a ranking: scores and
@@ -137,8 +138,8 @@ func distinctWords(shared, a, b int) bool {
 	return n > 0 && 2*shared < n
 }
 
-// strayMatch: the best memory holds one word, at most, of a question of
-// several, and is about no concept the question asks about. Such a match
+// strayMatch: the best memory holds one word, at most, and under a third of
+// a question of several, and is about no concept the question asks about. Such a match
 // is a near miss only when much of the question is in no memory
 // (Store.unseen: "stadium tickets for the kubernetes cluster in Sevilla"):
 // what it asks about was never stored. Otherwise the answer is there in
@@ -146,7 +147,7 @@ func distinctWords(shared, a, b int) bool {
 // words in common ("Go" and "tests" of "which assertion library may I use
 // in Go unit tests?") are no stray.
 func strayMatch(e evidence) bool {
-	return e.Shared <= 1 && e.QueryTerms >= 3 && !e.Topical
+	return e.Shared <= 1 && e.Coverage < strayCover && e.QueryTerms >= 3 && !e.Topical
 }
 
 // answerKind is which hits a judgment shows.
