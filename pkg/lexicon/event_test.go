@@ -28,6 +28,8 @@ func TestEvent(t *testing.T) {
 		// same mishap told alone is a happening.
 		{"I edit Go in VS Code because the Neovim gopls setup kept crashing.", false},
 		{"The Neovim gopls setup kept crashing.", true},
+		// A change cue that only says when the mishap happened leaves it one.
+		{"Reinstalled the podman-compose plugin after the Fedora 42 upgrade broke it.", true},
 	}
 	for _, tt := range tests {
 		if got := x.Event(tt.text); got != tt.event {

@@ -386,11 +386,49 @@ func (x *Lexicon) Names(s Set) []string {
 	return out
 }
 
-// ChangeCue reports whether text says that something changed.
+// ChangeCue reports whether text says that something changed. A cue
+// that is the object of a preposition of time ("after the Fedora 42
+// upgrade", "tras la actualización") tells when something else happened,
+// not that what the text states changed.
 func (x *Lexicon) ChangeCue(text string) bool {
+	words := stems(text)
 	found := false
-	x.cues.each(stems(text), func(int) { found = true })
+	x.cues.eachAt(words, func(_, at int, _ []string) { found = found || !timed(words, at) })
 	return found
+}
+
+// timedWindow is how many words may stand between a preposition of time
+// and the cue it governs ("after the Fedora 42 upgrade").
+const timedWindow = 3
+
+// timed reports whether the word at words[at] is governed by a preposition
+// of time a few words before it, with no subject in between: "after the
+// upgrade" is, "after the outage we upgraded" is not.
+func timed(words []string, at int) bool {
+	for i := at - 1; i >= max(0, at-timedWindow-1); i-- {
+		switch {
+		case timeWords[words[i]]:
+			return true
+		case subjectWords[words[i]]:
+			return false
+		}
+	}
+	return false
+}
+
+// timeWords are the prepositions of time, subjectWords the pronouns that
+// open a clause of its own, as terms.
+var timeWords, subjectWords = termSet("after", "before", "during", "following", "tras", "durante", "después", "antes"),
+	termSet("i", "we", "you", "he", "she", "they", "it", "yo", "nosotros", "nosotras", "ellos", "ellas", "ella")
+
+func termSet(ws ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		for _, t := range stems(w) {
+			m[t] = true
+		}
+	}
+	return m
 }
 
 // TimeWords returns the words of query that only point at a time ("back",

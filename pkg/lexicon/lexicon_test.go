@@ -28,6 +28,12 @@ func TestConceptsAndCues(t *testing.T) {
 		{"El soporte lo facturo a 80 €/hora.", []string{"rate"}, false},
 		{"faro is at 10.0.10.20.", nil, false},
 		{"Cambié Pi-hole por AdGuard Home en el homelab.", nil, true},
+		// A cue governed by a preposition of time says when, not what
+		// changed; one with a subject of its own still says a change.
+		{"Reinstalled the podman-compose plugin after the Fedora 42 upgrade.", []string{"runtime"}, false},
+		{"Reinstalé el plugin tras el upgrade de Fedora 42.", []string{"os"}, false},
+		{"After the outage we upgraded Postgres to 16.", []string{"database"}, true},
+		{"Upgraded Postgres to 16 after the outage.", []string{"database"}, true},
 	}
 	for _, tt := range tests {
 		got := x.Names(x.Concepts(tt.text))

@@ -229,8 +229,13 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 		return leaf.Probable{}, false // nothing distinctive in common: not worth reading
 	}
 	oldText := s.shown(m).Text
-	if s.lex.Event(oldText) {
-		return leaf.Probable{}, false // what happened then stays true
+	oldVersions := lexicon.Versions(oldText)
+	moved := versionMoved(in.versions, oldVersions)
+	// What happened then stays true; but a happening that gives a name a
+	// version ("after the Fedora 42 upgrade broke it") states that version
+	// too, and a later one moves it.
+	if !moved && s.lex.Event(oldText) {
+		return leaf.Probable{}, false
 	}
 	if a, b := fullName(in.l.Text), fullName(oldText); a != "" && b != "" && a != b {
 		return leaf.Probable{}, false // about two people ("Sam Whitlock lives in…", "Alex Moreau lives in…")
@@ -252,7 +257,7 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	if s.lex.ValuesAgree(common, in.l.Text, oldText) {
 		return leaf.Probable{}, false // one value, stated twice
 	}
-	e.Versioned = versionMoved(in.versions, lexicon.Versions(oldText))
+	e.Versioned = moved
 	e.Similarity = weight / min(in.total, in.perTerm*float64(max(1, len(old))))
 	e.Concept = common != 0
 	// Gone, a word two memories share only by chance ("config" of two file
