@@ -240,6 +240,9 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	if a, b := fullName(in.l.Text), fullName(oldText); a != "" && b != "" && a != b {
 		return leaf.Probable{}, false // about two people ("Sam Whitlock lives in…", "Alex Moreau lives in…")
 	}
+	if a, b := subjectName(in.l.Text), subjectName(oldText); a != "" && b != "" && a != b {
+		return leaf.Probable{}, false // two people's news ("Lucía has moved to Helix", "Carmen se ha mudado")
+	}
 	if lexicon.Language(oldText) == in.lang {
 		// Two texts in one language share their words, not translations.
 		weight, shared = in.overlap(holds, false)
@@ -311,6 +314,29 @@ func fullName(text string) string {
 }
 
 var nameWord = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
+
+// subjectName is the first name of the person a text opens with as the
+// subject of its verb, as a term ("Lucía" of "Lucía has moved…", "Carmen"
+// of "Carmen se ha mudado…"), or "". A capitalised word is a name only when an
+// auxiliary or a clitic follows it (or its surname): a sentence's first
+// word is as often a verb ("Reinstalled the plugin") or an adjective
+// ("Personal notes live…").
+func subjectName(text string) string {
+	words := strings.Fields(text)
+	for n := 1; n <= 2 && n < len(words); n++ {
+		if !nameWord.MatchString(strings.TrimRight(words[n-1], ",")) {
+			return ""
+		}
+		if w := tokenize.Words(words[0]); len(w) == 1 && auxWords[strings.ToLower(words[n])] {
+			return w[0]
+		}
+	}
+	return ""
+}
+
+// auxWords follow a subject and open its verb, in English and Spanish.
+var auxWords = map[string]bool{"has": true, "had": true, "is": true, "was": true, "will": true, "now": true, "still": true, "no": true, "never": true,
+	"se": true, "ha": true, "había": true, "es": true, "está": true, "estaba": true, "ya": true, "ahora": true, "sigue": true, "nunca": true}
 
 // overlap returns the IDF-weighted share of the new memory's rarest terms
 // an older one holds, and those of them that are rare; translated counts

@@ -361,6 +361,12 @@ func TestWhatIsNoNewVersion(t *testing.T) {
 		{name: "control: a mishap that names no release",
 			old: "Reinstalled the compose plugin on the laptop after the upgrade broke it.",
 			new: "The laptop is on Fedora 43 since yesterday; the upgrade was clean."},
+		{name: "two people's editors, each by a first name",
+			old: "Priya has moved from VS Code to Helix as her main editor, with the gruvbox theme.",
+			new: "Tomás has dropped Helix: his main editor is Zed now, with the gruvbox theme."},
+		{name: "control: one person's editor again",
+			old: "Priya has moved from VS Code to Helix as her main editor, with the gruvbox theme.",
+			new: "Priya has dropped Helix: her main editor is Zed now, with the gruvbox theme.", link: true},
 		{name: "the old value said to be gone",
 			old: "The gateway CI is GitHub Actions (ci.yml): go test -race, golangci-lint, images built with ko.",
 			new: "CI lives in Buildkite now (pipeline nimbo/ferry); the Actions workflow was deleted.", link: true,
@@ -379,5 +385,23 @@ func TestWhatIsNoNewVersion(t *testing.T) {
 				t.Errorf("linked: %v, want %v (%+v)", linked, tt.link, nw.Leaf.Probable)
 			}
 		})
+	}
+}
+
+func TestSubjectName(t *testing.T) {
+	tests := []struct{ text, name string }{
+		{"Lucía has moved from VS Code to Helix.", "lucia"},
+		{"Carmen se ha mudado a Santander.", "carmen"},
+		{"Carmen Soler ya no vive en Bilbao.", "carmen"},
+		// A sentence's first word is as often a verb or an adjective.
+		{"Reinstalled the podman-compose plugin on salina.", ""},
+		{"Personal notes live in an Obsidian vault.", ""},
+		{"Replaced Recharts with ECharts.", ""},
+		{"Mi hermana Carmen vive en Bilbao.", ""},
+	}
+	for _, tt := range tests {
+		if got := subjectName(tt.text); got != tt.name {
+			t.Errorf("subjectName(%q) = %q, want %q", tt.text, got, tt.name)
+		}
 	}
 }
