@@ -120,6 +120,7 @@ type Lexicon struct {
 	valued   []func(string) bool     // by concept: its value detector, if any
 	extract  []func(string) []string // by concept: its values' finder, if any
 	shown    Set                     // the concepts a value alone shows
+	hosts    Set                     // the concepts whose values are hosts
 	words    phrases                 // value: concept index
 	byConcep [][][]string            // concept index → its phrases' words
 	cues     phrases
@@ -256,6 +257,9 @@ func build(sp spec) (*Lexicon, error) {
 		}
 		x.valued = append(x.valued, holds)
 		x.extract = append(x.extract, extractors[c.Value])
+		if c.Value == "host" {
+			x.hosts |= 1 << i
+		}
 		if c.Shown {
 			if holds == nil {
 				return nil, fmt.Errorf("concept %q: shown_by_value needs a value detector", c.Name)

@@ -133,7 +133,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) 
 	if s.lex.Event(l.Text) {
 		return // a happening is no version of a state (lexicon.Event)
 	}
-	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text), versions: lexicon.Versions(l.Text), removed: s.lex.Removed(l.Text)}
+	in := inference{l: l, valid: valid, concepts: s.lex.Concepts(l.Text), cue: s.lex.ChangeCue(l.Text), lang: lexicon.Language(l.Text), versions: lexicon.Versions(l.Text), addresses: s.lex.Addresses(l.Text), removed: s.lex.Removed(l.Text)}
 	terms := ownTerms(l)
 
 	s.mu.RLock()
@@ -182,9 +182,11 @@ type inference struct {
 	keys     []timeline.Key // the timeline's keys its read facts fall on
 	concepts lexicon.Set
 	versions map[string]string // lexicon.Versions of its text
-	removed  map[string]bool   // lexicon.Removed of its text
-	cue      bool
-	lang     string
+	// addresses are the IPv4 addresses it gives names (lexicon.Addresses).
+	addresses map[string]string
+	removed   map[string]bool // lexicon.Removed of its text
+	cue       bool
+	lang      string
 	// top are its rarest terms, same[i] top[i] in the other language (the
 	// glossary), idf and sameIDF their IDF in the partition, rare the IDF
 	// at which a term is rare there, total the top's sum and perTerm its
@@ -230,7 +232,8 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	}
 	oldText := s.shown(m).Text
 	oldVersions := lexicon.Versions(oldText)
-	moved := versionMoved(in.versions, oldVersions)
+	readdressed := versionMoved(in.addresses, s.lex.Addresses(oldText))
+	moved := readdressed || versionMoved(in.versions, oldVersions)
 	// What happened then stays true; but a happening that gives a name a
 	// version ("after the Fedora 42 upgrade broke it") states that version
 	// too, and a later one moves it.
@@ -253,6 +256,11 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	// adds ("…because 9090 collided with Prometheus").
 	old := ownTerms(&leaf.Leaf{Header: m.Header, Text: oldText})
 	common |= s.lex.Shown(in.concepts, oldText)
+	if readdressed {
+		// One name at two addresses: the two are about where it is,
+		// whatever words they use for it ("the NAS, faro, is at…").
+		common |= s.lex.AddressConcepts()
+	}
 	e.Value = s.lex.BothHold(common, in.l.Text, oldText)
 	if !in.cue && !m.ValidFrom.After(in.valid) && s.restates(in, oldText, shared) {
 		return leaf.Probable{}, false // it says what the older one changed to

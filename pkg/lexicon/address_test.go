@@ -1,0 +1,29 @@
+package lexicon
+
+import (
+	"maps"
+	"testing"
+)
+
+func TestAddresses(t *testing.T) {
+	x := Default()
+	tests := []struct {
+		text string
+		want map[string]string
+	}{
+		{"The NAS, faro, is at 192.168.1.20 (static DHCP lease on the router).", map[string]string{"nas": "192.168.1.20", "faro": "192.168.1.20"}},
+		{"faro is 10.0.10.20, docker-vm 10.0.10.30 and the printer 10.0.10.40.",
+			map[string]string{"faro": "10.0.10.20", "vm": "10.0.10.30", "printer": "10.0.10.40"}},
+		// A URL's host is an address; its owner is not what is at it; a
+		// concept's own word ("docker",
+		// "ip", "server") names nothing.
+		{"faro's admin UI is at https://192.168.1.20:5001.", map[string]string{"admin": "192.168.1.20", "ui": "192.168.1.20"}},
+		{"The server's IP is 10.0.0.5.", map[string]string{}},
+		{"Upgraded Postgres to 16.4.1.", map[string]string{}},
+	}
+	for _, tt := range tests {
+		if got := x.Addresses(tt.text); !maps.Equal(got, tt.want) {
+			t.Errorf("Addresses(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
