@@ -317,6 +317,8 @@ func TestGlossaryPairs(t *testing.T) {
 		{"tres sillas", "seat"},
 		{"los pacientes nuevos", "patient"},
 		{"reunión de equipo", "meet"},
+		{"into the homelab from outside", "remot"},
+		{"acceso remoto al NAS", "remot"},
 	}
 	for _, tt := range tests {
 		ts := tokenize.Terms(tt.text)

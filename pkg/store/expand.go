@@ -6,6 +6,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // A question asked in other words or in the other language than the memory
@@ -66,18 +67,34 @@ func expand(terms []string, k *kept) expanded {
 	e := expanded{terms: append([]string(nil), terms...), query: len(terms)}
 	exp := k.words()
 	e.weights = make([]float64, len(terms), min(index.MaxQueryTerms, len(terms)+len(exp)))
-	for i := range e.weights {
-		e.weights[i] = 1
+	for i, t := range terms {
+		e.weights[i] = termWeight(t)
 	}
 	for _, x := range exp {
 		if len(e.terms) == index.MaxQueryTerms {
 			break
 		}
 		e.terms = append(e.terms, x.Term)
-		e.weights = append(e.weights, sourceWeight(x.Source, k.df(terms[x.For]) == 0))
+		e.weights = append(e.weights, e.weights[x.For]*sourceWeight(x.Source, k.df(terms[x.For]) == 0))
 		e.stands = append(e.stands, x.For)
 	}
 	return e
+}
+
+// lightWeight is what a light word of the query weighs beside its other
+// words: "get" in "how do I get into the homelab from outside?" is in
+// memories about anything ("automations get reloaded"), and a rare
+// light word in a small store would otherwise outweigh the word the
+// question is about.
+const lightWeight = 0.3
+
+// termWeight is a query term's weight before its IDF: a light word's
+// rarity in this store tells less than another word's (tokenize.IsLight).
+func termWeight(t string) float64 {
+	if tokenize.IsLight(t) {
+		return lightWeight
+	}
+	return 1
 }
 
 // kept is what bounded keeps of a query's expansions, with the document

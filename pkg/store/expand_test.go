@@ -167,3 +167,52 @@ func writeFixtureDict(t testing.TB, dir, name string, entries map[string]string)
 		}
 	}
 }
+
+// TestExpandWeighsLightWords: a light query word, and what is added for
+// it, weigh less than the word the question is about.
+func TestExpandWeighsLightWords(t *testing.T) {
+	df := map[string]int{"get": 1, "homelab": 2, "obtain": 1, "home": 3}
+	terms := []string{"get", "homelab"}
+	exp := []lexicon.Expansion{
+		{Term: "obtain", For: 0, Source: lexicon.FromSynonyms},
+		{Term: "home", For: 1, Source: lexicon.FromSynonyms}, // control: not light
+	}
+	e := expand(terms, bounded(exp, func(t string) int { return df[t] }))
+	want := []float64{lightWeight, 1, lightWeight * 0.3, 0.3}
+	if !slices.Equal(e.weights, want) {
+		t.Errorf("weights = %v for %v, want %v", e.weights, e.terms, want)
+	}
+}
+
+// TestLightWordRanksBelowTopic: a memory that shares the question's topic
+// word outranks one that shares only a light word with it, however rare
+// that light word is among the memories; with no light word in the
+// question, the rarer shared word still decides.
+func TestLightWordRanksBelowTopic(t *testing.T) {
+	s := open(t, t.TempDir())
+	remote := "Homelab remote access is Tailscale now."
+	reload := "Homelab automations get reloaded from the UI."
+	for _, m := range []string{
+		remote,
+		reload,
+		"Remote desktop to the office printer is disabled.",
+		"Backups run nightly to the NAS.",
+		"The staging database is Postgres 16.",
+	} {
+		save(t, s, alice, m, ScopeUnspecified)
+	}
+	tests := []struct{ query, first string }{
+		{"How do I get remote into the homelab?", remote},
+		{"Are the homelab automations reloaded or remote?", reload}, // control: no light word
+	}
+	for _, tt := range tests {
+		res := search(t, s, alice, tt.query, ScopeDefault)
+		if len(res.Hits) == 0 || res.Hits[0].Leaf.Text != tt.first {
+			var got []string
+			for _, h := range res.Hits {
+				got = append(got, h.Leaf.Text)
+			}
+			t.Errorf("%q answered %q, want %q first", tt.query, got, tt.first)
+		}
+	}
+}
