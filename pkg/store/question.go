@@ -247,14 +247,34 @@ func (s *Store) referents(order []ranked, q question) []int {
 		return nil
 	}
 	for _, name := range q.bare {
+		// A best memory that does not name them was ranked by the
+		// question's other words ("prefers" of "what does Nico prefer?"):
+		// then the memories that name them, wherever they rank, tell whom
+		// it may mean, by a full name wherever the text gives one.
+		scan := !s.ix.Contains(order[0].doc, name)
+		pool := order[:min(len(order), maxCandidates+1)]
+		if scan {
+			pool = order
+		}
 		var seen []string
 		var at []int
-		for i, r := range order[:min(len(order), maxCandidates+1)] {
-			if r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) || !s.sameKind(order[0], r) {
+		plain := -1 // the first memory naming them by the name alone
+		for i, r := range pool {
+			if len(at) == maxCandidates {
+				break
+			}
+			if !scan && r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) || !s.sameKind(order[0], r) {
 				continue
 			}
-			ref := referent(s.shown(s.docs[r.doc]).Text, name)
+			text := s.shown(s.docs[r.doc]).Text
+			ref := referent(text, name)
+			if scan && (ref == "" || ref == name) {
+				ref = namedIn(text, name)
+			}
 			if ref == "" || ref == name {
+				if plain < 0 && capitalised(text, name) {
+					plain = i
+				}
 				continue
 			}
 			if !slices.Contains(seen, ref) {
@@ -262,11 +282,69 @@ func (s *Store) referents(order []ranked, q question) []int {
 			}
 			at = append(at, i)
 		}
+		// The name alone, in a part of the store where no full name was
+		// given ("my brother Martín" among personal memories, "Martín
+		// Quiroga" in a project's), is someone else still.
+		if len(seen) >= 1 && plain >= 0 && len(at) < maxCandidates && s.apartFromAll(order, plain, at) {
+			seen = append(seen, name)
+			at = append(at, plain)
+		}
 		if len(seen) >= 2 {
 			return at
 		}
 	}
 	return nil
+}
+
+// namedIn returns, as terms, the first full name text gives for name (a
+// term): the name and the capitalised words right after it, within one
+// sentence ("Nico Albornoz" of "…en la clínica: Nico Albornoz
+// (administración e IT)"); "" when it gives the name alone.
+func namedIn(text, name string) string {
+	words := strings.Fields(text)
+	for i, w := range words {
+		core := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		if core == "" || !unicode.IsUpper([]rune(core)[0]) || strings.Join(tokenize.Words(core), " ") != name || strings.ContainsAny(w[len(w)-1:], ".,;:!?)") {
+			continue
+		}
+		run := []string{name}
+		for _, next := range words[i+1:] {
+			c := strings.TrimFunc(next, func(r rune) bool { return !unicode.IsLetter(r) })
+			poss := strings.HasSuffix(c, "'s") || strings.HasSuffix(c, "’s")
+			c = strings.TrimSuffix(strings.TrimSuffix(c, "'s"), "’s")
+			if c == "" || !unicode.IsUpper([]rune(c)[0]) || !unicode.IsLetter([]rune(next)[0]) {
+				break
+			}
+			run = append(run, strings.Join(tokenize.Words(c), " "))
+			if poss || strings.ContainsAny(next[len(next)-1:], ".,;:!?)") {
+				break
+			}
+		}
+		if len(run) > 1 {
+			return strings.Join(run, " ")
+		}
+	}
+	return ""
+}
+
+// capitalised reports whether text writes name (a term) as a name, with a
+// capital: "Windows", not the "window" of "outside that window".
+func capitalised(text, name string) bool {
+	for _, w := range strings.Fields(text) {
+		core := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		core = strings.TrimSuffix(strings.TrimSuffix(core, "'s"), "’s")
+		if core != "" && unicode.IsUpper([]rune(core)[0]) && strings.Join(tokenize.Words(core), " ") == name {
+			return true
+		}
+	}
+	return false
+}
+
+// apartFromAll reports whether order[i] sits in a part of the tree
+// (treeGroup) none of the memories at sits in. Callers hold s.mu.
+func (s *Store) apartFromAll(order []ranked, i int, at []int) bool {
+	g := treeGroup(s.docs[order[i].doc])
+	return !slices.ContainsFunc(at, func(j int) bool { return treeGroup(s.docs[order[j].doc]) == g })
 }
 
 // referent returns whom text means by name (a term), when the text is
@@ -318,11 +396,11 @@ func capitalRun(words []string, fromEnd bool) string {
 	return strings.Join(run, " ")
 }
 
-// covers reports whether rival holds every query term best holds — a
-// term that asks for a kind of value ("port") counting as held when rival
+// covers reports whether rival holds every query term best holds, its
+// function verbs aside (functionVerbs) — a term that asks for a kind of value ("port") counting as held when rival
 // holds such a value (":9187"). Callers hold s.mu for reading.
 func (s *Store) covers(rival, best ranked, q query) bool {
-	missing := best.matched &^ rival.matched
+	missing := substantive(best.matched, q.terms) &^ rival.matched
 	if missing == 0 {
 		return true
 	}

@@ -79,3 +79,39 @@ func TestUntimed(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedIn: the full name a text gives for a first name, wherever it
+// stands, within one sentence; none for the name alone or a common word.
+func TestNamedIn(t *testing.T) {
+	tests := []struct{ text, name, want string }{
+		{"Contacto técnico en la clínica: Nico Albornoz (administración e IT).", "nico", "nico albornoz"},
+		{"PR reviews on canopy go to Nico Ferraro. He wants small PRs.", "nico", "nico ferraro"},
+		{"Nico Ferraro's last day at Pampero was Friday.", "nico", "nico ferraro"},
+		{"Nico and Ingrid agreed.", "nico", ""},
+		{"Ask Nico. Then wait.", "nico", ""},
+		{"outside that window Slack can wait", "window", ""},
+	}
+	for _, tt := range tests {
+		if got := namedIn(tt.text, tt.name); got != tt.want {
+			t.Errorf("namedIn(%q, %q) = %q, want %q", tt.text, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestCapitalised: a name written as one, not the same word in lower case.
+func TestCapitalised(t *testing.T) {
+	tests := []struct {
+		text, name string
+		want       bool
+	}{
+		{"Cumpleaños de mi hermano Martín: 9 de septiembre.", "martin", true},
+		{"Martín's birthday", "martin", true},
+		{"linux/macos/windows matrix", "window", false},
+		{"outside that window", "window", false},
+	}
+	for _, tt := range tests {
+		if got := capitalised(tt.text, tt.name); got != tt.want {
+			t.Errorf("capitalised(%q, %q) = %v, want %v", tt.text, tt.name, got, tt.want)
+		}
+	}
+}

@@ -338,6 +338,13 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
 	}
+	// A tie between parts of the store shows each part's memory of what is
+	// asked, not the memories that happen to score near the best.
+	if j.answer == answerTie && e.Apart {
+		if at := s.partsShown(order, rivals[:j.tied], q, max(q.limit, 1+j.tied)); at != nil {
+			j.answer, j.at, j.parts = answerReferents, at, true
+		}
+	}
 	return j
 }
 

@@ -175,6 +175,9 @@ type judgment struct {
 	// at are the positions in the ranking of the referents or happenings
 	// a clue request shows.
 	at []int
+	// parts: the referents at are of one thing in different parts of the
+	// store (partsShown), not of a name.
+	parts bool
 }
 
 // judge is the verdict policy. Not found means the question's subject or
@@ -244,6 +247,9 @@ func (j judgment) message(desc string, terms []string) string {
 	case answerTie:
 		return fmt.Sprintf("%d memories match about equally.", 1+j.tied)
 	case answerReferents:
+		if j.parts {
+			return "What the question asks about is in more than one part of the memory (projects, or personal and a project's): these memories are one of each; say which."
+		}
 		return "The question's name fits more than one person or thing: these memories mean different ones."
 	case answerEvents:
 		return "More than one memory tells of such a thing in that period, on different days: say which one."
