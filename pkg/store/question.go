@@ -396,11 +396,16 @@ func capitalRun(words []string, fromEnd bool) string {
 	return strings.Join(run, " ")
 }
 
-// covers reports whether rival holds every query term best holds, its
-// function verbs aside (functionVerbs) — a term that asks for a kind of value ("port") counting as held when rival
-// holds such a value (":9187"). Callers hold s.mu for reading.
-func (s *Store) covers(rival, best ranked, q query) bool {
-	missing := substantive(best.matched, q.terms) &^ rival.matched
+// covers reports whether rival holds every query term best holds — its
+// light words (tokenize.IsLight) aside when light is set, and a term that
+// asks for a kind of value ("port") counting as held when rival holds such
+// a value (":9187"). Callers hold s.mu for reading.
+func (s *Store) covers(rival, best ranked, q query, light bool) bool {
+	asked := best.matched
+	if light {
+		asked = substantive(asked, q.terms)
+	}
+	missing := asked &^ rival.matched
 	if missing == 0 {
 		return true
 	}

@@ -317,7 +317,10 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		e.Rivals[i] = r.score
 	}
 	if len(rivals) > 0 {
-		e.Covered = s.covers(rivals[0], best, q)
+		// Across parts of the store ("the migration" of two projects), a
+		// light word ("went") is no part of what either answers; within one,
+		// it still tells two near-tied memories apart.
+		e.Covered = s.covers(rivals[0], best, q, s.apart(best, rivals[0]))
 		e.Apart = s.referentsApart(best, rivals[0], e, q)
 	}
 	return e
