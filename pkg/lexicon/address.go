@@ -18,7 +18,7 @@ func (x *Lexicon) Addresses(text string) map[string]string {
 	out := map[string]string{}
 	// Clauses as clauses splits them, but for a colon inside a field: a
 	// URL's or a port's is part of the address.
-	text = strings.NewReplacer(": ", ";", ". ", ";").Replace(text)
+	text = clauseBreaks.Replace(text)
 	for _, clause := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '(' || r == ')' || r == '\n' }) {
 		var names []string
 		for _, f := range strings.Fields(clause) {
@@ -33,7 +33,8 @@ func (x *Lexicon) Addresses(text string) map[string]string {
 				continue // the owner of what is at the address ("faro's admin UI")
 			}
 			for _, t := range stems(f) {
-				if !tokenize.IsStopWord(t) && !x.conceptWord(t) && len(t) > 1 {
+				// A light word ("runs on", "went to") names nothing.
+				if !tokenize.IsStopWord(t) && !tokenize.IsLight(t) && !x.conceptWord(t) && len(t) > 1 {
 					names = append(names, t)
 				}
 			}
@@ -41,6 +42,8 @@ func (x *Lexicon) Addresses(text string) map[string]string {
 	}
 	return out
 }
+
+var clauseBreaks = strings.NewReplacer(": ", ";", ". ", ";")
 
 // conceptWord reports whether term t is on its own a word of a concept.
 func (x *Lexicon) conceptWord(t string) bool {
@@ -67,7 +70,7 @@ func ipv4In(f string) string {
 		return ""
 	}
 	for _, p := range parts {
-		if p == "" || len(p) > 3 || strings.IndexFunc(p, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		if p == "" || len(p) > 3 || strings.IndexFunc(p, func(r rune) bool { return r < '0' || r > '9' }) >= 0 || len(p) == 3 && p > "255" {
 			return ""
 		}
 	}

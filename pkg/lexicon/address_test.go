@@ -20,6 +20,11 @@ func TestAddresses(t *testing.T) {
 		{"faro's admin UI is at https://192.168.1.20:5001.", map[string]string{"admin": "192.168.1.20", "ui": "192.168.1.20"}},
 		{"The server's IP is 10.0.0.5.", map[string]string{}},
 		{"Upgraded Postgres to 16.4.1.", map[string]string{}},
+		// A light word ("went", "runs") names nothing; an octet over 255 is
+		// no address.
+		{"faro runs on 192.168.1.5.", map[string]string{"faro": "192.168.1.5"}},
+		{"Pi-hole went to 192.168.1.2 after the reinstall.", map[string]string{"pi": "192.168.1.2", "hole": "192.168.1.2"}},
+		{"The build is 999.999.999.999 for now.", map[string]string{}},
 	}
 	for _, tt := range tests {
 		if got := x.Addresses(tt.text); !maps.Equal(got, tt.want) {

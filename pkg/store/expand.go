@@ -6,7 +6,6 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
-	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // A question asked in other words or in the other language than the memory
@@ -68,7 +67,7 @@ func expand(terms []string, k *kept) expanded {
 	exp := k.words()
 	e.weights = make([]float64, len(terms), min(index.MaxQueryTerms, len(terms)+len(exp)))
 	for i, t := range terms {
-		e.weights[i] = termWeight(t)
+		e.weights[i] = termWeight(t, k.namedTerms())
 	}
 	for _, x := range exp {
 		if len(e.terms) == index.MaxQueryTerms {
@@ -89,9 +88,9 @@ func expand(terms []string, k *kept) expanded {
 const lightWeight = 0.3
 
 // termWeight is a query term's weight before its IDF: a light word's
-// rarity in this store tells less than another word's (tokenize.IsLight).
-func termWeight(t string) float64 {
-	if tokenize.IsLight(t) {
+// rarity in this store tells less than another word's (light).
+func termWeight(t string, named []string) float64 {
+	if light(t, named) {
 		return lightWeight
 	}
 	return 1
@@ -102,6 +101,17 @@ func termWeight(t string) float64 {
 type kept struct {
 	exp []lexicon.Expansion
 	df  func(string) int
+	// named are the query's words written as names (writtenAsNames): a
+	// light word written as a name ("Go", "Make") is none.
+	named []string
+}
+
+// namedTerms returns the query's names; none for nil.
+func (k *kept) namedTerms() []string {
+	if k == nil {
+		return nil
+	}
+	return k.named
 }
 
 // words returns the expansions kept; none for nil.

@@ -23,7 +23,7 @@ import (
 // to limit. It returns nil when no second part holds it. Callers hold s.mu
 // for reading.
 func (s *Store) partsShown(order []ranked, tied []ranked, q query, limit int) []int {
-	asked := substantive(order[0].matched, q.terms)
+	asked := substantive(order[0].matched, q.terms, q.exp.namedTerms())
 	holds := func(r ranked) bool { return r.matched&asked == asked && s.sameKind(order[0], r) }
 	var words []string
 	for i, t := range q.terms {

@@ -285,7 +285,7 @@ func (s *Store) referents(order []ranked, q question) []int {
 		// The name alone, in a part of the store where no full name was
 		// given ("my brother Martín" among personal memories, "Martín
 		// Quiroga" in a project's), is someone else still.
-		if len(seen) >= 1 && plain >= 0 && len(at) < maxCandidates && s.apartFromAll(order, plain, at) {
+		if len(seen) >= 1 && plain >= 0 && len(at) < maxCandidates && s.apartFromAll(order, plain, at) && s.unlike(order, plain, at, q) {
 			seen = append(seen, name)
 			at = append(at, plain)
 		}
@@ -294,6 +294,24 @@ func (s *Store) referents(order []ranked, q question) []int {
 		}
 	}
 	return nil
+}
+
+// unlike reports whether the memory at plain shares no word beyond the
+// question's and the name's with any of the memories at full: "Lunch with
+// Marta to go over the kelpie alerting rules" is about "Marta Gil, who
+// owns kelpie's alerting rules", wherever each is kept; "Cumpleaños de mi
+// hermano Martín" shares nothing with "Martín Quiroga is the SRE". Callers
+// hold s.mu for reading.
+func (s *Store) unlike(order []ranked, plain int, full []int, q question) bool {
+	mine := map[string]bool{}
+	for _, t := range tokenize.Terms(s.shown(s.docs[order[plain].doc]).Text) {
+		if !q.asked.terms[t] && !tokenize.IsStopWord(t) {
+			mine[t] = true
+		}
+	}
+	return all(full, func(i int) bool {
+		return !slices.ContainsFunc(tokenize.Terms(s.shown(s.docs[order[i].doc]).Text), func(t string) bool { return mine[t] })
+	})
 }
 
 // namedIn returns, as terms, the first full name text gives for name (a
@@ -397,13 +415,13 @@ func capitalRun(words []string, fromEnd bool) string {
 }
 
 // covers reports whether rival holds every query term best holds — its
-// light words (tokenize.IsLight) aside when light is set, and a term that
+// light words aside when lightAside is set, and a term that
 // asks for a kind of value ("port") counting as held when rival holds such
 // a value (":9187"). Callers hold s.mu for reading.
-func (s *Store) covers(rival, best ranked, q query, light bool) bool {
+func (s *Store) covers(rival, best ranked, q query, lightAside bool) bool {
 	asked := best.matched
-	if light {
-		asked = substantive(asked, q.terms)
+	if lightAside {
+		asked = substantive(asked, q.terms, q.exp.namedTerms())
 	}
 	missing := asked &^ rival.matched
 	if missing == 0 {

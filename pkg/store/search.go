@@ -211,6 +211,7 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	q.terms = s.unselfed(s.untimed(in.Query, q.terms), in.Caller.Project)
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
 	q.exp = bounded(s.lex.Expand(in.Query, q.terms), s.ix.DocFreq)
+	q.exp.named = writtenAsNames(in.Query)
 	raw, cov := s.score(descend, expand(q.terms, q.exp), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true

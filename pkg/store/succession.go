@@ -243,7 +243,7 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	if a, b := fullName(in.l.Text), fullName(oldText); a != "" && b != "" && a != b {
 		return leaf.Probable{}, false // about two people ("Sam Whitlock lives in…", "Alex Moreau lives in…")
 	}
-	if a, b := subjectName(in.l.Text), subjectName(oldText); a != "" && b != "" && a != b {
+	if a, b := subjectName(in.l.Text), subjectName(oldText); a != "" && b != "" && a != b && (personal(in.l.Text) || personal(oldText)) {
 		return leaf.Probable{}, false // two people's news ("Lucía has moved to Helix", "Carmen se ha mudado")
 	}
 	if lexicon.Language(oldText) == in.lang {
@@ -341,6 +341,22 @@ func subjectName(text string) string {
 	}
 	return ""
 }
+
+// personal reports whether text speaks of a person (she, his, ella, le):
+// a capitalised subject is as often a product ("Nginx is the reverse
+// proxy", "Caddy is now the reverse proxy") as a person, and two products
+// in one role are the very versions a correction replaces.
+func personal(text string) bool {
+	for _, w := range tokenize.Words(text) {
+		if personWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var personWords = map[string]bool{"she": true, "he": true, "her": true, "his": true, "him": true, "herself": true, "himself": true,
+	"ella": true, "le": true, "les": true}
 
 // auxWords follow a subject and open its verb, in English and Spanish.
 var auxWords = map[string]bool{"has": true, "had": true, "is": true, "was": true, "will": true, "now": true, "still": true, "no": true, "never": true,

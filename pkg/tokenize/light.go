@@ -18,7 +18,7 @@ func IsLight(t string) bool {
 var lightWords = func() map[string]struct{} {
 	words := []string{
 		// English
-		"get", "use", "make", "run", "go", "set", "take", "put", "give", "come",
+		"get", "use", "make", "run", "go", "take", "put", "give", "come",
 		"keep", "let", "look", "thing", "stuff", "way", "sure", "actual",
 		// Spanish
 		"usar", "usa", "usan", "uso", "usamo", "hacer", "hace", "hacen", "hago", "tener", "tien",
