@@ -321,15 +321,12 @@ func (s *Store) unlike(order []ranked, plain int, full []int, q question) bool {
 func namedIn(text, name string) string {
 	words := strings.Fields(text)
 	for i, w := range words {
-		core := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
-		if core == "" || !unicode.IsUpper([]rune(core)[0]) || strings.Join(tokenize.Words(core), " ") != name || strings.ContainsAny(w[len(w)-1:], ".,;:!?)") {
+		if core, poss := nameCore(w); !writesAsName(core, name) || poss || strings.ContainsAny(w[len(w)-1:], ".,;:!?)") {
 			continue
 		}
 		run := []string{name}
 		for _, next := range words[i+1:] {
-			c := strings.TrimFunc(next, func(r rune) bool { return !unicode.IsLetter(r) })
-			poss := strings.HasSuffix(c, "'s") || strings.HasSuffix(c, "’s")
-			c = strings.TrimSuffix(strings.TrimSuffix(c, "'s"), "’s")
+			c, poss := nameCore(next)
 			if c == "" || !unicode.IsUpper([]rune(c)[0]) || !unicode.IsLetter([]rune(next)[0]) {
 				break
 			}
@@ -348,14 +345,24 @@ func namedIn(text, name string) string {
 // capitalised reports whether text writes name (a term) as a name, with a
 // capital: "Windows", not the "window" of "outside that window".
 func capitalised(text, name string) bool {
-	for _, w := range strings.Fields(text) {
-		core := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
-		core = strings.TrimSuffix(strings.TrimSuffix(core, "'s"), "’s")
-		if core != "" && unicode.IsUpper([]rune(core)[0]) && strings.Join(tokenize.Words(core), " ") == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(text), func(w string) bool {
+		core, _ := nameCore(w)
+		return writesAsName(core, name)
+	})
+}
+
+// nameCore is a word without what surrounds it and its possessive 's, and
+// whether it had one.
+func nameCore(w string) (core string, possessive bool) {
+	core = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+	bare := strings.TrimSuffix(strings.TrimSuffix(core, "'s"), "’s")
+	return bare, bare != core
+}
+
+// writesAsName reports whether core, a word's core, is name (a term)
+// written with a capital.
+func writesAsName(core, name string) bool {
+	return core != "" && unicode.IsUpper([]rune(core)[0]) && strings.Join(tokenize.Words(core), " ") == name
 }
 
 // apartFromAll reports whether order[i] sits in a part of the tree
