@@ -3,7 +3,6 @@ package store
 import (
 	"math/bits"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
@@ -48,15 +47,10 @@ func substantive(matched uint64, terms, named []string) uint64 {
 // such a word is a name, whatever its stem would be as a verb.
 func writtenAsNames(text string) []string {
 	var out []string
-	opening := true
-	for _, raw := range strings.Fields(text) {
-		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if w != "" && !opening && unicode.IsUpper([]rune(w)[0]) {
+	midSentence(text, func(w string, _ bool) {
+		if unicode.IsUpper([]rune(w)[0]) {
 			out = append(out, tokenize.Terms(w)...)
 		}
-		if w != "" {
-			opening = strings.ContainsAny(raw[len(raw)-1:], ".?!")
-		}
-	}
+	})
 	return out
 }

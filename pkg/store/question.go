@@ -72,16 +72,27 @@ func (s *Store) questionOf(text string, terms []string, from string) question {
 // a day or a month (time is the view's business).
 func namesIn(text string) []string {
 	var out []string
+	midSentence(text, func(w string, quoted bool) {
+		if !quoted && len([]rune(w)) > 2 && hasUpper(w) && !lexicon.IsDateWord(w) {
+			out = append(out, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		}
+	})
+	return out
+}
+
+// midSentence calls fn with each word of text that does not open a
+// sentence, without the punctuation around it, and whether it stands in
+// quotes (a title in quotes, "The Four Seasons", is capitalised as a
+// title, not as names).
+func midSentence(text string, fn func(w string, quoted bool)) {
 	opening, quoted := true, false
 	for _, raw := range strings.Fields(text) {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		// A title in quotes ("The Four Seasons") is capitalised as a title,
-		// not as names.
 		if strings.ContainsAny(raw[:1], "\"“«") {
 			quoted = true
 		}
-		if w != "" && !opening && !quoted && len([]rune(w)) > 2 && hasUpper(w) && !lexicon.IsDateWord(w) {
-			out = append(out, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		if w != "" && !opening {
+			fn(w, quoted)
 		}
 		if strings.ContainsAny(raw[len(raw)-1:], "\"”»") {
 			quoted = false
@@ -92,7 +103,6 @@ func namesIn(text string) []string {
 			opening = strings.ContainsAny(raw[len(raw)-1:], ".?!")
 		}
 	}
-	return out
 }
 
 // bareNames returns those of names (terms) that text gives alone, not

@@ -48,8 +48,8 @@ type evidence struct {
 	// below it that are real alternatives (current ones), best first.
 	Best   float64
 	Rivals []float64
-	// Coverage is the share of the query's informative weight (its terms
-	// weighted by rarity) the best memory holds.
+	// Coverage is the share of the query's terms the best memory holds
+	// (counted, not weighted: see Store.evidence).
 	Coverage float64
 	// QueryTerms counts the query's terms, Shared those the best memory
 	// holds; Informative those of the query and the clue together.
@@ -138,14 +138,14 @@ func distinctWords(shared, a, b int) bool {
 	return n > 0 && 2*shared < n
 }
 
-// strayMatch: the best memory holds one word, at most, and under a third of
-// a question of several, and is about no concept the question asks about. Such a match
-// is a near miss only when much of the question is in no memory
-// (Store.unseen: "stadium tickets for the kubernetes cluster in Sevilla"):
-// what it asks about was never stored. Otherwise the answer is there in
-// other words (a conversation rarely repeats the question's), and two
-// words in common ("Go" and "tests" of "which assertion library may I use
-// in Go unit tests?") are no stray.
+// strayMatch: the best memory holds one word, at most, and under a third
+// of a question of several, and is about no concept the question asks
+// about. Such a match is a near miss only when much of the question is in
+// no memory (Store.unseen: "stadium tickets for the kubernetes cluster in
+// Sevilla"): what it asks about was never stored. Otherwise the answer is
+// there in other words (a conversation rarely repeats the question's), and
+// two words in common ("Go" and "tests" of "which assertion library may I
+// use in Go unit tests?") are no stray.
 func strayMatch(e evidence) bool {
 	return e.Shared <= 1 && e.Coverage < strayCover && e.QueryTerms >= 3 && !e.Topical
 }
