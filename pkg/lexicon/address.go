@@ -16,6 +16,9 @@ import (
 // (every host has one).
 func (x *Lexicon) Addresses(text string) map[string]string {
 	out := map[string]string{}
+	if !mayHoldIPv4(text) {
+		return out // most texts: not worth reading word by word
+	}
 	// Clauses as clauses splits them, but for a colon inside a field: a
 	// URL's or a port's is part of the address.
 	text = clauseBreaks.Replace(text)
@@ -54,6 +57,41 @@ func (x *Lexicon) conceptWord(t string) bool {
 	}
 	return false
 }
+
+// mayHoldIPv4 reports whether text holds four runs of digits joined by
+// dots, the shape every address ipv4In accepts has.
+func mayHoldIPv4(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if isDigit(text[i]) && (i == 0 || !isDigit(text[i-1])) && dottedQuad(text[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dottedQuad reports whether s opens with digits, a dot, digits, a dot,
+// digits, a dot and digits.
+func dottedQuad(s string) bool {
+	i := 0
+	for group := range 4 {
+		start := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == start {
+			return false
+		}
+		if group < 3 {
+			if i == len(s) || s[i] != '.' {
+				return false
+			}
+			i++
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // ipv4In returns the IPv4 address a field is or holds as a URL's host
 // ("https://192.168.1.20:5001", "10.0.10.0/24"), or "".

@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"maps"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +30,33 @@ func TestAddresses(t *testing.T) {
 	for _, tt := range tests {
 		if got := x.Addresses(tt.text); !maps.Equal(got, tt.want) {
 			t.Errorf("Addresses(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestMayHoldIPv4 checks the prefilter that lets Addresses skip a text:
+// it must pass every text ipv4In could find an address in.
+func TestMayHoldIPv4(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"faro is 10.0.10.20, docker-vm 10.0.10.30", true},
+		{"https://192.168.1.20:5001/admin", true},
+		{"the subnet (10.0.10.0/24)", true},
+		{"1.2.3.4", true},
+		{"We moved to Go 1.22.3. Then v2.1 shipped. Done.", false},
+		{"Three dots... and 42 of them. Really.", false},
+		{"version 1.2.3 and 4", false},
+		{"", false},
+	} {
+		if got := mayHoldIPv4(c.text); got != c.want {
+			t.Errorf("mayHoldIPv4(%q) = %v, want %v", c.text, got, c.want)
+		}
+		for _, f := range strings.Fields(c.text) {
+			if ipv4In(f) != "" && !c.want {
+				t.Errorf("%q holds address %q but the prefilter would skip it", c.text, ipv4In(f))
+			}
 		}
 	}
 }

@@ -452,9 +452,20 @@ func (s *Store) partitionFreq(t string, g index.Group, n float64) float64 {
 
 // rarest returns up to n of terms, the rarest first. Callers hold s.mu.
 func (s *Store) rarest(terms []string, n int) []string {
-	out := slices.Clone(terms)
-	slices.SortStableFunc(out, func(a, b string) int { return compareFloat(s.ix.IDF(b), s.ix.IDF(a)) })
-	return out[:min(len(out), n, index.MaxQueryTerms)]
+	type weighed struct {
+		term string
+		idf  float64
+	}
+	ws := make([]weighed, len(terms))
+	for i, t := range terms {
+		ws[i] = weighed{t, s.ix.IDF(t)}
+	}
+	slices.SortStableFunc(ws, func(a, b weighed) int { return compareFloat(b.idf, a.idf) })
+	out := make([]string, min(len(ws), n, index.MaxQueryTerms))
+	for i := range out {
+		out[i] = ws[i].term
+	}
+	return out
 }
 
 // edge is a probable supersession as the ranking uses it: the successor,

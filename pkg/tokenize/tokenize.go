@@ -28,6 +28,7 @@
 package tokenize
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -42,8 +43,14 @@ const MaxTermLen = 64
 
 // Tokens returns every term of text in order, stop words included.
 func Tokens(text string) []string {
-	var out []string
-	Each(text, func(t string) { out = append(out, t) })
+	ts := tokens(text)
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.term
+	}
 	return out
 }
 
@@ -52,6 +59,11 @@ func Tokens(text string) []string {
 // Tokens, "ClickHouse" is one word, not also "click" and "house". It is
 // for reading what a sentence says, not for the index.
 func Words(text string) []string {
+	return slices.Clone(wordMemo.get(text, words))
+}
+
+// words is Words without the memo.
+func words(text string) []string {
 	var out []string
 	text = fold(text)
 	start := -1
@@ -82,7 +94,9 @@ func Words(text string) []string {
 
 // Each calls fn for every term of text in order, stop words included.
 func Each(text string, fn func(term string)) {
-	each(text, func(t string, _ bool) { fn(t) })
+	for _, t := range tokens(text) {
+		fn(t.term)
+	}
 }
 
 // each calls fn for every term of text in order, saying whether it is a
@@ -164,16 +178,16 @@ func negated(w, rest string) bool {
 func Terms(query string) []string {
 	var informative, every []string
 	seen := make(map[string]bool)
-	each(query, func(t string, stop bool) {
-		if seen[t] {
-			return
+	for _, t := range tokens(query) {
+		if seen[t.term] {
+			continue
 		}
-		seen[t] = true
-		every = append(every, t)
-		if !stop {
-			informative = append(informative, t)
+		seen[t.term] = true
+		every = append(every, t.term)
+		if !t.stop {
+			informative = append(informative, t.term)
 		}
-	})
+	}
 	if len(informative) == 0 {
 		return every
 	}

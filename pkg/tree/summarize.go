@@ -54,32 +54,35 @@ func (x Extractive) Describe(it Item) ChildSummary {
 		ID:       it.ID,
 		Title:    clipText(title, titleLen),
 		Excerpt:  clipText(text, excerptLen),
-		Keywords: leafTerms(it.Title+"\n"+it.Text, leafKeywords, x.Rarity),
+		Keywords: leafTerms(leafKeywords, x.Rarity, it.Title, it.Text),
 		Tags:     slices.Clone(it.Tags),
 	}
 }
 
-// leafTerms returns the n informative terms of text that rank highest by
+// leafTerms returns the n informative terms of texts that rank highest by
 // count × rarity (or count alone); ties go to the longer term (longer words
-// are rarer), then to the first seen.
-func leafTerms(text string, n int, rarity func(string) float64) []string {
+// are rarer), then to the first seen. Each text is tokenized on its own, so
+// a leaf's text is read from the tokenizer's memo of what was just saved.
+func leafTerms(n int, rarity func(string) float64, texts ...string) []string {
 	type count struct {
 		n, first int
 	}
 	counts := make(map[string]*count)
 	pos := 0
-	tokenize.Each(text, func(t string) {
-		pos++
-		if !informative(t) {
-			return
-		}
-		c := counts[t]
-		if c == nil {
-			c = &count{first: pos}
-			counts[t] = c
-		}
-		c.n++
-	})
+	for _, text := range texts {
+		tokenize.Each(text, func(t string) {
+			pos++
+			if !informative(t) {
+				return
+			}
+			c := counts[t]
+			if c == nil {
+				c = &count{first: pos}
+				counts[t] = c
+			}
+			c.n++
+		})
+	}
 	terms := make([]string, 0, len(counts))
 	score := make(map[string]float64, len(counts))
 	for t, c := range counts {

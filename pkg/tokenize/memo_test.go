@@ -1,0 +1,63 @@
+package tokenize
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// TestMemoAnswersAsTokenizing checks that a memoised text reads exactly as
+// a fresh tokenization, on its first reading and its later ones, and that a
+// caller changing what it was given changes nothing for the next caller.
+func TestMemoAnswersAsTokenizing(t *testing.T) {
+	texts := []string{
+		"2024-03-11 We chose PostgreSQL 17 for staging: the importer needs MERGE … RETURNING.",
+		"Nos mudamos a Zaragoza en marzo; el piso nuevo está en la calle Alfonso I, cerca del Pilar.",
+		"parseHTTPRequests lives in internal/http_util and won't handle chunked bodies yet",
+		"short text", // under memoMin: never memoised, the same answer
+	}
+	for _, text := range texts {
+		var fresh []token
+		each(text, func(term string, stop bool) { fresh = append(fresh, token{term, stop}) })
+		freshWords := words(text)
+		for reading := range 3 {
+			if got := tokens(text); !slices.Equal(got, fresh) {
+				t.Fatalf("%q reading %d: tokens %v, want %v", text, reading, got, fresh)
+			}
+			got := Words(text)
+			if !slices.Equal(got, freshWords) {
+				t.Fatalf("%q reading %d: Words %v, want %v", text, reading, got, freshWords)
+			}
+			got[0] = "changed by a caller"
+			toks := Tokens(text)
+			toks[0] = "changed by a caller"
+		}
+		if got := Tokens(text); got[0] != fresh[0].term {
+			t.Fatalf("%q: a caller's change reached the memo: %q", text, got[0])
+		}
+	}
+}
+
+// TestMemoConcurrentReaders has many goroutines read overlapping texts
+// while the memo's slots are replaced (run with -race).
+func TestMemoConcurrentReaders(t *testing.T) {
+	texts := make([]string, 3*memoSlots)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("memory number %d about the staging database and its backups, kept in bucket-%d", i, i%7)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 2000 {
+				text := texts[(i*7+g*131)%len(texts)]
+				want := fmt.Sprint((i*7 + g*131) % len(texts))
+				if got := Terms(text); !slices.Contains(got, want) {
+					t.Errorf("Terms(%q) = %v, lacks %q", text, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
