@@ -67,6 +67,9 @@ type Config struct {
 	// Listener, when set, is served instead of listening on Paths.Socket (a
 	// seam for socket activation and tests). Run closes it.
 	Listener net.Listener
+	// ProfileSocket, when set, is a Unix socket to serve Go's runtime
+	// profiles on (profile.go).
+	ProfileSocket string
 }
 
 // daemon is one run of ihmtd.
@@ -119,6 +122,14 @@ func Run(ctx context.Context, cfg Config) error {
 		// The socket goes last, after the store is closed: its absence is
 		// how `ihmt daemon stop` knows the daemon is really gone.
 		defer os.Remove(p.Socket)
+	}
+	if cfg.ProfileSocket != "" {
+		stopProfiles, err := d.serveProfiles(cfg.ProfileSocket)
+		if err != nil {
+			return err
+		}
+		defer stopProfiles()
+		defer os.Remove(cfg.ProfileSocket)
 	}
 	served := d.serve(lis)
 	if err := d.openStore(); err != nil {

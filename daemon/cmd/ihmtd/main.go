@@ -23,6 +23,7 @@ func main() {
 	socket := flag.String("socket", p.Socket, "Unix socket to listen on (default: $IHMT_SOCKET, else the per-user runtime dir)")
 	idle := flag.Duration("idle-exit", 0, "stop after this long without a call (0: never; set when started on demand)")
 	level := flag.String("log-level", "info", "log level: debug, info, warn or error")
+	profiles := flag.String("pprof-socket", "", "serve Go's runtime profiles (net/http/pprof) on this Unix socket, read with: curl --unix-socket SOCK http://ihmtd/debug/pprof/profile?seconds=20 > cpu.prof")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	rebuild := flag.Bool("rebuild", false, "rebuild every derived file (index, fact timelines, summary tree) from the leaf files, offline, and exit; fails while a daemon runs (use `ihmt rebuild` then)")
 	flag.Parse()
@@ -42,8 +43,8 @@ func main() {
 		log.Error("cannot resolve paths", "err", pathErr)
 		os.Exit(1)
 	}
-	for name, v := range map[string]string{"-data": *data, "-socket": *socket} {
-		if !filepath.IsAbs(v) {
+	for name, v := range map[string]string{"-data": *data, "-socket": *socket, "-pprof-socket": *profiles} {
+		if !filepath.IsAbs(v) && (v != "" || name != "-pprof-socket") {
 			log.Error("path must be absolute", "flag", name, "value", v)
 			os.Exit(2)
 		}
@@ -59,9 +60,10 @@ func main() {
 		return
 	}
 	err := daemon.Run(context.Background(), daemon.Config{
-		Paths:    paths.Paths{Data: *data, Socket: *socket},
-		IdleExit: *idle,
-		Logger:   log,
+		Paths:         paths.Paths{Data: *data, Socket: *socket},
+		IdleExit:      *idle,
+		Logger:        log,
+		ProfileSocket: *profiles,
 	})
 	switch {
 	case errors.Is(err, daemon.ErrLockHeld):
