@@ -210,6 +210,11 @@ func (r *Record) output(cfg config) {
 		r.Runs[0].print(os.Stdout, cfg)
 	default:
 		printFigures(os.Stdout, r.Figures, len(r.Runs))
+		for _, res := range r.Runs[:min(1, len(r.Runs))] {
+			for _, n := range res.Notes {
+				fmt.Fprintf(os.Stdout, "- %s\n", n)
+			}
+		}
 	}
 }
 
