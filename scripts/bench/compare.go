@@ -168,7 +168,7 @@ func (c *Comparison) print(w io.Writer) {
 	p := printer{w}
 	p.section(fmt.Sprintf("This tree against %s (%s): %d round(s) each, real ihmtd on fresh stores of %s leaves, in turns", c.Rev, c.Commit, c.Rounds, thousands(int64(c.Leaves))))
 	base := c.baselineSpreads()
-	rows := [][]string{{"figure", "current", "baseline", "ratio cur/base", ""}}
+	rows := [][]string{{"figure", "current", "baseline", "ratio cur/base"}}
 	for _, s := range spreads(c.Current) {
 		rows = append(rows, append([]string{s.Name, s.String()}, base.cells(s)...))
 	}
@@ -187,15 +187,19 @@ func (c *Comparison) baselineSpreads() baseSpreads {
 	return m
 }
 
-// cells are the baseline's median [range], the ratio of the medians, and
-// whether that ratio is a regression of more than a tenth.
+// cells are the baseline's median [range] and the ratio of the medians,
+// marked where it is a tenth worse or better.
 func (m baseSpreads) cells(cur Spread) []string {
 	b, ok := m[cur.Key]
 	if !ok || b.Median == 0 {
-		return []string{"", "", ""}
+		return []string{"", ""}
 	}
 	ratio := cur.Median / b.Median
-	return []string{b.String(), fmt.Sprintf("%.2f", ratio), verdict(ratio, cur.Higher)}
+	r := fmt.Sprintf("%.2f", ratio)
+	if v := verdict(ratio, cur.Higher); v != "" {
+		r += " (" + v + ")"
+	}
+	return []string{b.String(), r}
 }
 
 // verdict reads a ratio current/baseline: "worse" or "better" beyond a

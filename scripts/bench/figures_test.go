@@ -228,8 +228,8 @@ func TestRecordTableWithBaseline(t *testing.T) {
 	rec.markdown(&out)
 	for _, want := range []string{
 		"| figure | median [range] | v0.9 (same run) | ratio | target | met? |",
-		"| durable saves/s, 16 client(s) | 800 | 1,000 | 0.80 | worse | ≥ 3,000 | no |",
-		"| open 100k store → SERVING (real ihmtd) | 4.00 s | 4.00 s | 1.00 |  | ≤ 3.00 s | no |",
+		"| durable saves/s, 16 client(s) | 800 | 1,000 | 0.80 (worse) | ≥ 3,000 | no |",
+		"| open 100k store → SERVING (real ihmtd) | 4.00 s | 4.00 s | 1.00 | ≤ 3.00 s | no |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
