@@ -67,10 +67,6 @@ func runCompare(ctx context.Context, cfg config) (*Record, error) {
 // buildBaseline builds this tree and the baseline revision; it returns the
 // baseline's binary directory.
 func (b *bench) buildBaseline(ctx context.Context, cmp *Comparison) (string, error) {
-	progress("building ihmt-mcp and ihmtd of this tree")
-	if err := b.build(ctx); err != nil {
-		return "", err
-	}
 	root, err := moduleRoot(ctx)
 	if err != nil {
 		return "", err
@@ -80,7 +76,10 @@ func (b *bench) buildBaseline(ctx context.Context, cmp *Comparison) (string, err
 		return "", err
 	}
 	defer os.RemoveAll(src)
-	progress("building ihmt-mcp and ihmtd of %s (%s)", cmp.Rev, cmp.Commit)
+	progress("building ihmt-mcp and ihmtd of this tree, and of %s (%s)", cmp.Rev, cmp.Commit)
+	if err := b.build(ctx); err != nil {
+		return "", err
+	}
 	bin := filepath.Join(b.tmp, "baseline-bin")
 	return bin, buildAt(ctx, src, bin)
 }

@@ -192,6 +192,9 @@ func collect(ctx context.Context, cfg config, measure func(context.Context, conf
 // runs, a comparison or a scale run, the figures; -json prints it whole,
 // and -record writes it.
 func (r *Record) output(cfg config) {
+	if len(r.Runs) == 0 && (r.Comparison == nil || len(r.Comparison.Current) == 0) {
+		return // nothing was measured
+	}
 	if cfg.record != "" {
 		if err := writeRecord(cfg.record, r); err != nil {
 			progress("%v", err)
