@@ -3,6 +3,10 @@
 #   scripts/bench.sh            full run (the whole ladder)
 #   scripts/bench.sh -quick     CI smoke run (small sizes, every phase)
 #   scripts/bench.sh -json      figures as JSON on stdout
+#   scripts/bench.sh -runs 3 -record r.json    three runs, medians, kept in r.json
+#   scripts/bench.sh -table r.json             README's table from that record
+#   scripts/bench.sh -baseline REV -runs 3     this tree against REV, same conditions
+#   scripts/bench.sh -scale 1000000            a real ihmtd at 1M leaves
 # Progress goes to stderr. See scripts/bench/main.go.
 set -eu
 cd "$(dirname "$0")/.."

@@ -12,6 +12,20 @@
 // The daemon runs in this process (daemon.Run in a goroutine), so memory
 // figures are the bench process's; a real ihmtd is also started on the
 // loaded store to measure its open time and resident size.
+//
+// Numbers that hold: -runs K measures K times and gives each headline
+// figure's median and [min–max]; -record FILE keeps all runs with the date,
+// the machine and the commit, and -table FILE prints README's "Honest
+// numbers" table from such a record. -baseline REV builds a git revision
+// beside this tree and measures both as real ihmtd processes on fresh
+// stores, in turns (A B, B A, …), so a change's effect is a ratio from one
+// run on one machine. -scale N bulk-loads N leaves into a real ihmtd
+// through Import (exported records in batches; -bulk save for saves) and
+// times saves, searches, its resident size and the open there.
+//
+//	go run ./scripts/bench -runs 3 -record r.json && go run ./scripts/bench -table r.json
+//	go run ./scripts/bench -baseline HEAD~3 -runs 3
+//	go run ./scripts/bench -scale 1000000
 package main
 
 import (
@@ -20,6 +34,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -44,6 +59,12 @@ type config struct {
 	quick, json, keep bool
 	cpuprofile        string
 	seed              uint64
+	runs              int    // measurements in one invocation (-runs); comparison rounds with -baseline
+	record, table     string // -record FILE, -table FILE
+	baseline          string // a git revision to compare with (-baseline)
+	compareAt         int    // the bulk-loaded size a comparison measures at
+	scale             int    // -scale N: the scale run's size, 0 for none
+	bulk              string // how the scale run loads: import or save
 
 	levels        []int         // concurrent clients for the throughput phase
 	levelDur      time.Duration // per level
@@ -65,40 +86,145 @@ func main() {
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the temporary stores and binaries (their paths go to stderr)")
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the 16-client save phase (daemon and clients) to this file")
 	flag.Uint64Var(&cfg.seed, "seed", 20260101, "seed of the generated memories and queries")
+	flag.IntVar(&cfg.runs, "runs", 1, "measure this many times and print each figure's median and [min–max] (with -baseline: rounds of each build)")
+	flag.StringVar(&cfg.record, "record", "", "write every run's figures, the date, the machine and the commit to this JSON file")
+	flag.StringVar(&cfg.table, "table", "", "print README's \"Honest numbers\" table from a -record file, and measure nothing")
+	flag.StringVar(&cfg.baseline, "baseline", "", "compare with this git revision (tag, commit, HEAD~3): both builds as real ihmtd, in turns")
+	flag.IntVar(&cfg.scale, "scale", 0, "bulk-load this many leaves into a real ihmtd and time saves, searches, RSS and the open there")
+	flag.StringVar(&cfg.bulk, "bulk", "import", "how -scale loads: import (exported records in batches) or save")
 	flag.Parse()
+	cfg.defaults()
+	if err := cfg.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := dispatch(ctx, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
 
+// defaults sets the sizes of a full run or of a -quick one.
+func (cfg *config) defaults() {
 	cfg.levels = []int{1, 4, 16}
 	cfg.preloadConns, cfg.preloadPerCon = 16, 4
 	if cfg.quick {
 		cfg.levelDur = 500 * time.Millisecond
 		cfg.sizes = []int{1_000, 5_000}
-		cfg.searchAt = 5_000
+		cfg.searchAt, cfg.compareAt = 5_000, 2_000
 		cfg.latencySaves, cfg.searches = 100, 300
 		cfg.shimSpawns, cfg.shimCalls, cfg.coldStarts = 5, 40, 1
-	} else {
-		cfg.levelDur = 3 * time.Second
-		cfg.sizes = []int{1_000, 10_000, 100_000}
-		cfg.searchAt = 10_000
-		cfg.latencySaves, cfg.searches = 500, 2000
-		cfg.shimSpawns, cfg.shimCalls, cfg.coldStarts = 30, 200, 3
+		return
 	}
+	cfg.levelDur = 3 * time.Second
+	cfg.sizes = []int{1_000, 10_000, 100_000}
+	cfg.searchAt, cfg.compareAt = 10_000, 20_000
+	cfg.latencySaves, cfg.searches = 500, 2000
+	cfg.shimSpawns, cfg.shimCalls, cfg.coldStarts = 30, 200, 3
+	if cfg.scale > 0 {
+		cfg.latencySaves = 300
+	}
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := run(ctx, cfg)
-	if res != nil {
-		if cfg.json {
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(res)
-		} else {
-			res.print(os.Stdout, cfg)
+func (cfg config) check() error {
+	switch {
+	case cfg.runs < 1:
+		return errors.New("-runs takes a whole number from 1")
+	case cfg.bulk != "import" && cfg.bulk != "save":
+		return fmt.Errorf("-bulk is import or save, not %q", cfg.bulk)
+	case cfg.scale < 0:
+		return errors.New("-scale takes a number of leaves")
+	case cfg.scale > 0 && cfg.baseline != "":
+		return errors.New("-scale and -baseline are separate runs")
+	}
+	return nil
+}
+
+// dispatch runs what the flags ask for: a table from a record, a scale
+// run, a comparison, or runs of the full (or -quick) measurement.
+func dispatch(ctx context.Context, cfg config) error {
+	if cfg.table != "" {
+		rec, err := readRecord(cfg.table)
+		if err != nil {
+			return err
+		}
+		rec.markdown(os.Stdout)
+		return nil
+	}
+	var rec *Record
+	var err error
+	switch {
+	case cfg.scale > 0:
+		rec, err = collect(ctx, cfg, runScale)
+	case cfg.baseline != "":
+		rec, err = runCompare(ctx, cfg)
+	default:
+		rec, err = collect(ctx, cfg, run)
+	}
+	if rec != nil {
+		rec.output(cfg)
+	}
+	return err
+}
+
+// collect makes cfg.runs measurements with measure.
+func collect(ctx context.Context, cfg config, measure func(context.Context, config) (*Results, error)) (*Record, error) {
+	rec := newRecord(ctx)
+	defer func() { rec.Figures = spreads(runFigures(rec.Runs)) }()
+	for k := range cfg.runs {
+		if cfg.runs > 1 {
+			progress("run %d of %d", k+1, cfg.runs)
+		}
+		res, err := measure(ctx, cfg)
+		if res != nil {
+			rec.Runs = append(rec.Runs, res)
+		}
+		if err != nil {
+			return rec, err
 		}
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
+	return rec, nil
+}
+
+// output prints a record: one run's full report as before, or with more
+// runs, a comparison or a scale run, the figures; -json prints it whole,
+// and -record writes it.
+func (r *Record) output(cfg config) {
+	if len(r.Runs) == 0 && (r.Comparison == nil || len(r.Comparison.Current) == 0) {
+		return // nothing was measured
 	}
+	if cfg.record != "" {
+		if err := writeRecord(cfg.record, r); err != nil {
+			progress("%v", err)
+		} else {
+			progress("record written to %s", cfg.record)
+		}
+	}
+	switch {
+	case cfg.json && len(r.Runs) == 1 && r.Comparison == nil && cfg.scale == 0:
+		writeJSON(os.Stdout, r.Runs[0])
+	case cfg.json:
+		writeJSON(os.Stdout, r)
+	case r.Comparison != nil:
+		r.Comparison.print(os.Stdout)
+	case len(r.Runs) == 1 && cfg.scale == 0:
+		r.Runs[0].print(os.Stdout, cfg)
+	default:
+		printFigures(os.Stdout, r.Figures, len(r.Runs))
+		for _, res := range r.Runs[:min(1, len(r.Runs))] {
+			for _, n := range res.Notes {
+				fmt.Fprintf(os.Stdout, "- %s\n", n)
+			}
+		}
+	}
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
 }
 
 // Results are every figure of one run.
@@ -155,7 +281,10 @@ type Preload struct {
 	Seconds   float64 `json:"seconds"`
 	PerSecond float64 `json:"saves_per_second"`
 	InFlight  int     `json:"in_flight"`
-	Errors    int     `json:"errors"`
+	// Via is "import" for a stage loaded through Import (InFlight counts
+	// its calls), "" for saves.
+	Via    string `json:"via,omitempty"`
+	Errors int    `json:"errors"`
 	// LeafLagMs is how long after the last acknowledgement the leaf files
 	// were all on disk (the log makes a save durable; files follow).
 	LeafLagMs float64 `json:"leaf_files_lag_ms"`
@@ -235,20 +364,11 @@ func run(ctx context.Context, cfg config) (*Results, error) {
 		res.Env.LoadEnd = loadavg()
 	}()
 
-	b := &bench{cfg: cfg, log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
-	var err error
-	if b.tmp, err = os.MkdirTemp("", "ihmt-bench-"); err != nil {
+	b, cleanup, err := newBench(cfg)
+	if err != nil {
 		return nil, err
 	}
-	if b.sock, err = os.MkdirTemp("", "ihmtb"); err != nil {
-		return nil, err
-	}
-	if cfg.keep {
-		progress("keeping %s and %s", b.tmp, b.sock)
-	} else {
-		defer os.RemoveAll(b.tmp)
-		defer os.RemoveAll(b.sock)
-	}
+	defer cleanup()
 
 	res.Env = Env{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), TempDir: os.TempDir(), LoadStart: loadavg()}
 	res.Env.TextBytes = [2]int{1 << 30, 0}
@@ -281,6 +401,25 @@ func run(ctx context.Context, cfg config) (*Results, error) {
 	return res, ctx.Err()
 }
 
+// newBench makes the temporary directories of one invocation; cleanup
+// removes them unless -keep.
+func newBench(cfg config) (*bench, func(), error) {
+	b := &bench{cfg: cfg, log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	var err error
+	if b.tmp, err = os.MkdirTemp("", "ihmt-bench-"); err != nil {
+		return nil, nil, err
+	}
+	if b.sock, err = os.MkdirTemp("", "ihmtb"); err != nil {
+		os.RemoveAll(b.tmp)
+		return nil, nil, err
+	}
+	if cfg.keep {
+		progress("keeping %s and %s", b.tmp, b.sock)
+		return b, func() {}, nil
+	}
+	return b, func() { os.RemoveAll(b.tmp); os.RemoveAll(b.sock) }, nil
+}
+
 func progress(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 }
@@ -293,11 +432,16 @@ func (b *bench) build(ctx context.Context) error {
 		return err
 	}
 	b.bin = filepath.Join(b.tmp, "bin")
+	return buildAt(ctx, root, b.bin)
+}
+
+// buildAt compiles ihmt-mcp and ihmtd from the source tree at src into out.
+func buildAt(ctx context.Context, src, out string) error {
 	for _, pkg := range []string{"./shim/cmd/ihmt-mcp", "./daemon/cmd/ihmtd"} {
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", b.bin+"/", pkg)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", out+"/", pkg)
+		cmd.Dir = src
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s in %s: %v\n%s", pkg, src, err, msg)
 		}
 	}
 	return nil
@@ -477,10 +621,20 @@ func (b *bench) throughputPhase(ctx context.Context, res *Results) error {
 		return err
 	}
 	defer d.stop()
+	if err := b.throughputLevels(ctx, d.p.Socket, b.cfg.levels, res); err != nil {
+		return err
+	}
+	res.LeafCatchUp = b.leafLag(ctx, d.p, 60*time.Second)
+	return nil
+}
+
+// throughputLevels runs the levels in turn on one store, with texts of
+// their own (the ladder's are numbered from 0 with the bench's seed).
+func (b *bench) throughputLevels(ctx context.Context, socket string, levels []int, res *Results) error {
 	sv := &saver{seed: b.cfg.seed + 1}
-	for _, n := range b.cfg.levels {
+	for _, n := range levels {
 		progress("throughput: %d concurrent client(s) for %v", n, b.cfg.levelDur)
-		tp, err := b.throughputLevel(ctx, d.p.Socket, sv, n)
+		tp, err := b.throughputLevel(ctx, socket, sv, n)
 		if err != nil {
 			return err
 		}
@@ -490,7 +644,6 @@ func (b *bench) throughputPhase(ctx context.Context, res *Results) error {
 		}
 	}
 	res.Notes = append(res.Notes, sv.notes("throughput", " (the generator should make every text unique)")...)
-	res.LeafCatchUp = b.leafLag(ctx, d.p, 60*time.Second)
 	return nil
 }
 
@@ -560,9 +713,10 @@ func (b *bench) leafLag(ctx context.Context, p paths.Paths, timeout time.Duratio
 		if time.Since(start) > timeout || ctx.Err() != nil {
 			return -1
 		}
-		// Walking a large store's files takes a while; poll no more than half the
-		// time, so the walk does not slow the writer it is waiting for.
-		time.Sleep(max(20*time.Millisecond, time.Since(t)))
+		// Walking a large store's files takes a while (seconds at 1M); walk
+		// no more than a quarter of the time, so the walk does not slow the
+		// writer it is waiting for on two cores.
+		time.Sleep(max(20*time.Millisecond, 3*time.Since(t)))
 	}
 }
 
@@ -585,23 +739,11 @@ func (b *bench) preload(ctx context.Context, p paths.Paths, sv *saver, to int64,
 	remaining.Store(to - from)
 	errsBefore := sv.errs.Load()
 	savedBefore := sv.saved.Load()
-	stopTicker := make(chan struct{})
-	tickerDone := make(chan struct{})
 	start := time.Now()
-	go func() {
-		defer close(tickerDone)
-		t := time.NewTicker(2 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopTicker:
-				return
-			case <-t.C:
-				n := sv.saved.Load() - savedBefore
-				progress("preload: %s / %s leaves, %s saves/s", thousands(from+n), thousands(to), thousands(int64(float64(n)/time.Since(start).Seconds())))
-			}
-		}
-	}()
+	stopTicker := b.ticker(func() {
+		n := sv.saved.Load() - savedBefore
+		progress("preload: %s / %s leaves, %s saves/s", thousands(from+n), thousands(to), thousands(int64(float64(n)/time.Since(start).Seconds())))
+	})
 	var wg sync.WaitGroup
 	for k := range inFlight {
 		c := cs[k%len(cs)]
@@ -615,8 +757,7 @@ func (b *bench) preload(ctx context.Context, p paths.Paths, sv *saver, to int64,
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	close(stopTicker)
-	<-tickerDone
+	stopTicker()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -725,24 +866,15 @@ func (b *bench) ladderPhase(ctx context.Context, res *Results) error {
 	// any stored text from its number.
 	sv := &saver{seed: b.cfg.seed}
 	for _, size := range b.cfg.sizes {
-		if err := b.preload(ctx, d.p, sv, int64(size), res); err != nil {
+		if err := b.loadAndTime(ctx, d.p, sv, size, res, size >= b.cfg.searchAt); err != nil {
 			return err
 		}
-		progress("save latency at %s leaves: %d sequential saves", thousands(int64(size)), b.cfg.latencySaves)
-		at, err := b.saveLatency(ctx, d.p, sv)
-		if err != nil {
-			return err
-		}
-		res.SaveLatency = append(res.SaveLatency, at)
 		stored := int(sv.next.Load())
 		if size >= b.cfg.searchAt {
-			if err := b.searchesAt(ctx, d.p.Socket, size, stored, res); err != nil {
-				return err
-			}
 			res.Memory = append(res.Memory, memSample(storeLeaves(ctx, d.p.Socket)))
 		}
 		if size == b.cfg.searchAt {
-			b.shimPhase(ctx, d.p, res, stored)
+			b.shimPhase(ctx, b.bin, d.p, res, stored)
 		}
 	}
 	res.Notes = append(res.Notes, sv.notes("ladder", "")...)
@@ -788,12 +920,12 @@ func (b *bench) searchesAt(ctx context.Context, socket string, size, stored int,
 
 // shimPhase spawns ihmt-mcp against the ladder daemon: spawn→initialize and
 // the first tool call, N times; then the steady round trip in one shim.
-func (b *bench) shimPhase(ctx context.Context, p paths.Paths, res *Results, stored int) {
+func (b *bench) shimPhase(ctx context.Context, bin string, p paths.Paths, res *Results, stored int) {
 	s := &res.Shim
 	s.Spawns = b.cfg.shimSpawns
 	s.StoreLeaves = storeLeaves(ctx, p.Socket)
 	sh := shimSession{
-		bin:  filepath.Join(b.bin, "ihmt-mcp"),
+		bin:  filepath.Join(bin, "ihmt-mcp"),
 		env:  shimEnv(p.Socket, p.Data, projectName(0)),
 		seed: b.cfg.seed + 2, // texts of their own, so no save is a duplicate
 	}
@@ -920,29 +1052,13 @@ func (b *bench) restartPhase(ctx context.Context, p paths.Paths, leaves int64, r
 	r := &res.Restart
 	r.Leaves = leaves
 	progress("restart: a real ihmtd opens the %s-leaf store", thousands(leaves))
-	cmd := exec.Command(filepath.Join(b.bin, "ihmtd"), "-data", p.Data, "-socket", p.Socket, "-log-level", "warn")
-	cmd.Stderr = os.Stderr
-	t := time.Now()
-	if err := cmd.Start(); err != nil {
+	d, err := startReal(ctx, b.bin, p)
+	if err != nil {
 		r.Error = err.Error()
 		return
 	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			cmd.Process.Kill()
-			<-exited
-		}
-	}()
-	if err := waitServing(ctx, p.Socket, exited, func() error { return waitErr }, 5*time.Minute); err != nil {
-		r.Error = err.Error()
-		return
-	}
-	r.OpenSeconds = time.Since(t).Seconds()
+	defer d.kill()
+	r.OpenSeconds = d.open.Seconds()
 	s, err := b.searchLatency(ctx, p.Socket, b.cfg.searches, ihmtv1.SearchScope_SEARCH_SCOPE_DEFAULT_UNSPECIFIED, int(leaves))
 	if err != nil {
 		r.Error = err.Error()
@@ -950,31 +1066,18 @@ func (b *bench) restartPhase(ctx context.Context, p paths.Paths, leaves int64, r
 	}
 	s.RealDaemon = true
 	r.Search = s
-	if v, ok := procStatus(cmd.Process.Pid, "VmRSS"); ok {
-		r.RSSMiB = mib(v)
-	}
-	if v, ok := procStatus(cmd.Process.Pid, "VmHWM"); ok {
-		r.MaxRSSMiB = mib(v)
-	}
+	r.RSSMiB, r.MaxRSSMiB = d.rss()
 	progress("restart: RSS %.1f MiB after the searches; waiting %v for the daemon to go idle", r.RSSMiB, idleWait)
 	select {
 	case <-time.After(idleWait):
 	case <-ctx.Done():
 		return
 	}
-	if v, ok := procStatus(cmd.Process.Pid, "VmRSS"); ok {
-		r.IdleRSSMiB = mib(v)
-	}
-	t = time.Now()
-	cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-exited:
-		r.StopSeconds = time.Since(t).Seconds()
-		if waitErr != nil {
-			r.Error = "ihmtd exit: " + waitErr.Error()
-		}
-	case <-time.After(30 * time.Second):
-		r.Error = "ihmtd did not exit within 30 s of SIGTERM"
+	r.IdleRSSMiB, _ = d.rss()
+	stopped, err := d.stop()
+	r.StopSeconds = stopped.Seconds()
+	if err != nil {
+		r.Error = err.Error()
 	}
 }
 

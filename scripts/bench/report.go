@@ -236,3 +236,15 @@ func clipText(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// printFigures writes the headline figures of one or more runs: the
+// median and, over several runs, the range, against each target.
+func printFigures(w io.Writer, ss []Spread, runs int) {
+	p := printer{w}
+	p.section(fmt.Sprintf("Figures: median [min–max] of %d run(s)", runs))
+	rows := [][]string{{"figure", "median [range]", "target", "met?"}}
+	for _, s := range ss {
+		rows = append(rows, []string{s.Name, s.String(), s.target(), s.met(s.Median)})
+	}
+	p.table(rows)
+}
