@@ -119,14 +119,22 @@ func (s *Store) treeLoop() {
 		s.log.Warn("summary tree repaired", "what", r)
 	}
 	s.catchUpTree(t)
+	var settled <-chan time.Time // armed while changes wait for treeSettle
+	last := time.Now()
 	for {
 		select {
 		case <-s.closing:
 			return // what is still queued is caught up by the next start's Reconcile
 		case <-s.treeKick:
+			if settled == nil {
+				settled = time.After(treeSettle - time.Since(last))
+			}
+		case <-settled:
+			settled = nil
 			if _, err := s.consolidate(t, false); err != nil {
 				s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
 			}
+			last = time.Now()
 		case r := <-s.treeReqs:
 			n, err := s.consolidate(t, r.force)
 			var ps tree.PurgeStats
@@ -134,9 +142,19 @@ func (s *Store) treeLoop() {
 				ps, err = s.purgeTree(t, r.purge)
 			}
 			r.done <- treeResp{written: n, purged: ps, err: err}
+			last = time.Now()
 		}
 	}
 }
+
+// treeSettle is the least time between two consolidations the writer's
+// changes start. Each one also rewrites the root and appends to the tree's
+// catalog, a cost of its own beside the branches it writes; while saves
+// flow, the changes of a moment are taken in together instead of one
+// writer batch at a time. The tree only names where answers sit (searches
+// find every leaf through the index meanwhile), and a person's request
+// (Consolidate, Flush) is served at once.
+const treeSettle = 200 * time.Millisecond
 
 // catchUpTree brings the tree just opened up to date with the live leaves
 // and makes it the store's, for searches to name where answers sit. From

@@ -9,7 +9,9 @@ import (
 // the index, the fact extractor's neighbours, the lexicon's several
 // readings of it (what it is about, whether it names a change, an event,
 // an address, its language), the succession inference over it and over
-// the older memories it may correct, and the summary tree. Each reading
+// the older memories it may correct, and the summary tree (which reads a
+// leaf's title and excerpt again when it files the leaf under a branch,
+// and that branch's summary when it files it higher). Each reading
 // wants the same words, and tokenizing is the larger part of each. So the
 // two tokenizations (the index's terms and the sentence's words) of the
 // texts read most recently are kept here, and every caller still gets
@@ -18,13 +20,13 @@ import (
 //
 // The memo is a fixed number of slots chosen by the text's hash: a new
 // text takes its slot's place, so it holds at most memoSlots texts and
-// never grows with the store. Short texts (single words, most queries)
-// are cheaper to tokenize again than to hash and look up, and very long
-// ones would hold too much memory for the little they are read again.
+// never grows with the store (a few megabytes at most). A word or two is
+// cheaper to tokenize again than to hash and look up, and a very long
+// text would hold too much memory for the little it is read again.
 const (
-	memoSlots  = 1024
+	memoSlots  = 4096
 	memoShards = 32
-	memoMin    = 48
+	memoMin    = 16
 	memoMax    = 16 << 10
 )
 
