@@ -356,7 +356,7 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 // own words: what else each says is about something else (two people who
 // both review pull requests), not a second wording of one thing.
 func (s *Store) distinct(a, b ranked, q query) bool {
-	terms := func(r ranked) []string { return tokenize.Terms(s.shown(s.docs[r.doc]).Text) }
+	terms := func(r ranked) []string { return tokenize.Terms(s.docShown(r.doc).Text) }
 	return distinctTerms(terms(a), terms(b), append(slices.Clone(q.terms), q.clue...))
 }
 
@@ -364,7 +364,7 @@ func (s *Store) distinct(a, b ranked, q query) bool {
 // candidates to choose from for Ambiguous, the near miss for NotFound.
 // Callers hold s.mu for reading (and s.treeMu, when t is not nil).
 func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree) []Hit {
-	hit := func(r ranked) Hit { return s.hitOf(r, s.shown(s.docs[r.doc]), q.view.tl) }
+	hit := func(r ranked) Hit { return s.hitOf(r, s.docShown(r.doc), q.view.tl) }
 	var hits []Hit
 	switch j.answer {
 	case answerNothing:

@@ -82,6 +82,7 @@ type Store struct {
 	reqs      chan *request
 	leaves    *leafQueue
 	written   writtenLeaves // leaves whose files were written: see texts.go
+	texts     textCache     // texts searches read back lately: see texts.go
 
 	mu       sync.RWMutex // guards everything below
 	ix       *index.Index
