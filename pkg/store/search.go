@@ -185,10 +185,22 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if err != nil {
 		return SearchResult{}, nil, err
 	}
-	if err := s.recordReadAll(in.Caller, in.Scope, "search "+in.Query); err != nil {
+	// A scope=all search is logged while it ranks; it answers only once
+	// the entry is durable (startReadAll).
+	logged, err := s.startReadAll(in.Caller, in.Scope, "search "+in.Query)
+	if err != nil {
 		return SearchResult{}, nil, err
 	}
+	res, ranking, err := s.searchLocked(in, q, opts, keepRanking)
+	if lerr := logged(); lerr != nil {
+		return SearchResult{}, nil, lerr
+	}
+	return res, ranking, err
+}
 
+// searchLocked is search once the query is read: it takes s.mu for reading
+// (and the tree's lock, when free) for the whole ranking.
+func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRanking bool) (SearchResult, []Hit, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	vis, desc, err := s.visible(in.Caller, in.Scope)
