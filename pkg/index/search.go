@@ -487,3 +487,25 @@ const (
 func (ix *Index) lends(pl *plist) bool {
 	return int(pl.n) <= lendFloor || int(pl.n)*lendShare <= ix.live
 }
+
+// Holds reports whether a live document of a visible group holds term t in
+// its own text: whether a search for t alone finds anything (a document
+// that lends t holds it too), answered at the first such document rather
+// than by scoring the whole list.
+func (ix *Index) Holds(t string, visible func(Group) bool) bool {
+	pl := ix.list(t)
+	if pl == nil {
+		return false
+	}
+	var docs [batch]Doc
+	var tfs [batch]uint32
+	c := pl.cursor()
+	for k := c.fill(&docs, &tfs); k > 0; k = c.fill(&docs, &tfs) {
+		for _, d := range docs[:k] {
+			if info := ix.docs[d]; info.live && visible(info.group) {
+				return true
+			}
+		}
+	}
+	return false
+}

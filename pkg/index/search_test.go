@@ -77,3 +77,33 @@ func TestSearchEqualsExhaustiveAtScale(t *testing.T) {
 	}
 	t.Logf("%d of %d searches pruned", pruned, searches)
 }
+
+// TestHoldsIsSearchForOneTerm: Holds answers what a one-term search with
+// limit 1 answers, for every term of a linked index with hidden documents
+// under each group's visibility and none; both answers occur (the control).
+func TestHoldsIsSearchForOneTerm(t *testing.T) {
+	docs := benchDocs(3000)
+	ix := linkedIndex(docs, 5)
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 600 {
+		ix.SetLive(Doc(r.IntN(len(docs))), false)
+	}
+	answers := map[bool]int{}
+	for _, terms := range benchQueries(docs, 200) {
+		terms = append(terms, "nowhere-in-any-document")
+		for g := range Group(5) {
+			vis := func(h Group) bool { return h == g }
+			for _, term := range terms {
+				hits, _ := ix.Search(Query{Terms: []string{term}, Visible: vis, Limit: 1})
+				got := ix.Holds(term, vis)
+				if got != (len(hits) > 0) {
+					t.Fatalf("Holds(%q) in group %d = %v, a search finds %d", term, g, got, len(hits))
+				}
+				answers[got]++
+			}
+		}
+	}
+	if answers[true] == 0 || answers[false] == 0 {
+		t.Fatalf("only one answer seen: %v", answers)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
@@ -251,21 +252,91 @@ func (s *Store) unlogged(logged map[string]bool, entries int64) []journal.Proble
 // the one read a person may want to audit — before anything is returned.
 // Reads in a narrower scope are not logged.
 func (s *Store) recordReadAll(c Caller, scope SearchScope, what string) error {
+	wait, err := s.startReadAll(c, scope, what)
+	if err != nil {
+		return err
+	}
+	return wait()
+}
+
+// startReadAll starts logging a scope=all read and returns the wait for it:
+// the entry is durable in the log when the wait returns nil. A search
+// starts it, ranks meanwhile, and waits before it answers, so its own
+// fsync overlaps the ranking instead of preceding it; the guarantee is the
+// same as recordReadAll's — nothing read is returned unless the read is in
+// the log, durably. A query the screen refuses is refused at once, before
+// anything is read (the error). Reads in a narrower scope are not logged.
+func (s *Store) startReadAll(c Caller, scope SearchScope, what string) (wait func() error, err error) {
 	if scope != ScopeAll {
-		return nil
+		return func() error { return nil }, nil
 	}
 	// What is logged stays in the log: a query holding a secret is refused
 	// rather than written down.
 	if found := screen.Field("query", what); len(found) > 0 {
-		return fmt.Errorf("%w: the query holds %s, and a scope=all read is logged: search without the secret", ErrInvalid, found[0])
+		return nil, fmt.Errorf("%w: the query holds %s, and a scope=all read is logged: search without the secret", ErrInvalid, found[0])
 	}
-	_, err := s.do(context.Background(), func(now time.Time) (*change, error) {
-		e := s.newEntry(opReadAll, c, now)
-		e.Detail = strings.TrimSpace(what)
-		return &change{entries: []entry{e}}, nil
-	})
-	if err != nil {
-		return fmt.Errorf("record a scope=all search: %w", err)
+	done := s.readLog.add(s, pendingRead{c: c, what: strings.TrimSpace(what), done: make(chan error, 1)})
+	return func() error {
+		if err := <-done; err != nil {
+			return fmt.Errorf("record a scope=all search: %w", err)
+		}
+		return nil
+	}, nil
+}
+
+// readLog batches the records of scope=all reads: while one batch is in
+// the writer (its append and fsync), the reads that arrive meanwhile wait
+// for the next, which takes them all in one operation — one fsync for many
+// concurrent reads instead of one each, and the writer's saves are not held
+// behind a queue of single-entry operations.
+type readLog struct {
+	mu      sync.Mutex
+	pending []pendingRead
+	running bool // a goroutine is committing batches (flush)
+}
+
+// pendingRead is one read waiting to be logged; done gets the outcome.
+type pendingRead struct {
+	c    Caller
+	what string
+	done chan error
+}
+
+// add queues a read and makes sure a flush runs.
+func (r *readLog) add(s *Store, p pendingRead) <-chan error {
+	r.mu.Lock()
+	r.pending = append(r.pending, p)
+	start := !r.running
+	r.running = true
+	r.mu.Unlock()
+	if start {
+		go r.flush(s)
 	}
-	return nil
+	return p.done
+}
+
+// flush commits the queued reads, a batch at a time, until none is left.
+func (r *readLog) flush(s *Store) {
+	for {
+		r.mu.Lock()
+		batch := r.pending
+		r.pending = nil
+		if len(batch) == 0 {
+			r.running = false
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
+		_, err := s.do(context.Background(), func(now time.Time) (*change, error) {
+			entries := make([]entry, len(batch))
+			for i, p := range batch {
+				entries[i] = s.newEntry(opReadAll, p.c, now)
+				entries[i].Detail = p.what
+			}
+			return &change{entries: entries}, nil
+		})
+		for _, p := range batch {
+			p.done <- err
+		}
+	}
 }

@@ -73,7 +73,7 @@ func (s *Store) events(order []ranked, q question, terms []string) []int {
 // year. Callers hold s.mu for reading.
 func (s *Store) dayIn(r ranked, q question, yearless bool) (time.Time, bool) {
 	l := s.docs[r.doc]
-	text := s.shown(l).Text
+	text := s.docShown(r.doc).Text
 	if _, end, ok := dates.Opening(text); ok {
 		text = text[end:]
 	}

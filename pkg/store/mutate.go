@@ -254,6 +254,7 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 		}
 		n := len(l.Text)
 		l.Status, l.Text = leaf.StatusPurged, ""
+		s.texts.forget(id) // no copy of the text stays in memory (texts.go)
 		tomb := *l.Tombstone
 		tomb.PurgedAt = &now
 		l.Tombstone = &tomb

@@ -212,7 +212,7 @@ func (s *Store) unowned(q question, terms []string, exp *kept, vis func(index.Gr
 			continue
 		}
 		named = true
-		if slices.ContainsFunc(things, holds) || concepts != 0 && s.lex.Concepts(s.shown(s.docs[h.Doc]).Text)&concepts != 0 {
+		if slices.ContainsFunc(things, holds) || concepts != 0 && s.lex.Concepts(s.docShown(h.Doc).Text)&concepts != 0 {
 			return ""
 		}
 	}

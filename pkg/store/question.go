@@ -171,8 +171,7 @@ func (s *Store) unseen(terms []string, vis func(index.Group) bool) bool {
 // seen reports whether a memory the caller may see holds term t. Callers
 // hold s.mu.
 func (s *Store) seen(t string, vis func(index.Group) bool) bool {
-	hits, _ := s.ix.Search(index.Query{Terms: []string{t}, Visible: vis, Limit: 1})
-	return len(hits) > 0
+	return s.ix.Holds(t, vis)
 }
 
 // holds reports whether a ranked memory holds a value of the kind the
@@ -184,7 +183,7 @@ func (s *Store) holds(q question, r ranked) bool {
 			return false // the value is someone else's: "Quino's email"
 		}
 	}
-	return s.lex.Holds(q.wants, s.shown(s.docs[r.doc]).Text)
+	return s.lex.Holds(q.wants, s.docShown(r.doc).Text)
 }
 
 // holdsMemo returns, when the question wants a kind of value, a function
@@ -276,13 +275,13 @@ func (s *Store) referents(order []ranked, q question) []int {
 			if !scan && r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) || !s.sameKind(order[0], r) {
 				continue
 			}
-			text := s.shown(s.docs[r.doc]).Text
-			ref := referent(text, name)
+			u := s.nameUse(r.doc, name)
+			ref := u.ref
 			if scan && (ref == "" || ref == name) {
-				ref = namedIn(text, name)
+				ref = u.full
 			}
 			if ref == "" || ref == name {
-				if plain < 0 && capitalised(text, name) {
+				if plain < 0 && u.capital {
 					plain = i
 				}
 				continue
@@ -306,6 +305,39 @@ func (s *Store) referents(order []ranked, q question) []int {
 	return nil
 }
 
+// nameUse is how a memory's text gives a name (a term): the referent it
+// names (referent); when that is the name alone, the first full name it
+// gives anywhere (namedIn) and whether it writes the name as a name at all
+// (capitalised).
+type nameUse struct {
+	ref, full string
+	capital   bool
+}
+
+func nameUseOf(text, name string) nameUse {
+	u := nameUse{ref: referent(text, name)}
+	if u.ref == "" || u.ref == name {
+		u.full, u.capital = namedIn(text, name), capitalised(text, name)
+	}
+	return u
+}
+
+// nameUse is nameUseOf memory d's text, remembered (textCache): a text
+// never changes, and the same names are asked of the same memories search
+// after search. Callers hold s.mu for reading.
+func (s *Store) nameUse(d index.Doc, name string) nameUse {
+	l := s.docs[d]
+	if l.Status == leaf.StatusPurged {
+		return nameUseOf(l.Text, name)
+	}
+	if u, ok := s.texts.nameUse(l.ID, name); ok {
+		return u
+	}
+	u := nameUseOf(s.docShown(d).Text, name)
+	s.texts.putNameUse(l.ID, name, u)
+	return u
+}
+
 // unlike reports whether the memory at plain shares no word beyond the
 // question's and the name's with any of the memories at full: "Lunch with
 // Marta to go over the kelpie alerting rules" is about "Marta Gil, who
@@ -314,13 +346,13 @@ func (s *Store) referents(order []ranked, q question) []int {
 // hold s.mu for reading.
 func (s *Store) unlike(order []ranked, plain int, full []int, q question) bool {
 	mine := map[string]bool{}
-	for _, t := range tokenize.Terms(s.shown(s.docs[order[plain].doc]).Text) {
+	for _, t := range tokenize.Terms(s.docShown(order[plain].doc).Text) {
 		if !q.asked.terms[t] && !tokenize.IsStopWord(t) {
 			mine[t] = true
 		}
 	}
 	return all(full, func(i int) bool {
-		return !slices.ContainsFunc(tokenize.Terms(s.shown(s.docs[order[i].doc]).Text), func(t string) bool { return mine[t] })
+		return !slices.ContainsFunc(tokenize.Terms(s.docShown(order[i].doc).Text), func(t string) bool { return mine[t] })
 	})
 }
 
@@ -477,7 +509,7 @@ func (s *Store) late(q question, r ranked) bool {
 	}
 	// Only a text that names its own time is known to be about another
 	// one: "last summer" in a memory of next year may well be the period.
-	text := s.shown(l).Text
+	text := s.docShown(r.doc).Text
 	if _, end, ok := dates.Opening(text); ok {
 		text = text[end:] // the date it opens with is its own dating
 	}
@@ -585,7 +617,7 @@ func (s *Store) untimed(query string, terms []string) []string {
 // about reports whether r's text opens with one of terms: what a memory
 // names first is what it is about. It reads the text. Callers hold s.mu.
 func (s *Store) about(r ranked, terms []string) bool {
-	lead := tokenize.Terms(s.shown(s.docs[r.doc]).Text)
+	lead := tokenize.Terms(s.docShown(r.doc).Text)
 	return slices.ContainsFunc(lead[:min(len(lead), leadTerms)], func(t string) bool { return slices.Contains(terms, t) })
 }
 

@@ -185,10 +185,22 @@ func (s *Store) search(in SearchInput, opts EvalOptions, keepRanking bool) (Sear
 	if err != nil {
 		return SearchResult{}, nil, err
 	}
-	if err := s.recordReadAll(in.Caller, in.Scope, "search "+in.Query); err != nil {
+	// A scope=all search is logged while it ranks; it answers only once
+	// the entry is durable (startReadAll).
+	logged, err := s.startReadAll(in.Caller, in.Scope, "search "+in.Query)
+	if err != nil {
 		return SearchResult{}, nil, err
 	}
+	res, ranking, err := s.searchLocked(in, q, opts, keepRanking)
+	if lerr := logged(); lerr != nil {
+		return SearchResult{}, nil, lerr
+	}
+	return res, ranking, err
+}
 
+// searchLocked is search once the query is read: it takes s.mu for reading
+// (and the tree's lock, when free) for the whole ranking.
+func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRanking bool) (SearchResult, []Hit, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	vis, desc, err := s.visible(in.Caller, in.Scope)
@@ -356,7 +368,7 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 // own words: what else each says is about something else (two people who
 // both review pull requests), not a second wording of one thing.
 func (s *Store) distinct(a, b ranked, q query) bool {
-	terms := func(r ranked) []string { return tokenize.Terms(s.shown(s.docs[r.doc]).Text) }
+	terms := func(r ranked) []string { return tokenize.Terms(s.docShown(r.doc).Text) }
 	return distinctTerms(terms(a), terms(b), append(slices.Clone(q.terms), q.clue...))
 }
 
@@ -364,7 +376,7 @@ func (s *Store) distinct(a, b ranked, q query) bool {
 // candidates to choose from for Ambiguous, the near miss for NotFound.
 // Callers hold s.mu for reading (and s.treeMu, when t is not nil).
 func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree) []Hit {
-	hit := func(r ranked) Hit { return s.hitOf(r, s.shown(s.docs[r.doc]), q.view.tl) }
+	hit := func(r ranked) Hit { return s.hitOf(r, s.docShown(r.doc), q.view.tl) }
 	var hits []Hit
 	switch j.answer {
 	case answerNothing:

@@ -82,6 +82,8 @@ type Store struct {
 	reqs      chan *request
 	leaves    *leafQueue
 	written   writtenLeaves // leaves whose files were written: see texts.go
+	readLog   readLog       // scope=all reads waiting to be logged: see audit.go
+	texts     textCache     // texts searches read back lately: see texts.go
 
 	mu       sync.RWMutex // guards everything below
 	ix       *index.Index

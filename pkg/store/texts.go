@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
@@ -64,6 +65,120 @@ func (s *Store) shown(l *leaf.Leaf) leaf.Leaf {
 		s.log.Error("a memory's leaf file is unreadable; its text is left out of the answer", "id", l.ID, "err", err)
 	}
 	return out
+}
+
+// docShown is shown for the current header of d, through the cache of the
+// texts searches read back lately (textCache). Callers hold s.mu for
+// reading: then s.docs[d] is current, and a header whose text is on disk
+// is not purged (a purge takes the lock to write and keeps the checksum),
+// so a cached text — a memory's text never changes, its id is derived
+// from it — is the file's.
+func (s *Store) docShown(d index.Doc) leaf.Leaf {
+	l := s.docs[d]
+	if !onDisk(l) {
+		return *l
+	}
+	if t, ok := s.texts.get(l.ID); ok {
+		out := *l
+		out.Text, out.Checksum = t.text, t.checksum
+		return out
+	}
+	out, err := s.withText(l)
+	if err != nil {
+		s.log.Error("a memory's leaf file is unreadable; its text is left out of the answer", "id", l.ID, "err", err)
+		return out
+	}
+	s.texts.put(l.ID, cachedText{text: out.Text, checksum: out.Checksum})
+	return out
+}
+
+// textCache keeps the texts a search read back from their files, up to
+// maxCachedText bytes: one search asks several times for a text (whom it
+// names, what it holds, then to show it), and the next searches ask for
+// the same popular ones. It is the one place texts stay in memory after
+// their files are written, and it is bounded.
+type textCache struct {
+	mu    sync.Mutex
+	m     map[string]cachedText
+	bytes int
+	// names remembers how texts give the names questions ask about
+	// (Store.nameUse), up to maxNameUses entries.
+	names map[nameKey]nameUse
+}
+
+type nameKey struct{ id, name string }
+
+// maxNameUses bounds the remembered name uses; past it they start over.
+const maxNameUses = 1 << 15
+
+// forget drops what the cache holds of memory id: its text, and how it
+// gives names.
+func (c *textCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.m[id]; ok {
+		delete(c.m, id)
+		c.bytes -= len(id) + len(t.text) + len(t.checksum)
+	}
+	for k := range c.names {
+		if k.id == id {
+			delete(c.names, k)
+		}
+	}
+}
+
+func (c *textCache) nameUse(id, name string) (nameUse, bool) {
+	c.mu.Lock()
+	u, ok := c.names[nameKey{id, name}]
+	c.mu.Unlock()
+	return u, ok
+}
+
+func (c *textCache) putNameUse(id, name string, u nameUse) {
+	c.mu.Lock()
+	if c.names == nil || len(c.names) >= maxNameUses {
+		c.names = make(map[nameKey]nameUse)
+	}
+	c.names[nameKey{id, name}] = u
+	c.mu.Unlock()
+}
+
+type cachedText struct{ text, checksum string }
+
+// maxCachedText bounds the bytes of text the cache holds.
+const maxCachedText = 4 << 20
+
+func (c *textCache) get(id string) (cachedText, bool) {
+	c.mu.Lock()
+	t, ok := c.m[id]
+	c.mu.Unlock()
+	return t, ok
+}
+
+// put adds a text, first evicting arbitrary entries (a map's order) until
+// it fits.
+func (c *textCache) put(id string, t cachedText) {
+	size := len(id) + len(t.text) + len(t.checksum)
+	if size > maxCachedText/64 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]cachedText)
+	}
+	if _, ok := c.m[id]; ok {
+		return
+	}
+	for k, old := range c.m {
+		if c.bytes+size <= maxCachedText {
+			break
+		}
+		delete(c.m, k)
+		c.bytes -= len(k) + len(old.text) + len(old.checksum)
+	}
+	c.m[id] = t
+	c.bytes += size
 }
 
 // dropText makes l a header whose text is on disk. Only for a leaf no
