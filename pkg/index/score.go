@@ -13,10 +13,10 @@ type Scorer struct {
 	terms []string
 	// lists are the terms' posting lists, nil for a term no document has:
 	// found once here, not hashed again for every document scored.
-	lists   []*plist
-	idf     []float64
-	avgLen  float64
-	visible func(Group) bool
+	lists  []*plist
+	idf    []float64
+	avgLen float64
+	vis    visibility // the groups the caller may see
 	// plan is the terms some document holds, in the order Search sums
 	// them, so Score's sums are Search's to the last bit.
 	plan []planned
@@ -34,7 +34,7 @@ func (ix *Index) WeightedScorer(terms []string, weights []float64, visible func(
 	if len(terms) > MaxQueryTerms {
 		terms = terms[:MaxQueryTerms]
 	}
-	s := &Scorer{ix: ix, terms: terms, lists: make([]*plist, len(terms)), idf: make([]float64, len(terms)), visible: visible}
+	s := &Scorer{ix: ix, terms: terms, lists: make([]*plist, len(terms)), idf: make([]float64, len(terms)), vis: ix.visibility(visible)}
 	for i, t := range terms {
 		s.lists[i] = ix.list(t)
 		s.idf[i] = ix.IDF(t) * weight(weights, i)
@@ -59,7 +59,7 @@ func (s *Scorer) Score(d Doc) (score float64, matched uint64, ok bool) {
 		return 0, 0, false
 	}
 	info := s.ix.docs[d]
-	if !info.live || !s.visible(info.group) {
+	if !info.live || !s.vis.sees(info.group) {
 		return 0, 0, false
 	}
 	var norm float64
@@ -94,7 +94,7 @@ func (s *Scorer) Postings(i int, fn func(d Doc, contribution float64)) {
 	ix := s.ix
 	acc := getAccumulator(len(ix.docs))
 	defer putAccumulator(acc)
-	ix.walk(acc, planned{pl: pl, lends: ix.lends(pl)}, s.visible, false)
+	ix.walk(acc, planned{pl: pl, lends: ix.lends(pl)}, s.vis, false)
 	for _, d := range acc.termDocs {
 		c := acc.counts[d]
 		acc.counts[d] = count{}

@@ -65,8 +65,9 @@ type Stats struct {
 // received a score.
 func (ix *Index) Search(q Query) ([]Hit, Stats) {
 	var st Stats
+	vis := ix.visibility(q.Visible)
 	for g, n := range ix.groups {
-		if q.Visible(g) {
+		if vis.sees(g) {
 			st.Visible += n
 		}
 	}
@@ -99,14 +100,14 @@ func (ix *Index) Search(q Query) ([]Hit, Stats) {
 				break
 			}
 		}
-		ix.walk(acc, plan[j], q.Visible, false)
+		ix.walk(acc, plan[j], vis, false)
 		acc.scoreTerm(ix, plan[j].bit, plan[j].idf, avgLen)
 		read += plan[j].ub
 		st.PostingsRead++
 	}
 	st.DocsScored = len(acc.touched)
 	if j < len(plan) {
-		ix.complete(acc, plan[j:], rest[j:], theta, q, avgLen)
+		ix.complete(acc, plan[j:], rest[j:], theta, q, vis, avgLen)
 		st.PostingsRead += len(plan) - j
 	}
 
@@ -167,7 +168,7 @@ func (ix *Index) bound(idf float64) float64 { return max(0, idf*(ix.k1+1)) }
 // its own and its linked neighbours; with onlyScored, only documents that
 // already have a score (a slot in use has a norm) are counted. Search and
 // Scorer.Postings both count through it, so they count alike.
-func (ix *Index) walk(acc *accumulator, t planned, visible func(Group) bool, onlyScored bool) {
+func (ix *Index) walk(acc *accumulator, t planned, vis visibility, onlyScored bool) {
 	var docs [batch]Doc
 	var tfs [batch]uint32
 	add := func(d Doc, tf float32, own bool) {
@@ -183,7 +184,7 @@ func (ix *Index) walk(acc *accumulator, t planned, visible func(Group) bool, onl
 		for k, d := range docs[:n] {
 			// A hidden document neither scores nor lends; links stay in
 			// their group, so an invisible one lends to no visible one.
-			if info := ix.docs[d]; !info.live || !visible(info.group) {
+			if info := ix.docs[d]; !info.live || !vis.sees(info.group) {
 				continue
 			}
 			tf := float32(tfs[k])
@@ -213,6 +214,27 @@ func (ix *Index) walk(acc *accumulator, t planned, visible func(Group) bool, onl
 	}
 }
 
+// visibility is a query's Visible, asked once for each group rather than
+// once for each posting: a search at a large store walks tens of
+// thousands of postings and a store has a handful of groups.
+type visibility []bool
+
+func (ix *Index) visibility(visible func(Group) bool) visibility {
+	var top Group
+	for g := range ix.groups {
+		top = max(top, g)
+	}
+	v := make(visibility, int(top)+1)
+	for g := range v {
+		v[g] = visible(Group(g))
+	}
+	return v
+}
+
+// sees reports whether group g is visible; a group no live document is
+// in (so not in ix.groups) is not.
+func (v visibility) sees(g Group) bool { return int(g) < len(v) && v[g] }
+
 // lookupCost is, in postings walked, about what finding one document's
 // count through a list's skip table costs (a binary search and the decoding
 // of part of a block, for the document and each neighbour).
@@ -224,7 +246,7 @@ const lookupCost = 24
 // stays under theta is dropped; the others are counted term by term, by
 // looking their counts up when they are few and by walking the list
 // otherwise.
-func (ix *Index) complete(acc *accumulator, plan []planned, rest []float64, theta float64, q Query, avgLen float64) {
+func (ix *Index) complete(acc *accumulator, plan []planned, rest []float64, theta float64, q Query, vis visibility, avgLen float64) {
 	for j, t := range plan {
 		acc.prune(rest[j], theta)
 		if len(acc.touched)*lookupCost < int(t.pl.n) {
@@ -242,7 +264,7 @@ func (ix *Index) complete(acc *accumulator, plan []planned, rest []float64, thet
 				}
 			}
 		} else {
-			ix.walk(acc, t, q.Visible, true)
+			ix.walk(acc, t, vis, true)
 			acc.scoreTerm(ix, t.bit, t.idf, avgLen)
 		}
 		theta = max(theta, acc.kth(q.Limit))
