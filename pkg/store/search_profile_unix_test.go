@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/corpus"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkSearchBenchStore(b *testing.B) {
 		loadGen(b, s, seed, have, n)
 	}
 	caller := benchCaller(0)
-	caller.Agent.Name, caller.Project = "ihmt-bench", projectName(0)
+	caller.Agent.Name, caller.Project = "ihmt-bench", corpus.ProjectName(0)
 	for _, sc := range []struct {
 		name  string
 		scope store.SearchScope
@@ -49,14 +50,14 @@ func BenchmarkSearchBenchStore(b *testing.B) {
 		b.Run(sc.name, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(seed, uint64(n)))
 			for range 20 {
-				s.Search(store.SearchInput{Caller: caller, Query: query(r, seed, n), Scope: sc.scope})
+				s.Search(store.SearchInput{Caller: caller, Query: corpus.Query(r, seed, n), Scope: sc.scope})
 			}
 			lat := make([]time.Duration, 0, b.N)
 			var scored int
 			b.ResetTimer()
 			cpu0 := cpuTime()
 			for range b.N {
-				q := query(r, seed, n)
+				q := corpus.Query(r, seed, n)
 				t := time.Now()
 				res, err := s.Search(store.SearchInput{Caller: caller, Query: q, Scope: sc.scope})
 				lat = append(lat, time.Since(t))
@@ -79,11 +80,11 @@ func loadGen(b *testing.B, s *store.Store, seed uint64, from, to int) {
 	var failed atomic.Int64
 	fanOut(64, to-from, func(k int) time.Duration {
 		i := from + k
-		in := store.SaveInput{Caller: benchCaller(0), Content: memoryText(seed, i)}
+		in := store.SaveInput{Caller: benchCaller(0), Content: corpus.Memory(seed, i)}
 		in.Caller.Agent.Name = "ihmt-bench"
-		if p, global := projectOf(i); global {
+		if p, global := corpus.ProjectOf(i); global {
 			// Said from inside a project, but about the user (as the bench does).
-			in.Caller.Project, in.Scope = projectName(i%nProjects), store.ScopeGlobal
+			in.Caller.Project, in.Scope = corpus.ProjectName(i%corpus.Projects), store.ScopeGlobal
 		} else {
 			in.Caller.Project = p
 		}

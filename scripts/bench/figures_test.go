@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/corpus"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
@@ -255,10 +256,10 @@ func TestRecordOf(t *testing.T) {
 		if r.Checksum != leaf.Checksum(r.Text) || r.ID != leaf.ID(r.Header, r.Text) || !leaf.IsID(r.ID) {
 			t.Fatalf("record %d: checksum or id does not match: %s", i, s)
 		}
-		if r.Text != memoryText(7, i) || !r.RecordedAt.Equal(base.Add(time.Duration(i)*time.Millisecond)) {
+		if r.Text != corpus.Memory(7, i) || !r.RecordedAt.Equal(base.Add(time.Duration(i)*time.Millisecond)) {
 			t.Fatalf("record %d: text or record time off: %s", i, s)
 		}
-		_, global := projectOf(i)
+		_, global := corpus.ProjectOf(i)
 		if global != (r.Scope == leaf.ScopeGlobal) || global != (r.Project == "") {
 			t.Fatalf("record %d: scope %q project %q, global %v", i, r.Scope, r.Project, global)
 		}

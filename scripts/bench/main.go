@@ -51,6 +51,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/daemon"
+	"github.com/ihmt-dev/ihmt/pkg/corpus"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -373,10 +374,10 @@ func run(ctx context.Context, cfg config) (*Results, error) {
 	res.Env = Env{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), TempDir: os.TempDir(), LoadStart: loadavg()}
 	res.Env.TextBytes = [2]int{1 << 30, 0}
 	for i := range 2000 {
-		n := len(memoryText(cfg.seed, i))
+		n := len(corpus.Memory(cfg.seed, i))
 		res.Env.TextBytes[0], res.Env.TextBytes[1] = min(res.Env.TextBytes[0], n), max(res.Env.TextBytes[1], n)
 	}
-	res.Env.TextSample = memoryText(cfg.seed, 7)
+	res.Env.TextSample = corpus.Memory(cfg.seed, 7)
 	if res.Fsync, err = fsyncBaseline(b.tmp, 200); err != nil {
 		return res, fmt.Errorf("fsync baseline: %w", err)
 	}
@@ -535,14 +536,14 @@ func closeAll(cs []*client.Client) {
 
 // saveReq builds the request for memory i (outside any timing).
 func saveReq(seed uint64, i int, session string) *ihmtv1.SaveRequest {
-	proj, global := projectOf(i)
+	proj, global := corpus.ProjectOf(i)
 	req := &ihmtv1.SaveRequest{
 		Caller:  &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: session, Project: proj},
-		Content: memoryText(seed, i),
+		Content: corpus.Memory(seed, i),
 	}
 	if global {
 		// Said from inside a project, but about the user.
-		req.Caller.Project = projectName(i % nProjects)
+		req.Caller.Project = corpus.ProjectName(i % corpus.Projects)
 		req.Scope = ihmtv1.Scope_SCOPE_GLOBAL
 	}
 	return req
@@ -803,7 +804,7 @@ func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope i
 	}
 	defer closeAll(cs)
 	c := cs[0]
-	caller := &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: "search", Project: projectName(0)}
+	caller := &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: "search", Project: corpus.ProjectName(0)}
 	r := rand.New(rand.NewPCG(b.cfg.seed, uint64(storeN)))
 	at := SearchAt{Leaves: storeLeaves(ctx, socket), Scope: "default", Verdicts: map[string]int{}}
 	if scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL {
@@ -815,12 +816,12 @@ func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope i
 		return SearchAt{}, fmt.Errorf("consolidate before searching: %w", err)
 	}
 	for range 20 {
-		c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: query(r, b.cfg.seed, storeN), Scope: scope})
+		c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: corpus.Query(r, b.cfg.seed, storeN), Scope: scope})
 	}
 	var ds []time.Duration
 	var scored, visible, nodes, viaTree, bytes float64
 	for range n {
-		q := query(r, b.cfg.seed, storeN)
+		q := corpus.Query(r, b.cfg.seed, storeN)
 		t := time.Now()
 		resp, err := c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: q, Scope: scope})
 		d := time.Since(t)
@@ -926,7 +927,7 @@ func (b *bench) shimPhase(ctx context.Context, bin string, p paths.Paths, res *R
 	s.StoreLeaves = storeLeaves(ctx, p.Socket)
 	sh := shimSession{
 		bin:  filepath.Join(bin, "ihmt-mcp"),
-		env:  shimEnv(p.Socket, p.Data, projectName(0)),
+		env:  shimEnv(p.Socket, p.Data, corpus.ProjectName(0)),
 		seed: b.cfg.seed + 2, // texts of their own, so no save is a duplicate
 	}
 	progress("ihmt-mcp: %d spawns (initialize, first save_memory), then %d steady calls of each tool", b.cfg.shimSpawns, b.cfg.shimCalls)
@@ -952,7 +953,7 @@ type shimSession struct {
 
 func (sh *shimSession) saveArgs() map[string]any {
 	sh.next++
-	return map[string]any{"content": memoryText(sh.seed, sh.next)}
+	return map[string]any{"content": corpus.Memory(sh.seed, sh.next)}
 }
 
 // spawns times n fresh shims: spawn → initialize, the first save (the lazy
@@ -1025,7 +1026,7 @@ func (sh *shimSession) steady(s *ShimResults, cfg config, stored int) {
 	}
 	var textSizes, structSizes []time.Duration // sizes, kept as counts
 	for range cfg.shimCalls {
-		args := map[string]any{"query": query(r, cfg.seed, stored)}
+		args := map[string]any{"query": corpus.Query(r, cfg.seed, stored)}
 		t := time.Now()
 		if _, err := m.tool("search_memory", args); err != nil {
 			s.fail(err)
@@ -1115,7 +1116,7 @@ type cold struct {
 // starts ihmtd on the store at home. It then stops that daemon.
 func (b *bench) coldStart(ctx context.Context, home, sock string) cold {
 	var c cold
-	m, err := startShim(filepath.Join(b.bin, "ihmt-mcp"), shimEnv(sock, home, projectName(0)))
+	m, err := startShim(filepath.Join(b.bin, "ihmt-mcp"), shimEnv(sock, home, corpus.ProjectName(0)))
 	if err != nil {
 		c.err = err
 		return c

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/corpus"
 	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
@@ -35,13 +36,13 @@ type bulkRecord struct {
 // recordOf is memory i as an exported record of an agent's save, recorded
 // at base + i ms; it is what Save would have stored from saveReq.
 func recordOf(seed uint64, i int, base time.Time) (string, error) {
-	proj, global := projectOf(i)
+	proj, global := corpus.ProjectOf(i)
 	h := leaf.Header{Scope: leaf.ScopeProject, Project: proj, Agent: leaf.Agent{Name: "ihmt-bench", Version: "1"},
 		Session: fmt.Sprintf("bulk-%d", i/importBatch), Trust: leaf.TrustAsserted, Status: leaf.StatusActive}
 	if global {
-		h.Scope, h.Project, h.OriginProject = leaf.ScopeGlobal, "", projectName(i%nProjects)
+		h.Scope, h.Project, h.OriginProject = leaf.ScopeGlobal, "", corpus.ProjectName(i%corpus.Projects)
 	}
-	text := memoryText(seed, i)
+	text := corpus.Memory(seed, i)
 	h.RecordedAt = base.Add(time.Duration(i) * time.Millisecond)
 	h.ValidFrom = h.RecordedAt
 	if t, ok := dates.Leading(text); ok {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/corpus"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -48,7 +49,7 @@ func TestRecordOfIsWhatSaveStores(t *testing.T) {
 	}
 	dated, global := 0, 0
 	for i := range n {
-		if _, g := projectOf(i); g {
+		if _, g := corpus.ProjectOf(i); g {
 			global++
 		}
 		s, err := recordOf(11, i, time.Now())

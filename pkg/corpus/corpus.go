@@ -1,4 +1,11 @@
-package main
+// Package corpus generates the memories and questions the benchmarks load
+// (scripts/bench, and the store's own profiling benchmarks): decisions and
+// their reasons, machine set-up, people, conventions, bugs, spread over a
+// few projects and the global scope. Memory i is a pure function of
+// (seed, i), so a benchmark keeps nothing in memory while it loads the
+// largest store (that would inflate its heap figures), every run writes
+// the same texts, and a question can be made from any memory's number.
+package corpus
 
 import (
 	"fmt"
@@ -7,16 +14,11 @@ import (
 	"unicode"
 )
 
-// The generator writes memories a coding agent might save: decisions and
-// their reasons, machine set-up, people, conventions, bugs. Memory i is a
-// pure function of (seed, i), so nothing has to be kept in memory while the
-// largest store is loaded (that would inflate the heap figures),
-// and every run writes the same texts. Each text carries a reference number
-// derived from i, which makes every text unique by construction.
-
+// The bounds of a memory's length in bytes. Each text carries a reference
+// number derived from i, which makes every text unique by construction.
 const (
-	minText = 200
-	maxText = 500
+	MinText = 200
+	MaxText = 500
 )
 
 var (
@@ -131,8 +133,8 @@ var sentences = []func(r *rand.Rand) string{
 
 var refs = []string{"See PR #%d.", "Tracked in issue #%d.", "Ticket ENG-%d.", "Discussed in RFC %d.", "Incident INC-%d."}
 
-// memoryText returns memory i: 200–500 bytes, several sentences, unique.
-func memoryText(seed uint64, i int) string {
+// Memory returns memory i: 200–500 bytes, several sentences, unique.
+func Memory(seed uint64, i int) string {
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
 	ref := fmt.Sprintf(refs[r.IntN(len(refs))], 1000+i)
 	var b strings.Builder
@@ -142,15 +144,15 @@ func memoryText(seed uint64, i int) string {
 	}
 	for tries := 0; tries < 40; tries++ {
 		s := sentences[r.IntN(len(sentences))](r)
-		if b.Len()+len(s)+1+len(ref) > maxText {
-			if b.Len()+len(ref) >= minText {
+		if b.Len()+len(s)+1+len(ref) > MaxText {
+			if b.Len()+len(ref) >= MinText {
 				break
 			}
 			continue
 		}
 		b.WriteString(s)
 		b.WriteByte(' ')
-		if b.Len()+len(ref) >= minText && r.IntN(3) == 0 {
+		if b.Len()+len(ref) >= MinText && r.IntN(3) == 0 {
 			break
 		}
 	}
@@ -158,27 +160,30 @@ func memoryText(seed uint64, i int) string {
 	return b.String()
 }
 
-// Placement of memory i: 30% global, the rest spread over five projects.
-const nProjects = 5
+// Projects is how many projects the memories are spread over.
+const Projects = 5
 
-func projectOf(i int) (project string, global bool) {
+// ProjectOf places memory i: 30% global, the rest spread over the projects.
+
+func ProjectOf(i int) (project string, global bool) {
 	m := uint64(i) * 0x9E3779B97F4A7C15 >> 32
 	if m%10 < 3 {
 		return "", true
 	}
-	return projectName(int(m % nProjects)), false
+	return ProjectName(int(m % Projects)), false
 }
 
-func projectName(k int) string { return fmt.Sprintf("github.com/acme/svc-%d", k) }
+// ProjectName is the name of project k.
+func ProjectName(k int) string { return fmt.Sprintf("github.com/acme/svc-%d", k) }
 
-// query returns a search an agent might run against a store holding
+// Query returns a search an agent might run against a store holding
 // memories [0, n): mostly a few content words of one stored memory, phrased
 // as a question or as keywords, sometimes words that match nothing.
-func query(r *rand.Rand, seed uint64, n int) string {
+func Query(r *rand.Rand, seed uint64, n int) string {
 	if r.IntN(10) == 0 {
 		return fmt.Sprintf("what about %s %s", nonsense(r), nonsense(r))
 	}
-	text := memoryText(seed, r.IntN(n))
+	text := Memory(seed, r.IntN(n))
 	var content []string
 	for _, w := range strings.FieldsFunc(text, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '.' && c != '-' }) {
 		w = strings.Trim(w, ".-")
