@@ -17,7 +17,7 @@ import (
 )
 
 // BenchmarkSearchBenchStore searches a store of the bench's own memories
-// (scripts/bench/gen.go) with the bench's queries, at the size in
+// (pkg/corpus) with the bench's queries, at the size in
 // IHMT_PROFILE_N (default 10,000). IHMT_PROFILE_DIR keeps the store between
 // runs, so a 100k store is loaded once and profiled many times.
 func BenchmarkSearchBenchStore(b *testing.B) {
