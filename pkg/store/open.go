@@ -39,16 +39,18 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.publishAll(byRecord(d.loaded)); err != nil {
+	s.entries = j.Entries()
+	fromSnapshot, err := s.publishAll(byRecord(d.loaded))
+	if err != nil {
 		j.Close()
 		return nil, err
 	}
-	s.entries = j.Entries()
 	if len(s.unsaved) > openSaveFacts {
 		s.saveFacts() // so that a crash later does not cost this again
 	}
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
-		"repaired_leaves", d.repaired, "unreadable_leaves", d.unreadable, "facts_extracted", s.extractions.Load(), "took", time.Since(start).Round(time.Millisecond))
+		"repaired_leaves", d.repaired, "unreadable_leaves", d.unreadable, "facts_extracted", s.extractions.Load(),
+		"index_from_snapshot", fromSnapshot, "took", time.Since(start).Round(time.Millisecond))
 	s.startLoops(j)
 	return s, nil
 }
@@ -78,6 +80,7 @@ func newStore(dir string, opts Options) *Store {
 		groups:    map[string]index.Group{"": 0},
 		projects:  []string{""},
 		closing:   make(chan struct{}),
+		indexAt:   -1,
 		done:      make(chan struct{}),
 	}
 	if s.log == nil {
@@ -165,31 +168,34 @@ func byRecord(loaded map[string]*leaf.Leaf) []*leaf.Leaf {
 }
 
 // publishAll publishes the leaves Open read, in record order, then leaves
-// their texts to their files.
+// their texts to their files. It reports whether the index came from its
+// snapshot.
 //
 // Publishing runs in two goroutines side by side, each in record order:
 // the inverted index in one (tokenizing every text is the largest part of
 // opening a large store, and the index must be built by one goroutine),
 // the catalog, facts and timeline in this one. They touch disjoint parts of
 // the store (see indexLeaf and catalog), and an empty index numbers
-// documents 0, 1, 2..., so leaf i is document i here too.
-func (s *Store) publishAll(all []*leaf.Leaf) error {
+// documents 0, 1, 2..., so leaf i is document i here too. The index is
+// read from its snapshot instead when that was built from these leaves;
+// when it is built here, the snapshot is written for the next start.
+func (s *Store) publishAll(all []*leaf.Leaf) (fromSnapshot bool, err error) {
 	indexed := make(chan error, 1)
-	go func() {
-		for i, l := range all {
-			if d := s.indexLeaf(l); d != index.Doc(i) {
-				indexed <- fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
-				return
-			}
-		}
-		indexed <- nil
-	}()
+	go func() { indexed <- s.indexAll(all) }()
 	fs, extracted := s.factsOf(all)
 	for i, l := range all {
 		s.catalog(l, index.Doc(i), fs[i])
 	}
 	if err := <-indexed; err != nil {
-		return err
+		return false, err
+	}
+	fromSnapshot = s.indexAt >= 0
+	if !fromSnapshot && len(all) > 0 {
+		// Encoded now, while the texts are here and nothing else runs;
+		// written in the background.
+		snap := s.snapshotIndex(all)
+		s.indexAt = snap.Entries
+		s.factsSaves.Go(func() { s.writeIndex(snap) })
 	}
 	// Every leaf is on disk now (replay restored what the files lacked),
 	// and the index and the facts have what they need of the texts.
@@ -202,6 +208,21 @@ func (s *Store) publishAll(all []*leaf.Leaf) error {
 	for i, l := range all {
 		if extracted[i] && isLive(l) {
 			s.unsaved[l.ID] = fs[i]
+		}
+	}
+	return fromSnapshot, nil
+}
+
+// indexAll builds the index of all (Open's leaves, in record order), or
+// reads it from its snapshot (setting s.indexAt) when that fits them.
+func (s *Store) indexAll(all []*leaf.Leaf) error {
+	if s.loadIndex(all) {
+		s.indexAt = s.entries
+		return nil
+	}
+	for i, l := range all {
+		if d := s.indexLeaf(l); d != index.Doc(i) {
+			return fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
 		}
 	}
 	return nil
