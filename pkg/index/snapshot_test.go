@@ -136,7 +136,11 @@ func TestSnapshotRefusesDamage(t *testing.T) {
 		{"not a snapshot", []byte("hello, world")},
 		{"truncated", good[:len(good)/2]},
 		{"truncated by one byte", good[:len(good)-1]},
-		{"another format", func() []byte { b := append([]byte(nil), good...); b[len(snapshotMagic)] = SnapshotVersion + 1; return b }()},
+		{"another format", func() []byte {
+			b := append([]byte(nil), good...)
+			b[len(snapshotMagic)] = SnapshotVersion + 1
+			return b
+		}()},
 		{"damaged magic", flip(0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

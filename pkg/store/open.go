@@ -35,12 +35,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create store: %w", err)
 	}
 	start := time.Now()
+	snaps := s.readSnapshots()
 	d, j, err := s.readDisk()
 	if err != nil {
 		return nil, err
 	}
 	s.entries = j.Entries()
-	fromSnapshot, err := s.publishAll(byRecord(d.loaded))
+	fromSnapshot, err := s.publishAll(byRecord(d.loaded), <-snaps)
 	if err != nil {
 		j.Close()
 		return nil, err
@@ -96,6 +97,29 @@ func newStore(dir string, opts Options) *Store {
 		s.extract = facts.Default()
 	}
 	return s
+}
+
+// snapshots are the facts and index snapshots as read from their files,
+// not yet checked against the leaves.
+type snapshots struct {
+	facts map[string][]facts.Fact
+	index readIndex
+}
+
+// readSnapshots reads the snapshots in the background: decoding them is
+// a large part of a start that needs nothing from the leaves and the log,
+// which are read meanwhile.
+func (s *Store) readSnapshots() <-chan snapshots {
+	ch := make(chan snapshots, 1)
+	go func() {
+		var snaps snapshots
+		var wg sync.WaitGroup
+		wg.Go(func() { snaps.index = s.readIndexFile() })
+		snaps.facts = s.loadFacts()
+		wg.Wait()
+		ch <- snaps
+	}()
+	return ch
 }
 
 // onDiskState is what Open read from the leaf files and the log.
@@ -179,10 +203,10 @@ func byRecord(loaded map[string]*leaf.Leaf) []*leaf.Leaf {
 // documents 0, 1, 2..., so leaf i is document i here too. The index is
 // read from its snapshot instead when that was built from these leaves;
 // when it is built here, the snapshot is written for the next start.
-func (s *Store) publishAll(all []*leaf.Leaf) (fromSnapshot bool, err error) {
+func (s *Store) publishAll(all []*leaf.Leaf, snaps snapshots) (fromSnapshot bool, err error) {
 	indexed := make(chan error, 1)
-	go func() { indexed <- s.indexAll(all) }()
-	fs, extracted := s.factsOf(all)
+	go func() { indexed <- s.indexAll(all, snaps.index) }()
+	fs, extracted := s.factsOf(all, snaps.facts)
 	for i, l := range all {
 		s.catalog(l, index.Doc(i), fs[i])
 	}
@@ -214,9 +238,9 @@ func (s *Store) publishAll(all []*leaf.Leaf) (fromSnapshot bool, err error) {
 }
 
 // indexAll builds the index of all (Open's leaves, in record order), or
-// reads it from its snapshot (setting s.indexAt) when that fits them.
-func (s *Store) indexAll(all []*leaf.Leaf) error {
-	if s.loadIndex(all) {
+// takes it from its snapshot (setting s.indexAt) when that fits them.
+func (s *Store) indexAll(all []*leaf.Leaf, snap readIndex) error {
+	if s.loadIndex(snap, all) {
 		s.indexAt = s.entries
 		return nil
 	}
@@ -229,14 +253,13 @@ func (s *Store) indexAll(all []*leaf.Leaf) error {
 }
 
 // factsOf returns the facts of every live leaf, taken from the snapshot
-// or else extracted (extracted[i] says which); a leaf that is not live has
+// (snap, as loadFacts read it) or else extracted (extracted[i] says which); a leaf that is not live has
 // none. Extraction is the costly part of cataloguing, so it runs in
 // parallel (the extractor is safe for that); cataloguing stays in record
 // order.
-func (s *Store) factsOf(all []*leaf.Leaf) (fs [][]facts.Fact, extracted []bool) {
+func (s *Store) factsOf(all []*leaf.Leaf, snap map[string][]facts.Fact) (fs [][]facts.Fact, extracted []bool) {
 	fs = make([][]facts.Fact, len(all))
 	extracted = make([]bool, len(all))
-	snap := s.loadFacts()
 	var next atomic.Int64
 	var extracting sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {

@@ -41,7 +41,8 @@ type factsSnapshot struct {
 func (s *Store) snapshotKey() string { return s.extract.Digest() + "/" + version.Version }
 
 // loadFacts returns the snapshot's facts by leaf id, or nil if it is
-// missing, unreadable or from other patterns or another program.
+// missing, unreadable or from other patterns or another program. Open
+// calls it while it reads the leaves, saveFacts to add to it.
 func (s *Store) loadFacts() map[string][]facts.Fact {
 	data, err := os.ReadFile(filepath.Join(s.dir, factsName))
 	if err != nil {
@@ -222,18 +223,57 @@ func (s *Store) logState() (entries, size int64) {
 	return s.entries, fi.Size()
 }
 
-// loadIndex replaces the empty index and its companions with the
-// snapshot's when it was built from exactly these leaves (all, in record
-// order) by this code, reporting whether it did. The reason a snapshot is
-// not used is logged: it costs a slower start, nothing else.
-func (s *Store) loadIndex(all []*leaf.Leaf) bool {
+// readIndex is the index snapshot read from its file and decoded, not yet
+// checked against the leaves: Open reads it while it reads the leaves.
+type readIndex struct {
+	snap *indexSnapshot
+	ix   *index.Index
+	err  error // why there is none
+}
+
+// readIndexFile reads and decodes the index snapshot.
+func (s *Store) readIndexFile() readIndex {
 	data, err := os.ReadFile(filepath.Join(s.dir, indexName))
-	if os.IsNotExist(err) {
+	if err != nil {
+		return readIndex{err: err}
+	}
+	return decodeIndex(data)
+}
+
+// decodeIndex decodes an index snapshot and checks it was built by this
+// code and is whole.
+func decodeIndex(data []byte) readIndex {
+	var snap indexSnapshot
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil {
+		return readIndex{err: fmt.Errorf("decode: %w", err)}
+	}
+	if snap.Key != indexKey() {
+		return readIndex{err: fmt.Errorf("built by %q, this is %q", snap.Key, indexKey())}
+	}
+	if crc32.ChecksumIEEE(snap.Index) != snap.Sum {
+		return readIndex{err: errors.New("index damaged (checksum)")}
+	}
+	ix, rest, err := index.ReadSnapshot(snap.Index)
+	if err == nil && len(rest) != 0 {
+		err = errors.New("bytes after the index")
+	}
+	snap.Index = nil // ix holds what it needs of it
+	return readIndex{snap: &snap, ix: ix, err: err}
+}
+
+// loadIndex replaces the empty index and its companions with the
+// snapshot's (read by readIndexFile) when it was built from exactly these
+// leaves (all, in record order) with this log, reporting whether it did.
+// The reason a snapshot is not used is logged: it costs a slower start,
+// nothing else.
+func (s *Store) loadIndex(r readIndex, all []*leaf.Leaf) bool {
+	if os.IsNotExist(r.err) {
 		s.log.Info("no index snapshot; building the index from the leaves")
 		return false
 	}
+	err := r.err
 	if err == nil {
-		err = s.useIndex(data, all)
+		err = s.useIndex(r, all)
 	}
 	if err != nil {
 		s.log.Info("index snapshot not usable; building the index from the leaves", "why", err)
@@ -242,35 +282,21 @@ func (s *Store) loadIndex(all []*leaf.Leaf) bool {
 	return true
 }
 
-// useIndex checks the snapshot in data against the store and the leaves
-// and, when it fits, installs it.
-func (s *Store) useIndex(data []byte, all []*leaf.Leaf) error {
-	var snap indexSnapshot
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
+// useIndex checks a decoded snapshot against the log and the leaves and,
+// when it fits, installs it.
+func (s *Store) useIndex(r readIndex, all []*leaf.Leaf) error {
+	snap := r.snap
 	entries, size := s.logState()
 	switch {
-	case snap.Key != indexKey():
-		return fmt.Errorf("built by %q, this is %q", snap.Key, indexKey())
 	case snap.Entries != entries || snap.LogSize != size:
 		return fmt.Errorf("written at log entry %d (%d bytes), the log has %d (%d bytes)", snap.Entries, snap.LogSize, entries, size)
-	case snap.Leaves != len(all) || !bytes.Equal(snap.Digest, leavesDigest(all)):
+	case snap.Leaves != len(all) || r.ix.Docs() != len(all) || !bytes.Equal(snap.Digest, leavesDigest(all)):
 		return fmt.Errorf("built from other leaves (%d then, %d now)", snap.Leaves, len(all))
-	case crc32.ChecksumIEEE(snap.Index) != snap.Sum:
-		return errors.New("index damaged (checksum)")
 	}
-	ix, rest, err := index.ReadSnapshot(snap.Index)
-	if err != nil {
+	if err := sampleIndexed(r.ix, all); err != nil {
 		return err
 	}
-	if len(rest) != 0 || ix.Docs() != len(all) {
-		return fmt.Errorf("index holds %d documents for %d leaves", ix.Docs(), len(all))
-	}
-	if err := sampleIndexed(ix, all); err != nil {
-		return err
-	}
-	return s.installIndex(ix, &snap, all)
+	return s.installIndex(r.ix, snap, all)
 }
 
 // sampleIndexed re-tokenizes a few leaves spread over the store and checks
