@@ -13,11 +13,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 )
 
@@ -185,8 +187,22 @@ type savedDefiner struct {
 }
 
 func indexKey() string {
-	return fmt.Sprintf("store %d index %d release %s", indexCodeVersion, index.SnapshotVersion, version.Version)
+	return fmt.Sprintf("store %d index %d release %s tokens %x", indexCodeVersion, index.SnapshotVersion, version.Version, tokensProbe())
 }
+
+// tokensProbe digests the terms the tokenizer makes of a text that
+// exercises it (stems, case, accents, numbers, code, two languages): with
+// the sample open re-tokenizes (sampleIndexed), it catches a change to
+// tokenizing that nobody bumped index.SnapshotVersion for, even in a
+// development build whose release string never changes.
+var tokensProbe = sync.OnceValue(func() []byte {
+	const probe = "We're running PostgreSQL 16.2 on port 5432; the Billing-API's caches (Redis) were migrated " +
+		"in May 2024 by Zoë — ¿dónde vive Iñaki? Él prefirió las canciones de mañana. " +
+		"See pkg/store/open.go:42, func readLeaf(path string), https://example.com/a?b=c, v1.2.3-rc1, naïve café, x86_64 ÆØÅ."
+	h := sha256.New()
+	tokenize.Each(probe, func(t string) { h.Write([]byte(t)); h.Write([]byte{0}) }) // as Index.Add reads a text
+	return h.Sum(nil)[:8]
+})
 
 // leavesDigest digests, in document order, what indexLeaf reads of each
 // leaf besides its text (which its id is derived from): a snapshot is used
