@@ -21,8 +21,9 @@
 //
 // # Cost and limits
 //
-// The index lives in memory only: its owner builds it from the stored
-// texts when it opens them. Add costs tokenizing the text; Search costs
+// The index lives in memory: its owner builds it from the stored texts
+// when it opens them, or reads back a snapshot of it (snapshot.go) written
+// by an earlier run. Add costs tokenizing the text; Search costs
 // the posting lists of the query's terms, the rare ones whole and the
 // common ones only as far as pruning allows; posting lists are kept
 // compressed (see postings.go). Matching is by term, as package tokenize

@@ -44,7 +44,9 @@
 //   - export and import, as JSON lines: export.go.
 //   - texts kept in their files, not in memory, and read back for an
 //     answer: texts.go.
-//   - the facts snapshot that spares a start the extraction: snapshot.go;
+//   - the facts and index snapshots that spare a start the extraction
+//     and the tokenizing, checked against the leaves, the log and the
+//     code that built them: snapshot.go;
 //     fact and timeline queries: facts.go.
 //   - the summary tree, kept off the save path by its own goroutine, and
 //     never needed for a search to be right: tree.go.

@@ -35,20 +35,23 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create store: %w", err)
 	}
 	start := time.Now()
+	snaps := s.readSnapshots()
 	d, j, err := s.readDisk()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.publishAll(byRecord(d.loaded)); err != nil {
+	s.entries = j.Entries()
+	fromSnapshot, err := s.publishAll(byRecord(d.loaded), <-snaps)
+	if err != nil {
 		j.Close()
 		return nil, err
 	}
-	s.entries = j.Entries()
 	if len(s.unsaved) > openSaveFacts {
 		s.saveFacts() // so that a crash later does not cost this again
 	}
 	s.log.Info("store open", "dir", dir, "memories", len(s.docs), "log_entries", s.entries, "facts", s.tl.Facts(),
-		"repaired_leaves", d.repaired, "unreadable_leaves", d.unreadable, "facts_extracted", s.extractions.Load(), "took", time.Since(start).Round(time.Millisecond))
+		"repaired_leaves", d.repaired, "unreadable_leaves", d.unreadable, "facts_extracted", s.extractions.Load(),
+		"index_from_snapshot", fromSnapshot, "took", time.Since(start).Round(time.Millisecond))
 	s.startLoops(j)
 	return s, nil
 }
@@ -78,6 +81,7 @@ func newStore(dir string, opts Options) *Store {
 		groups:    map[string]index.Group{"": 0},
 		projects:  []string{""},
 		closing:   make(chan struct{}),
+		indexAt:   -1,
 		done:      make(chan struct{}),
 	}
 	if s.log == nil {
@@ -93,6 +97,29 @@ func newStore(dir string, opts Options) *Store {
 		s.extract = facts.Default()
 	}
 	return s
+}
+
+// snapshots are the facts and index snapshots as read from their files,
+// not yet checked against the leaves.
+type snapshots struct {
+	facts map[string][]facts.Fact
+	index readIndex
+}
+
+// readSnapshots reads the snapshots in the background: decoding them is
+// a large part of a start that needs nothing from the leaves and the log,
+// which are read meanwhile.
+func (s *Store) readSnapshots() <-chan snapshots {
+	ch := make(chan snapshots, 1)
+	go func() {
+		var snaps snapshots
+		var wg sync.WaitGroup
+		wg.Go(func() { snaps.index = s.readIndexFile() })
+		snaps.facts = s.loadFacts()
+		wg.Wait()
+		ch <- snaps
+	}()
+	return ch
 }
 
 // onDiskState is what Open read from the leaf files and the log.
@@ -165,31 +192,34 @@ func byRecord(loaded map[string]*leaf.Leaf) []*leaf.Leaf {
 }
 
 // publishAll publishes the leaves Open read, in record order, then leaves
-// their texts to their files.
+// their texts to their files. It reports whether the index came from its
+// snapshot.
 //
 // Publishing runs in two goroutines side by side, each in record order:
 // the inverted index in one (tokenizing every text is the largest part of
 // opening a large store, and the index must be built by one goroutine),
 // the catalog, facts and timeline in this one. They touch disjoint parts of
 // the store (see indexLeaf and catalog), and an empty index numbers
-// documents 0, 1, 2..., so leaf i is document i here too.
-func (s *Store) publishAll(all []*leaf.Leaf) error {
+// documents 0, 1, 2..., so leaf i is document i here too. The index is
+// read from its snapshot instead when that was built from these leaves;
+// when it is built here, the snapshot is written for the next start.
+func (s *Store) publishAll(all []*leaf.Leaf, snaps snapshots) (fromSnapshot bool, err error) {
 	indexed := make(chan error, 1)
-	go func() {
-		for i, l := range all {
-			if d := s.indexLeaf(l); d != index.Doc(i) {
-				indexed <- fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
-				return
-			}
-		}
-		indexed <- nil
-	}()
-	fs, extracted := s.factsOf(all)
+	go func() { indexed <- s.indexAll(all, snaps.index) }()
+	fs, extracted := s.factsOf(all, snaps.facts)
 	for i, l := range all {
 		s.catalog(l, index.Doc(i), fs[i])
 	}
 	if err := <-indexed; err != nil {
-		return err
+		return false, err
+	}
+	fromSnapshot = s.indexAt >= 0
+	if !fromSnapshot && len(all) > 0 {
+		// Encoded now, while the texts are here and nothing else runs;
+		// written in the background.
+		snap := s.snapshotIndex(all)
+		s.indexAt = snap.Entries
+		s.factsSaves.Go(func() { s.writeIndex(snap) })
 	}
 	// Every leaf is on disk now (replay restored what the files lacked),
 	// and the index and the facts have what they need of the texts.
@@ -204,18 +234,32 @@ func (s *Store) publishAll(all []*leaf.Leaf) error {
 			s.unsaved[l.ID] = fs[i]
 		}
 	}
+	return fromSnapshot, nil
+}
+
+// indexAll builds the index of all (Open's leaves, in record order), or
+// takes it from its snapshot (setting s.indexAt) when that fits them.
+func (s *Store) indexAll(all []*leaf.Leaf, snap readIndex) error {
+	if s.loadIndex(snap, all) {
+		s.indexAt = s.entries
+		return nil
+	}
+	for i, l := range all {
+		if d := s.indexLeaf(l); d != index.Doc(i) {
+			return fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
+		}
+	}
 	return nil
 }
 
 // factsOf returns the facts of every live leaf, taken from the snapshot
-// or else extracted (extracted[i] says which); a leaf that is not live has
+// (snap, as loadFacts read it) or else extracted (extracted[i] says which); a leaf that is not live has
 // none. Extraction is the costly part of cataloguing, so it runs in
 // parallel (the extractor is safe for that); cataloguing stays in record
 // order.
-func (s *Store) factsOf(all []*leaf.Leaf) (fs [][]facts.Fact, extracted []bool) {
+func (s *Store) factsOf(all []*leaf.Leaf, snap map[string][]facts.Fact) (fs [][]facts.Fact, extracted []bool) {
 	fs = make([][]facts.Fact, len(all))
 	extracted = make([]bool, len(all))
-	snap := s.loadFacts()
 	var next atomic.Int64
 	var extracting sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {

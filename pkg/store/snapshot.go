@@ -2,14 +2,24 @@ package store
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/ihmt-dev/ihmt/pkg/atomicfile"
 	"github.com/ihmt-dev/ihmt/pkg/facts"
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 )
 
@@ -33,7 +43,8 @@ type factsSnapshot struct {
 func (s *Store) snapshotKey() string { return s.extract.Digest() + "/" + version.Version }
 
 // loadFacts returns the snapshot's facts by leaf id, or nil if it is
-// missing, unreadable or from other patterns or another program.
+// missing, unreadable or from other patterns or another program. Open
+// calls it while it reads the leaves, saveFacts to add to it.
 func (s *Store) loadFacts() map[string][]facts.Fact {
 	data, err := os.ReadFile(filepath.Join(s.dir, factsName))
 	if err != nil {
@@ -119,11 +130,325 @@ func (s *Store) saveFacts() {
 }
 
 // DropSnapshots removes what a closed store in dir derived from its leaf
-// files — the facts snapshot and the summary tree (catalog, branches,
+// files — the facts and index snapshots and the summary tree (catalog, branches,
 // root) — so that the next Open derives everything from the leaves again.
 func DropSnapshots(dir string) error {
-	if err := os.Remove(filepath.Join(dir, factsName)); err != nil && !os.IsNotExist(err) {
-		return err
+	for _, name := range []string{factsName, indexName} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
 	}
 	return dropTree(dir)
+}
+
+// indexName is the snapshot of the inverted index and what indexLeaf
+// builds beside it (groups, neighbour links, definers). Tokenizing every
+// text is the largest part of a start after reading the files; the index
+// depends only on the leaves, in record order, and on the code that built
+// it, so it is kept and reused while both are the same. Like the facts
+// snapshot it is derived data: missing, damaged, stale or from other code,
+// it is rebuilt from the files, as when there was none.
+const indexName = "index.snapshot"
+
+// indexCodeVersion is the store's half of what built an index snapshot
+// (index.SnapshotVersion is the index's): bump it when indexLeaf,
+// linkNeighbours or selfWords would build something else from the same
+// leaves.
+const indexCodeVersion = 1
+
+// indexSampled is how many documents an open re-tokenizes to check a
+// snapshot against the tokenizer it runs.
+const indexSampled = 32
+
+type indexSnapshot struct {
+	Key      string // code versions and release
+	Entries  int64  // log entries when it was written
+	LogSize  int64  // log bytes then
+	Leaves   int    // documents
+	Digest   []byte // leavesDigest of the documents
+	Index    []byte // index.AppendSnapshot
+	Sum      uint32 // crc32 of Index
+	Projects []string
+	Recent   []savedRecent
+	Definers []savedDefiner
+}
+
+type savedRecent struct {
+	Session, Day string
+	Group        index.Group
+	Docs         []index.Doc
+	Asks         []bool
+}
+
+type savedDefiner struct {
+	Group index.Group
+	Doc   index.Doc
+	Words []string
+}
+
+func indexKey() string {
+	return fmt.Sprintf("store %d index %d release %s tokens %x", indexCodeVersion, index.SnapshotVersion, version.Version, tokensProbe())
+}
+
+// tokensProbe digests the terms the tokenizer makes of a text that
+// exercises it (stems, case, accents, numbers, code, two languages): with
+// the sample open re-tokenizes (sampleIndexed), it catches a change to
+// tokenizing that nobody bumped index.SnapshotVersion for, even in a
+// development build whose release string never changes.
+var tokensProbe = sync.OnceValue(func() []byte {
+	const probe = "We're running PostgreSQL 16.2 on port 5432; the Billing-API's caches (Redis) were migrated " +
+		"in May 2024 by Zoë — ¿dónde vive Iñaki? Él prefirió las canciones de mañana. " +
+		"See pkg/store/open.go:42, func readLeaf(path string), https://example.com/a?b=c, v1.2.3-rc1, naïve café, x86_64 ÆØÅ."
+	h := sha256.New()
+	tokenize.Each(probe, func(t string) { h.Write([]byte(t)); h.Write([]byte{0}) }) // as Index.Add reads a text
+	return h.Sum(nil)[:8]
+})
+
+// leavesDigest digests, in document order, what indexLeaf reads of each
+// leaf besides its text (which its id is derived from): a snapshot is used
+// only for the leaves it was built from.
+func leavesDigest(docs []*leaf.Leaf) []byte {
+	h := sha256.New()
+	var b []byte
+	for _, l := range docs {
+		b = append(b[:0], l.ID...)
+		b = append(b, 0)
+		b = append(b, l.Session...)
+		b = append(b, 0)
+		b = binary.LittleEndian.AppendUint64(b, uint64(l.ValidFrom.UnixNano()))
+		b = append(b, l.Status...)
+		b = append(b, 0)
+		b = append(b, l.Trust...)
+		b = append(b, 0)
+		if l.Source != nil {
+			b = fmt.Appendf(b, "%s\x00%s\x00%s\x00%d", l.Source.Type, l.Source.Name, l.Source.Digest, l.Source.Part)
+		}
+		b = append(b, 0xff)
+		h.Write(b)
+	}
+	return h.Sum(nil)
+}
+
+// logState is the log's entry count and size on disk, which a snapshot
+// records and is checked against.
+func (s *Store) logState() (entries, size int64) {
+	fi, err := os.Stat(filepath.Join(s.dir, logName))
+	if err != nil {
+		return s.entries, -1
+	}
+	return s.entries, fi.Size()
+}
+
+// readIndex is the index snapshot read from its file and decoded, not yet
+// checked against the leaves: Open reads it while it reads the leaves.
+type readIndex struct {
+	snap *indexSnapshot
+	ix   *index.Index
+	err  error // why there is none
+}
+
+// readIndexFile reads and decodes the index snapshot.
+func (s *Store) readIndexFile() readIndex {
+	data, err := os.ReadFile(filepath.Join(s.dir, indexName))
+	if err != nil {
+		return readIndex{err: err}
+	}
+	return decodeIndex(data)
+}
+
+// decodeIndex decodes an index snapshot and checks it was built by this
+// code and is whole.
+func decodeIndex(data []byte) readIndex {
+	var snap indexSnapshot
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil {
+		return readIndex{err: fmt.Errorf("decode: %w", err)}
+	}
+	if snap.Key != indexKey() {
+		return readIndex{err: fmt.Errorf("built by %q, this is %q", snap.Key, indexKey())}
+	}
+	if crc32.ChecksumIEEE(snap.Index) != snap.Sum {
+		return readIndex{err: errors.New("index damaged (checksum)")}
+	}
+	ix, rest, err := index.ReadSnapshot(snap.Index)
+	if err == nil && len(rest) != 0 {
+		err = errors.New("bytes after the index")
+	}
+	snap.Index = nil // ix holds what it needs of it
+	return readIndex{snap: &snap, ix: ix, err: err}
+}
+
+// loadIndex replaces the empty index and its companions with the
+// snapshot's (read by readIndexFile) when it was built from exactly these
+// leaves (all, in record order) with this log, reporting whether it did.
+// The reason a snapshot is not used is logged: it costs a slower start,
+// nothing else.
+func (s *Store) loadIndex(r readIndex, all []*leaf.Leaf) bool {
+	if os.IsNotExist(r.err) {
+		s.log.Info("no index snapshot; building the index from the leaves")
+		return false
+	}
+	err := r.err
+	if err == nil {
+		err = s.useIndex(r, all)
+	}
+	if err != nil {
+		s.log.Info("index snapshot not usable; building the index from the leaves", "why", err)
+		return false
+	}
+	return true
+}
+
+// useIndex checks a decoded snapshot against the log and the leaves and,
+// when it fits, installs it.
+func (s *Store) useIndex(r readIndex, all []*leaf.Leaf) error {
+	snap := r.snap
+	entries, size := s.logState()
+	switch {
+	case snap.Entries != entries || snap.LogSize != size:
+		return fmt.Errorf("written at log entry %d (%d bytes), the log has %d (%d bytes)", snap.Entries, snap.LogSize, entries, size)
+	case snap.Leaves != len(all) || r.ix.Docs() != len(all) || !bytes.Equal(snap.Digest, leavesDigest(all)):
+		return fmt.Errorf("built from other leaves (%d then, %d now)", snap.Leaves, len(all))
+	}
+	if err := sampleIndexed(r.ix, all); err != nil {
+		return err
+	}
+	return s.installIndex(r.ix, snap, all)
+}
+
+// sampleIndexed re-tokenizes a few leaves spread over the store and checks
+// the snapshot indexed them so: a change to tokenizing that nobody bumped a
+// version for shows here.
+func sampleIndexed(ix *index.Index, all []*leaf.Leaf) error {
+	if len(all) == 0 {
+		return nil
+	}
+	step := max(1, len(all)/indexSampled)
+	for i := 0; i < len(all); i += step {
+		if !ix.Indexed(index.Doc(i), all[i].Text) || ix.Live(index.Doc(i)) != isLive(all[i]) {
+			return fmt.Errorf("leaf %s is not indexed as this program indexes it", all[i].ID)
+		}
+	}
+	return nil
+}
+
+// installIndex makes the snapshot's index, groups, conversations and
+// definers the store's, checking that each names documents and groups
+// that exist.
+func (s *Store) installIndex(ix *index.Index, snap *indexSnapshot, all []*leaf.Leaf) error {
+	n := index.Doc(len(all))
+	if len(snap.Projects) == 0 || snap.Projects[0] != "" {
+		return errors.New("groups damaged")
+	}
+	groups := make(map[string]index.Group, len(snap.Projects))
+	for g, p := range snap.Projects {
+		if _, dup := groups[p]; dup {
+			return fmt.Errorf("project %q twice", p)
+		}
+		groups[p] = index.Group(g)
+	}
+	for _, l := range all {
+		if _, ok := groups[l.Project]; !ok {
+			return fmt.Errorf("no group for project %q", l.Project)
+		}
+	}
+	last := make(map[conversation]recent, len(snap.Recent))
+	for _, r := range snap.Recent {
+		if len(r.Docs) == 0 || len(r.Docs) > neighbours || len(r.Asks) != len(r.Docs) || slices.ContainsFunc(r.Docs, func(d index.Doc) bool { return d >= n }) {
+			return errors.New("conversations damaged")
+		}
+		rc := recent{n: len(r.Docs)}
+		copy(rc.docs[:], r.Docs)
+		copy(rc.asks[:], r.Asks)
+		last[conversation{session: r.Session, day: r.Day, group: r.Group}] = rc
+	}
+	defs := map[index.Group][]definer{}
+	for _, df := range snap.Definers {
+		if df.Doc >= n || len(df.Words) == 0 {
+			return errors.New("definers damaged")
+		}
+		defs[df.Group] = append(defs[df.Group], definer{doc: df.Doc, words: df.Words})
+	}
+	s.ix, s.groups, s.projects, s.lastSaved, s.definers = ix, groups, snap.Projects, last, defs
+	return nil
+}
+
+// snapshotIndex encodes the index and its companions for all, the store's
+// documents, which it must have been built from in record order (callers
+// check). Callers hold s.mu (shared) or run before the store is shared.
+func (s *Store) snapshotIndex(all []*leaf.Leaf) indexSnapshot {
+	entries, size := s.logState()
+	snap := indexSnapshot{Key: indexKey(), Entries: entries, LogSize: size, Leaves: len(all), Digest: leavesDigest(all),
+		Index: s.ix.AppendSnapshot(nil), Projects: slices.Clone(s.projects)}
+	snap.Sum = crc32.ChecksumIEEE(snap.Index)
+	for k, r := range s.lastSaved {
+		snap.Recent = append(snap.Recent, savedRecent{Session: k.session, Day: k.day, Group: k.group,
+			Docs: slices.Clone(r.docs[:r.n]), Asks: slices.Clone(r.asks[:r.n])})
+	}
+	for g, ds := range s.definers {
+		for _, df := range ds {
+			snap.Definers = append(snap.Definers, savedDefiner{Group: g, Doc: df.doc, Words: df.words})
+		}
+	}
+	// Definers are looked through in the order they were noted: by document.
+	slices.SortStableFunc(snap.Definers, func(a, b savedDefiner) int { return int(a.Doc) - int(b.Doc) })
+	return snap
+}
+
+// writeIndex writes snap as the index snapshot, reporting whether it did. A
+// failure costs only time at the next start.
+func (s *Store) writeIndex(snap indexSnapshot) bool {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(snap); err != nil {
+		s.log.Warn("could not encode the index snapshot", "err", err)
+		return false
+	}
+	if err := atomicfile.Write(filepath.Join(s.dir, indexName), b.Bytes(), 0o600); err != nil {
+		s.log.Warn("could not write the index snapshot; the next start builds the index again", "err", err)
+		return false
+	}
+	return true
+}
+
+// rebuildable reports whether the store's index is the one a start would
+// build from its documents now, so that a snapshot of it may stand for
+// that: its documents are in record order, and none has lost its text to
+// a purge since it was indexed (a start indexes a purged leaf as empty).
+// Callers hold s.mu.
+func (s *Store) rebuildable() bool {
+	for d, l := range s.docs {
+		if d > 0 && compareRecord(s.docs[d-1], l) >= 0 {
+			return false
+		}
+		if l.Status == leaf.StatusPurged && s.ix.Length(index.Doc(d)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// compareRecord orders leaves in record order, as byRecord does.
+func compareRecord(a, b *leaf.Leaf) int {
+	if c := a.RecordedAt.Compare(b.RecordedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+// saveIndexAtClose writes the index snapshot for the next start, unless
+// the one on disk already fits or this index is not what a start would
+// build (rebuildable). The store is closed: nothing changes it.
+func (s *Store) saveIndexAtClose() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.indexAt == s.entries && s.indexAt >= 0 {
+		return
+	}
+	if !s.rebuildable() {
+		s.log.Info("index snapshot not written: the index differs from a rebuild (an import or purge); the next start rebuilds it")
+		return
+	}
+	snap := s.snapshotIndex(s.docs)
+	if s.writeIndex(snap) {
+		s.indexAt = snap.Entries
+	}
 }

@@ -114,8 +114,12 @@ type Store struct {
 	// definers are, per project group, the memories that define the
 	// project and the words they describe it with (selfwords.go).
 	definers map[index.Group][]definer
-	pending  int // memories waiting for review
-	gone     int // forgotten or purged memories
+	// indexAt is the log entry count at which the index snapshot on disk
+	// was written or read (-1: none fits), so that Close rewrites it only
+	// when something changed (snapshot.go).
+	indexAt int64
+	pending int // memories waiting for review
+	gone    int // forgotten or purged memories
 
 	// The summary tree: see tree.go. treeOps and treeTracking are guarded
 	// by mu; tree by treeMu, which is only ever taken after mu or alone.
@@ -151,6 +155,7 @@ func (s *Store) Close() error {
 	<-s.done
 	s.factsSaves.Wait()
 	s.saveFacts()
+	s.saveIndexAtClose()
 	return s.writerErr
 }
 
