@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
@@ -157,7 +159,13 @@ func (s *Store) commit(r *request, j *journal.Journal) {
 
 // commitSaves makes a batch of saves durable with a single log append and
 // sync, then publishes it and answers every caller.
+//
+// The batch's leaves share one record time, and a start publishes leaves
+// in record order, ties by id (byRecord): so are they published here, for
+// the store a start rebuilds (its documents' order, their neighbour links,
+// an index snapshot of it) is then the one that ran.
 func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
+	slices.SortStableFunc(batch, func(a, b *saveReq) int { return strings.Compare(a.leaf.ID, b.leaf.ID) })
 	b := s.stageSaves(batch, s.now().UTC())
 	if len(b.entries) == 0 {
 		return
@@ -212,6 +220,9 @@ func (s *Store) apply(j *journal.Journal, entries []entry, leaves []*leaf.Leaf, 
 		}
 	}
 	if len(leaves) > 0 {
+		// In record order, as a start publishes them (see commitSaves).
+		leaves = slices.Clone(leaves)
+		slices.SortStableFunc(leaves, compareRecord)
 		s.mu.Lock()
 		for _, l := range leaves {
 			s.replaceWith(l, fs[l.ID])
