@@ -126,6 +126,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.ProfileSocket != "" {
 		stopProfiles, err := d.serveProfiles(cfg.ProfileSocket)
 		if err != nil {
+			lis.Close()
 			return err
 		}
 		defer stopProfiles()

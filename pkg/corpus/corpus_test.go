@@ -35,10 +35,42 @@ func TestMemories(t *testing.T) {
 	if Memory(7, 1) == Memory(8, 1) {
 		t.Error("two seeds give the same memory")
 	}
+	// Most questions are words of one stored memory (some match nothing).
 	r := rand.New(rand.NewPCG(1, 2))
+	fromMemory := 0
 	for range 200 {
-		if q := Query(r, 7, n); strings.TrimSpace(q) == "" {
+		q := Query(r, 7, n)
+		if strings.TrimSpace(q) == "" {
 			t.Fatal("an empty question")
 		}
+		if drawnFromMemory(q, n) {
+			fromMemory++
+		}
 	}
+	if fromMemory < 150 {
+		t.Errorf("%d of 200 questions hold a stored memory's words, want most", fromMemory)
+	}
+}
+
+// drawnFromMemory reports whether some memory [0, n) holds two or more of
+// q's longer words.
+func drawnFromMemory(q string, n int) bool {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return r == ' ' || r == '?' || r == ',' }) {
+		if len(w) > 4 {
+			words = append(words, w)
+		}
+	}
+	for i := range n {
+		m, held := strings.ToLower(Memory(7, i)), 0
+		for _, w := range words {
+			if strings.Contains(m, w) {
+				held++
+			}
+		}
+		if held >= min(2, len(words)) && held > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -308,6 +308,9 @@ func (ix *Index) Length(d Doc) int { return int(ix.docs[d].length) }
 // Docs returns the number of documents, live or hidden.
 func (ix *Index) Docs() int { return len(ix.docs) }
 
+// GroupOf returns the group document d was added to.
+func (ix *Index) GroupOf(d Doc) Group { return ix.docs[d].group }
+
 // reader reads a snapshot, remembering the first error.
 type reader struct {
 	data []byte

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
@@ -253,8 +254,8 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 			return nil, fmt.Errorf("%w: memory %s is not forgotten: run `ihmt forget %s --reason …` first", ErrConflict, id, id)
 		}
 		n := len(l.Text)
+		tokenize.Forget(l.Text) // no copy of the text stays in memory: see replaceWith for the store's own
 		l.Status, l.Text = leaf.StatusPurged, ""
-		s.texts.forget(id) // no copy of the text stays in memory (texts.go)
 		tomb := *l.Tombstone
 		tomb.PurgedAt = &now
 		l.Tombstone = &tomb
@@ -267,8 +268,10 @@ func (s *Store) Purge(ctx context.Context, c Caller, id string) (PurgeResult, er
 			if err != nil {
 				return PurgeResult{}, fmt.Errorf("the memory is purged, but removing its text from the log failed (the next start retries): %w", err)
 			}
-			// Answer once the leaf file no longer holds the text either.
+			// Answer once the leaf file and the snapshots no longer hold
+			// the text either.
 			s.flushFiles()
+			s.purgeSnapshots()
 			return PurgeResult{Leaf: *l, LeafBytes: n, LogEntries: changed}, nil
 		}}, nil
 	})

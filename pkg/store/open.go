@@ -205,7 +205,11 @@ func byRecord(loaded map[string]*leaf.Leaf) []*leaf.Leaf {
 // when it is built here, the snapshot is written for the next start.
 func (s *Store) publishAll(all []*leaf.Leaf, snaps snapshots) (fromSnapshot bool, err error) {
 	indexed := make(chan error, 1)
-	go func() { indexed <- s.indexAll(all, snaps.index) }()
+	go func() {
+		var err error
+		fromSnapshot, err = s.indexAll(all, snaps.index)
+		indexed <- err
+	}()
 	fs, extracted := s.factsOf(all, snaps.facts)
 	for i, l := range all {
 		s.catalog(l, index.Doc(i), fs[i])
@@ -213,13 +217,17 @@ func (s *Store) publishAll(all []*leaf.Leaf, snaps snapshots) (fromSnapshot bool
 	if err := <-indexed; err != nil {
 		return false, err
 	}
-	fromSnapshot = s.indexAt >= 0
 	if !fromSnapshot && len(all) > 0 {
 		// Encoded now, while the texts are here and nothing else runs;
 		// written in the background.
 		snap := s.snapshotIndex(all)
-		s.indexAt = snap.Entries
-		s.factsSaves.Go(func() { s.writeIndex(snap) })
+		s.factsSaves.Go(func() {
+			if s.writeIndex(snap) {
+				s.mu.Lock()
+				s.indexAt = snap.Entries
+				s.mu.Unlock()
+			}
+		})
 	}
 	// Every leaf is on disk now (replay restored what the files lacked),
 	// and the index and the facts have what they need of the texts.
@@ -238,18 +246,19 @@ func (s *Store) publishAll(all []*leaf.Leaf, snaps snapshots) (fromSnapshot bool
 }
 
 // indexAll builds the index of all (Open's leaves, in record order), or
-// takes it from its snapshot (setting s.indexAt) when that fits them.
-func (s *Store) indexAll(all []*leaf.Leaf, snap readIndex) error {
+// takes it from its snapshot (setting s.indexAt) when that fits them,
+// reporting which.
+func (s *Store) indexAll(all []*leaf.Leaf, snap readIndex) (fromSnapshot bool, err error) {
 	if s.loadIndex(snap, all) {
 		s.indexAt = s.entries
-		return nil
+		return true, nil
 	}
 	for i, l := range all {
 		if d := s.indexLeaf(l); d != index.Doc(i) {
-			return fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
+			return false, fmt.Errorf("open store: leaf %s indexed as document %d, not %d", l.ID, d, i)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // factsOf returns the facts of every live leaf, taken from the snapshot

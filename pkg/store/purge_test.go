@@ -61,16 +61,23 @@ func TestPurgeLeavesNoTrace(t *testing.T) {
 	if _, _, err := s.Consolidate(ctx, true); err != nil {
 		t.Fatal(err)
 	}
+	// A clean close leaves the index and facts snapshots, which hold the
+	// memory's words too.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, dir)
 	s.Flush()
 	before := filesHolding(t, dir, words)
-	inTree := 0
+	inTree, inSnapshot := 0, false
 	for _, f := range before {
 		if strings.HasPrefix(f, "tree"+string(filepath.Separator)) {
 			inTree++
 		}
+		inSnapshot = inSnapshot || strings.HasPrefix(f, indexName)
 	}
-	if inTree < 2 {
-		t.Fatalf("control: the words should be in the leaf, the log and the tree's files before the purge, found in %v", before)
+	if inTree < 2 || !inSnapshot {
+		t.Fatalf("control: the words should be in the leaf, the log, the index snapshot and the tree's files before the purge, found in %v", before)
 	}
 	if _, err := s.Forget(ctx, alice, purged.Leaf.ID, "moved out"); err != nil {
 		t.Fatal(err)

@@ -99,6 +99,33 @@ func (s *Store) saveFacts() {
 	if len(add) == 0 {
 		return // the snapshot has every memory's facts (and perhaps some forgotten ones')
 	}
+	s.writeFacts(add)
+}
+
+// purgeSnapshots takes a purged memory's words out of the snapshots: the
+// index snapshot holds its terms, and is removed (the next start builds the
+// index and writes a new one); the facts snapshot holds values from its
+// text, and is written again without it. The writer calls it, once the
+// purge is published.
+func (s *Store) purgeSnapshots() {
+	s.factsSaves.Wait() // a snapshot written in the background was encoded before the purge
+	if err := os.Remove(filepath.Join(s.dir, indexName)); err != nil && !os.IsNotExist(err) {
+		s.log.Warn("could not remove the index snapshot after a purge; remove it by hand (it is rebuilt)", "err", err)
+	}
+	s.mu.Lock()
+	s.indexAt = -1
+	s.mu.Unlock()
+	s.factsMu.Lock()
+	defer s.factsMu.Unlock()
+	s.mu.RLock()
+	add := maps.Clone(s.unsaved)
+	s.mu.RUnlock()
+	s.writeFacts(add)
+}
+
+// writeFacts writes the facts snapshot: what it holds plus add, for the
+// memories live now. Callers hold s.factsMu.
+func (s *Store) writeFacts(add map[string][]facts.Fact) {
 	all := s.loadFacts()
 	if all == nil {
 		all = make(map[string][]facts.Fact, len(add))
@@ -205,13 +232,20 @@ var tokensProbe = sync.OnceValue(func() []byte {
 })
 
 // leavesDigest digests, in document order, what indexLeaf reads of each
-// leaf besides its text (which its id is derived from): a snapshot is used
-// only for the leaves it was built from.
+// leaf besides its text (which its id is derived from): a snapshot is
+// used only for the leaves it was built from. The id is derived from the
+// scope and project too when the memory is admitted, but a start does not
+// derive it again, so those are digested as well (a header edited by hand
+// must not keep its old group).
 func leavesDigest(docs []*leaf.Leaf) []byte {
 	h := sha256.New()
 	var b []byte
 	for _, l := range docs {
 		b = append(b[:0], l.ID...)
+		b = append(b, 0)
+		b = append(b, l.Scope...)
+		b = append(b, 0)
+		b = append(b, l.Project...)
 		b = append(b, 0)
 		b = append(b, l.Session...)
 		b = append(b, 0)
@@ -346,14 +380,18 @@ func (s *Store) installIndex(ix *index.Index, snap *indexSnapshot, all []*leaf.L
 		}
 		groups[p] = index.Group(g)
 	}
-	for _, l := range all {
+	for d, l := range all {
 		if _, ok := groups[l.Project]; !ok {
 			return fmt.Errorf("no group for project %q", l.Project)
+		}
+		if ix.GroupOf(index.Doc(d)) != docGroup(groups, l) {
+			return fmt.Errorf("leaf %s indexed in another part of the store", l.ID)
 		}
 	}
 	last := make(map[conversation]recent, len(snap.Recent))
 	for _, r := range snap.Recent {
-		if len(r.Docs) == 0 || len(r.Docs) > neighbours || len(r.Asks) != len(r.Docs) || slices.ContainsFunc(r.Docs, func(d index.Doc) bool { return d >= n }) {
+		if len(r.Docs) == 0 || len(r.Docs) > neighbours || len(r.Asks) != len(r.Docs) || int(r.Group) >= len(snap.Projects) ||
+			slices.ContainsFunc(r.Docs, func(d index.Doc) bool { return d >= n }) {
 			return errors.New("conversations damaged")
 		}
 		rc := recent{n: len(r.Docs)}
@@ -363,13 +401,21 @@ func (s *Store) installIndex(ix *index.Index, snap *indexSnapshot, all []*leaf.L
 	}
 	defs := map[index.Group][]definer{}
 	for _, df := range snap.Definers {
-		if df.Doc >= n || len(df.Words) == 0 {
+		if df.Doc >= n || len(df.Words) == 0 || df.Group != docGroup(groups, all[df.Doc]) {
 			return errors.New("definers damaged")
 		}
 		defs[df.Group] = append(defs[df.Group], definer{doc: df.Doc, words: df.Words})
 	}
 	s.ix, s.groups, s.projects, s.lastSaved, s.definers = ix, groups, snap.Projects, last, defs
 	return nil
+}
+
+// docGroup is the index group indexLeaf gives l, given the projects'.
+func docGroup(groups map[string]index.Group, l *leaf.Leaf) index.Group {
+	if l.Scope == leaf.ScopeGlobal {
+		return 0
+	}
+	return groups[l.Project]
 }
 
 // snapshotIndex encodes the index and its companions for all, the store's

@@ -155,7 +155,9 @@ func (s *Store) Close() error {
 	<-s.done
 	s.factsSaves.Wait()
 	s.saveFacts()
-	s.saveIndexAtClose()
+	if s.writerErr == nil {
+		s.saveIndexAtClose() // a log that failed to close is no state to snapshot
+	}
 	return s.writerErr
 }
 
@@ -266,6 +268,11 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 		return
 	}
 	old := s.docs[d]
+	if l.Status == leaf.StatusPurged {
+		// Under the lock, as the purged header is published: a search
+		// that read the text back before now may have cached it.
+		s.texts.forget(l.ID)
+	}
 	s.dropProbable(old)
 	s.count(old, -1)
 	s.count(l, 1)

@@ -96,7 +96,8 @@ func (s *Store) docShown(d index.Doc) leaf.Leaf {
 // maxCachedText bytes: one search asks several times for a text (whom it
 // names, what it holds, then to show it), and the next searches ask for
 // the same popular ones. It is the one place texts stay in memory after
-// their files are written, and it is bounded.
+// their files are written (with the tokenizer's memo of recent texts), and
+// it is bounded.
 type textCache struct {
 	mu    sync.Mutex
 	m     map[string]cachedText

@@ -20,15 +20,21 @@ import (
 //
 // The memo is a fixed number of slots chosen by the text's hash: a new
 // text takes its slot's place, so it holds at most memoSlots texts and
-// never grows with the store (a few megabytes at most). A word or two is
-// cheaper to tokenize again than to hash and look up, and a very long
-// text would hold too much memory for the little it is read again.
+// never grows with the store: memoSlots texts of at most memoMax bytes,
+// with their terms, in each of the two memos — a few megabytes for the
+// memories people save, tens at the very most. A word or two is cheaper
+// to tokenize again than to hash and look up, and a long text (a
+// document's block) would hold too much memory for the little it is read
+// again; neither is kept, nor collected into a slice first.
 const (
 	memoSlots  = 4096
 	memoShards = 32
 	memoMin    = 16
-	memoMax    = 16 << 10
+	memoMax    = 4 << 10
 )
+
+// memoised reports whether text is of a length the memos keep.
+func memoised(text string) bool { return len(text) >= memoMin && len(text) <= memoMax }
 
 // token is one term of a text as each emits it.
 type token struct {
@@ -55,12 +61,10 @@ var (
 // get returns what compute gives for text, from the memo when text was
 // read lately. The slice returned is shared: callers only read it.
 func (m *memo[T]) get(text string, compute func(string) []T) []T {
-	if len(text) < memoMin || len(text) > memoMax {
+	if !memoised(text) {
 		return compute(text)
 	}
-	h := maphash.String(m.seed, text)
-	sh := &m.shards[h%memoShards]
-	slot := (h / memoShards) % uint64(len(sh.texts))
+	sh, slot := m.slot(text)
 	sh.mu.Lock()
 	if sh.texts[slot] == text {
 		v := sh.vals[slot]
@@ -75,6 +79,32 @@ func (m *memo[T]) get(text string, compute func(string) []T) []T {
 	sh.texts[slot], sh.vals[slot] = text, v
 	sh.mu.Unlock()
 	return v
+}
+
+// Forget drops text from the memos, so that no copy of it stays in memory
+// (a memory a person purged).
+func Forget(text string) {
+	tokenMemo.forget(text)
+	wordMemo.forget(text)
+}
+
+func (m *memo[T]) forget(text string) {
+	if !memoised(text) {
+		return
+	}
+	sh, slot := m.slot(text)
+	sh.mu.Lock()
+	if sh.texts[slot] == text {
+		sh.texts[slot], sh.vals[slot] = "", nil
+	}
+	sh.mu.Unlock()
+}
+
+// slot is where text would be kept.
+func (m *memo[T]) slot(text string) (*memoShard[T], uint64) {
+	h := maphash.String(m.seed, text)
+	sh := &m.shards[h%memoShards]
+	return sh, (h / memoShards) % uint64(len(sh.texts))
 }
 
 // tokens is each's output for text, memoised.

@@ -61,3 +61,32 @@ func TestMemoConcurrentReaders(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestMemoForget checks that a text read lately is held by the memos and
+// that Forget lets go of it (a purged memory's text).
+func TestMemoForget(t *testing.T) {
+	text := "The staging database password lives in 1Password under infra/staging, not here."
+	Terms(text)
+	Words(text)
+	held := func() (tokens, words bool) {
+		sh, slot := tokenMemo.slot(text)
+		wsh, wslot := wordMemo.slot(text)
+		sh.mu.Lock()
+		tokens = sh.texts[slot] == text
+		sh.mu.Unlock()
+		wsh.mu.Lock()
+		words = wsh.texts[wslot] == text
+		wsh.mu.Unlock()
+		return tokens, words
+	}
+	if tok, w := held(); !tok || !w {
+		t.Fatalf("positive control: a text just read is not in the memos (tokens %v, words %v)", tok, w)
+	}
+	Forget(text)
+	if tok, w := held(); tok || w {
+		t.Fatalf("after Forget the memos still hold the text (tokens %v, words %v)", tok, w)
+	}
+	if got := Terms(text); !slices.Contains(got, "1password") {
+		t.Errorf("after Forget the text reads differently: %v", got)
+	}
+}

@@ -94,6 +94,10 @@ func words(text string) []string {
 
 // Each calls fn for every term of text in order, stop words included.
 func Each(text string, fn func(term string)) {
+	if !memoised(text) {
+		each(text, func(t string, _ bool) { fn(t) })
+		return
+	}
 	for _, t := range tokens(text) {
 		fn(t.term)
 	}
