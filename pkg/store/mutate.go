@@ -11,8 +11,8 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/screen"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // Errors of the operations beyond save and search.
