@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -36,31 +37,66 @@ const (
 // memoised reports whether text is of a length the memos keep.
 func memoised(text string) bool { return len(text) >= memoMin && len(text) <= memoMax }
 
-// token is one term of a text as each emits it.
-type token struct {
-	term string
-	stop bool
+// packed is a text's terms, in order, as the memos keep them: one string
+// and two arrays of plain numbers, so that the garbage collector, which
+// would otherwise follow every term of every text held, follows one
+// pointer a text. A term read from it is a piece of joined: a caller that
+// keeps one copies it (as the index does its dictionary's).
+type packed struct {
+	joined string
+	ends   []uint32 // where each term ends in joined
+	stops  []bool   // whether each is a stop word (tokens only)
 }
 
-type memo[T any] struct {
+func (p packed) len() int { return len(p.ends) }
+
+func (p packed) term(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = p.ends[i-1]
+	}
+	return p.joined[start:p.ends[i]]
+}
+
+// packer builds a packed.
+type packer struct {
+	b     strings.Builder
+	p     packed
+	stops bool // whether to record stop words
+}
+
+func (k *packer) add(term string, stop bool) {
+	k.b.WriteString(term)
+	k.p.ends = append(k.p.ends, uint32(k.b.Len()))
+	if k.stops {
+		k.p.stops = append(k.p.stops, stop)
+	}
+}
+
+func (k *packer) done() packed {
+	k.p.joined = k.b.String()
+	return k.p
+}
+
+type memo struct {
 	seed   maphash.Seed
-	shards [memoShards]memoShard[T]
+	shards [memoShards]memoShard
 }
 
-type memoShard[T any] struct {
+type memoShard struct {
 	mu    sync.Mutex
 	texts [memoSlots / memoShards]string
-	vals  [memoSlots / memoShards][]T
+	vals  [memoSlots / memoShards]packed
 }
 
 var (
-	tokenMemo = memo[token]{seed: maphash.MakeSeed()}
-	wordMemo  = memo[string]{seed: maphash.MakeSeed()}
+	tokenMemo = memo{seed: maphash.MakeSeed()}
+	wordMemo  = memo{seed: maphash.MakeSeed()}
 )
 
 // get returns what compute gives for text, from the memo when text was
-// read lately. The slice returned is shared: callers only read it.
-func (m *memo[T]) get(text string, compute func(string) []T) []T {
+// read lately. What it returns is shared: callers only read it.
+func (m *memo) get(text string, compute func(string) packed) packed {
 	if !memoised(text) {
 		return compute(text)
 	}
@@ -73,8 +109,6 @@ func (m *memo[T]) get(text string, compute func(string) []T) []T {
 	}
 	sh.mu.Unlock()
 	v := compute(text)
-	// Clipped, so that even an append by a careless reader reallocates.
-	v = v[:len(v):len(v)]
 	sh.mu.Lock()
 	sh.texts[slot], sh.vals[slot] = text, v
 	sh.mu.Unlock()
@@ -88,30 +122,43 @@ func Forget(text string) {
 	wordMemo.forget(text)
 }
 
-func (m *memo[T]) forget(text string) {
+func (m *memo) forget(text string) {
 	if !memoised(text) {
 		return
 	}
 	sh, slot := m.slot(text)
 	sh.mu.Lock()
 	if sh.texts[slot] == text {
-		sh.texts[slot], sh.vals[slot] = "", nil
+		sh.texts[slot], sh.vals[slot] = "", packed{}
 	}
 	sh.mu.Unlock()
 }
 
 // slot is where text would be kept.
-func (m *memo[T]) slot(text string) (*memoShard[T], uint64) {
+func (m *memo) slot(text string) (*memoShard, uint64) {
 	h := maphash.String(m.seed, text)
 	sh := &m.shards[h%memoShards]
 	return sh, (h / memoShards) % uint64(len(sh.texts))
 }
 
 // tokens is each's output for text, memoised.
-func tokens(text string) []token {
-	return tokenMemo.get(text, func(text string) []token {
-		var out []token
-		each(text, func(t string, stop bool) { out = append(out, token{t, stop}) })
-		return out
+func tokens(text string) packed {
+	return tokenMemo.get(text, func(text string) packed {
+		k := packer{stops: true}
+		each(text, k.add)
+		return k.done()
 	})
+}
+
+// strings returns p's terms as a slice of the caller's own, nil when there
+// are none.
+func (p packed) strings() []string {
+	if p.len() == 0 {
+		return nil
+	}
+	out := make([]string, p.len())
+	for i := range out {
+		out[i] = p.term(i)
+	}
+	return out
 }

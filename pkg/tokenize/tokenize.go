@@ -28,7 +28,6 @@
 package tokenize
 
 import (
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -43,15 +42,7 @@ const MaxTermLen = 64
 
 // Tokens returns every term of text in order, stop words included.
 func Tokens(text string) []string {
-	ts := tokens(text)
-	if len(ts) == 0 {
-		return nil
-	}
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.term
-	}
-	return out
+	return tokens(text).strings()
 }
 
 // Words returns text's words in order, each as a term (lower-cased,
@@ -59,7 +50,13 @@ func Tokens(text string) []string {
 // Tokens, "ClickHouse" is one word, not also "click" and "house". It is
 // for reading what a sentence says, not for the index.
 func Words(text string) []string {
-	return slices.Clone(wordMemo.get(text, words))
+	return wordMemo.get(text, func(text string) packed {
+		var k packer
+		for _, w := range words(text) {
+			k.add(w, false)
+		}
+		return k.done()
+	}).strings()
 }
 
 // words is Words without the memo.
@@ -98,8 +95,9 @@ func Each(text string, fn func(term string)) {
 		each(text, func(t string, _ bool) { fn(t) })
 		return
 	}
-	for _, t := range tokens(text) {
-		fn(t.term)
+	ts := tokens(text)
+	for i := range ts.len() {
+		fn(ts.term(i))
 	}
 }
 
@@ -182,14 +180,16 @@ func negated(w, rest string) bool {
 func Terms(query string) []string {
 	var informative, every []string
 	seen := make(map[string]bool)
-	for _, t := range tokens(query) {
-		if seen[t.term] {
+	ts := tokens(query)
+	for i := range ts.len() {
+		t := ts.term(i)
+		if seen[t] {
 			continue
 		}
-		seen[t.term] = true
-		every = append(every, t.term)
-		if !t.stop {
-			informative = append(informative, t.term)
+		seen[t] = true
+		every = append(every, t)
+		if !ts.stops[i] {
+			informative = append(informative, t)
 		}
 	}
 	if len(informative) == 0 {
