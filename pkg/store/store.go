@@ -130,6 +130,10 @@ type Store struct {
 	treeMu       sync.RWMutex
 	tree         *tree.Tree
 	titles       titleCache
+	// treeStats is what the tree held after its last change, for Stats to
+	// read without waiting for a consolidation (which holds treeMu, at a
+	// large store's first start for minutes).
+	treeStats atomic.Pointer[tree.Stats]
 
 	// closeMu orders Save against Close: a Save holds it shared while it
 	// enqueues, so once Close holds it exclusively every accepted request is

@@ -175,6 +175,7 @@ func (s *Store) catchUpTree(t *tree.Tree) {
 	s.treeMu.Lock()
 	written, err := s.syncTree(t, live)
 	s.tree = t
+	s.noteTreeStats(t)
 	s.treeMu.Unlock()
 	if err != nil {
 		s.log.Error("summary tree consolidation failed; it is retried at the next change", "err", err)
@@ -255,6 +256,7 @@ func (s *Store) consolidate(t *tree.Tree, force bool) (int, error) {
 		}
 	}
 	n, err := t.Consolidate(force)
+	s.noteTreeStats(t)
 	if err != nil {
 		return n, fmt.Errorf("consolidate the summary tree: %w", err)
 	}
@@ -281,14 +283,21 @@ func (s *Store) Consolidate(ctx context.Context, force bool) (int, TreeStats, er
 	}
 }
 
-// TreeStats counts what the tree holds.
+// TreeStats counts what the tree held after its last change; Ready is
+// false until it has caught up with the store after a start.
 func (s *Store) TreeStats() TreeStats {
-	s.treeMu.RLock()
-	defer s.treeMu.RUnlock()
-	if s.tree == nil {
+	st := s.treeStats.Load()
+	if st == nil {
 		return TreeStats{}
 	}
-	return TreeStats{Stats: s.tree.Stats(), Ready: true}
+	return TreeStats{Stats: *st, Ready: true}
+}
+
+// noteTreeStats records what t holds for TreeStats. Callers hold
+// s.treeMu.
+func (s *Store) noteTreeStats(t *tree.Tree) {
+	st := t.Stats()
+	s.treeStats.Store(&st)
 }
 
 // Outline lists the tree as `ihmt tree` prints it, limited to depth levels
@@ -359,6 +368,7 @@ func (s *Store) purgeTree(t *tree.Tree, id string) (tree.PurgeStats, error) {
 	s.treeMu.Lock()
 	defer s.treeMu.Unlock()
 	ps, err := t.Purge(id)
+	s.noteTreeStats(t)
 	if err != nil {
 		return ps, fmt.Errorf("remove %s from the summary tree: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
@@ -294,4 +295,33 @@ func TestNearTieAcrossGroupsIsAmbiguous(t *testing.T) {
 	if r.Verdict != Found {
 		t.Fatalf("within one domain: verdict %v (%s), want found", r.Verdict, r.Message)
 	}
+}
+
+// TestTreeStatsDoNotWaitForConsolidation: Stats (ihmt status, the bench)
+// reads what the tree held after its last change, even while a long
+// consolidation holds the tree — and that figure follows the tree.
+func TestTreeStatsDoNotWaitForConsolidation(t *testing.T) {
+	s := open(t, t.TempDir())
+	defer s.Close()
+	for i := range 20 {
+		save(t, s, alice, fmt.Sprintf("Memory %d about the staging cluster and its cache warm-up script.", i), ScopeGlobal)
+	}
+	if _, _, err := s.Consolidate(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.TreeStats(); !st.Ready || st.Leaves != 20 {
+		t.Fatalf("positive control: tree stats %+v, want ready with 20 leaves", st)
+	}
+	s.treeMu.Lock() // as a consolidation does
+	got := make(chan TreeStats, 1)
+	go func() { got <- s.TreeStats() }()
+	select {
+	case st := <-got:
+		if st.Leaves != 20 {
+			t.Errorf("stats during a consolidation: %+v, want the 20 leaves held", st)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("TreeStats waited for the consolidation")
+	}
+	s.treeMu.Unlock()
 }
