@@ -65,6 +65,12 @@ func (h *hookRun) prompt(ctx context.Context, c *client.Client, seen *seenFile, 
 	if budget == 0 {
 		budget = int(set.GetPromptTokens())
 	}
+	if r := resp.GetResults(); len(r) > 0 && !r[0].GetCurrent() {
+		// The best memory has a newer version (the one model of what is
+		// current): handed over alone it would read as the answer.
+		out.Skipped = "the memory that answers best has a newer version; the model can search for both"
+		return nil
+	}
 	picked := pickForPrompt(resp.GetResults(), seen)
 	if len(picked) == 0 {
 		out.Skipped = "the memory that answers was already given in this session"

@@ -295,9 +295,36 @@ func cmdGet(e *env, args []string) error {
 	if *all {
 		sc = ihmtv1.SearchScope_SEARCH_SCOPE_ALL
 	}
-	return call(e, *asJSON, memoryOf(func(c *client.Client) (*ihmtv1.GetResponse, error) {
+	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.GetResponse, error) {
 		return c.Get(e.ctx, &ihmtv1.GetRequest{Id: pos[0], Scope: sc})
-	}), e.printMemory)
+	}, e.printGot)
+}
+
+// printGot shows a memory, then whether it is current and every inferred
+// link it takes part in (the explicit ones are in its header).
+func (e *env) printGot(r *ihmtv1.GetResponse) error {
+	if err := e.printMemory(r.GetMemory()); err != nil {
+		return err
+	}
+	id := r.GetMemory().GetId()
+	if c := r.GetCurrency(); c != nil && r.GetMemory().GetStatus() == "active" {
+		if c.GetCurrent() {
+			fmt.Fprintln(e.stdout, "\ncurrent:     yes")
+		} else {
+			fmt.Fprintf(e.stdout, "\ncurrent:     no, superseded by %s (%s, certainty %.2f)\n", c.GetSupersededBy(), c.GetHow(), c.GetCertainty())
+		}
+	}
+	for _, p := range r.GetProbable() {
+		other, dir := p.GetNew(), "probably superseded by"
+		if p.GetNew().GetId() == id {
+			other, dir = p.GetOld(), "probably supersedes"
+		}
+		fmt.Fprintf(e.stdout, "inferred:    %s %s (%s, confidence %.2f): %s\n", dir, other.GetId(), client.FormatTime(other.GetValidFrom().AsTime()), p.GetConfidence(), ihmtv1.Excerpt(other.GetContent(), 120))
+	}
+	if len(r.GetProbable()) > 0 {
+		fmt.Fprintf(e.stdout, "             confirm with `ihmt mark-outdated OLD NEW`, undo with `ihmt unlink OLD NEW`\n")
+	}
+	return nil
 }
 
 // memoryOf is a call whose answer is the memory it carries: forget, restore,

@@ -59,6 +59,11 @@ func (s *Server) Unlink(ctx context.Context, req *ihmtv1.UnlinkRequest) (*ihmtv1
 	})
 }
 
+// currency is the one model's answer on the wire.
+func currency(c store.Currency) *ihmtv1.Currency {
+	return &ihmtv1.Currency{Current: c.Current, SupersededBy: c.By, How: string(c.How), Certainty: c.Certainty}
+}
+
 func probableLink(p store.ProbableLink) *ihmtv1.ProbableLink {
 	return &ihmtv1.ProbableLink{Old: memory(p.Old), New: memory(p.New), Confidence: p.Confidence, About: p.About}
 }

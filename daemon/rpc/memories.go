@@ -29,8 +29,20 @@ func (s *Server) Search(ctx context.Context, req *ihmtv1.SearchRequest) (*ihmtv1
 
 func (s *Server) Get(ctx context.Context, req *ihmtv1.GetRequest) (*ihmtv1.GetResponse, error) {
 	return withStoreIn(s, searchScope, req.GetScope(), func(st *store.Store, scope store.SearchScope) (*ihmtv1.GetResponse, error) {
-		m, err := st.Get(caller(req.GetCaller()), req.GetId(), scope)
-		return &ihmtv1.GetResponse{Memory: memory(m)}, err
+		c := caller(req.GetCaller())
+		m, err := st.Get(c, req.GetId(), scope)
+		if err != nil {
+			return nil, err
+		}
+		sd, err := st.Standing(c, req.GetId(), scope)
+		if err != nil {
+			return nil, err
+		}
+		resp := &ihmtv1.GetResponse{Memory: memory(m), Currency: currency(sd.Currency)}
+		for _, p := range sd.Probable {
+			resp.Probable = append(resp.Probable, probableLink(p))
+		}
+		return resp, nil
 	})
 }
 

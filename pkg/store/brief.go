@@ -126,8 +126,12 @@ func briefBudget(n int) (int, error) {
 	return n, nil
 }
 
-// factItems are the current facts as lines: this project's first, then the
-// global ones; within each, the newest first.
+// factItems are the memories that state the current facts, each once, as
+// lines in their own words (read when it is their turn: memoryLine): this
+// project's first, then the global ones; within each, the newest first. A
+// pattern reads a fact's subject and value out of a sentence, and what it
+// cut out ("sdk key · location") is no line to hand a model; the sentence
+// it came from is.
 func factItems(rows []FactRow) []BriefItem {
 	rows = slices.Clone(rows)
 	slices.SortFunc(rows, func(a, b FactRow) int {
@@ -139,8 +143,12 @@ func factItems(rows []FactRow) []BriefItem {
 			cmp.Compare(a.Entry.Leaf, b.Entry.Leaf))
 	})
 	out := make([]BriefItem, 0, len(rows))
+	seen := map[string]bool{}
 	for _, r := range rows {
-		out = append(out, item(BriefFact, r.Entry.Leaf, factLine(r.Entry), r.Key.Scope == ""))
+		if !seen[r.Entry.Leaf] {
+			seen[r.Entry.Leaf] = true
+			out = append(out, BriefItem{Kind: BriefFact, ID: r.Entry.Leaf, global: r.Key.Scope == ""})
+		}
 	}
 	return out
 }
@@ -150,16 +158,6 @@ func boolRank(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// factLine says a current value as a notice would ("you live in Valencia"),
-// with the date it became true and the memory that says it.
-func factLine(e timeline.Entry) string {
-	say := strings.TrimSpace(e.Phrase)
-	if say == "" {
-		say = e.Key.Subject + " " + strings.ReplaceAll(e.Key.Attribute, "_", " ") + ": " + e.Value
-	}
-	return fmt.Sprintf("%s (since %s; id %s)", say, briefDate(e.ValidFrom), e.Leaf)
 }
 
 func item(kind, id, text string, global bool) BriefItem {
@@ -187,12 +185,13 @@ func (s *Store) recentItems(c Caller, cited map[string]bool) []BriefItem {
 	if err != nil {
 		return nil
 	}
+	now := s.visibleIn(vis, view{})
 	var docs []recentDoc
 	for _, l := range s.docs {
 		if !isLive(l) || cited[l.ID] || (l.Source != nil && l.Source.Name != "") || !vis(s.groupOf(l)) {
 			continue
 		}
-		if s.tl.Outdated(l.ID, timeline.View{}).Outdated {
+		if !s.currencyOf(s.byID[l.ID], timeline.View{}, now).Current {
 			continue
 		}
 		docs = append(docs, recentDoc{l: l, global: l.Scope == leaf.ScopeGlobal})

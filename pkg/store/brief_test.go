@@ -50,14 +50,21 @@ func brief(t *testing.T, s *store.Store, c store.Caller, budget int) store.Brief
 
 // fillProject saves n project memories of alpha, one a day, oldest first,
 // and returns their ids newest first: the order a briefing lists them in.
+// Each is about a thing of its own, so none is a version of another (a
+// briefing lists only current memories).
 func fillProject(t *testing.T, s *store.Store, n int) []string {
 	ids := make([]string, n)
 	for i := range n {
-		text := fmt.Sprintf("Deploy note %d: the alpha worker pool %d restarts through the runbook step %d, after the queue drains.", i, i*7, i*3)
+		text := fmt.Sprintf("%s: %s of %s, number %d.", nonce("wrk", i), nonce("rb", i), nonce("q", i), i)
 		date := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format(time.DateOnly)
 		ids[n-1-i] = briefSave(t, s, briefAlpha, date, text, store.ScopeProject)
 	}
 	return ids
+}
+
+// nonce is a word of its own for i: "wrkbc".
+func nonce(prefix string, i int) string {
+	return prefix + string(rune('b'+i/20)) + string(rune('b'+i%20))
 }
 
 var leftOutLine = regexp.MustCompile(`(?m)^(\d+) more left out\. `)

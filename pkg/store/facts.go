@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
+	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
@@ -60,12 +61,12 @@ type Supersession struct {
 }
 
 // partitions returns which timeline partitions a caller may see under
-// scope: the same rule as a search, so a fact never leaks across projects.
-// Callers hold s.mu.
-func (s *Store) partitions(c Caller, scope SearchScope) (func(string) bool, error) {
+// scope: the same rule as a search, so a fact never leaks across projects;
+// and which groups of memories. Callers hold s.mu.
+func (s *Store) partitions(c Caller, scope SearchScope) (func(string) bool, func(index.Group) bool, error) {
 	vis, _, err := s.visible(c, scope)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return func(p string) bool {
 		if p == "" {
@@ -73,28 +74,30 @@ func (s *Store) partitions(c Caller, scope SearchScope) (func(string) bool, erro
 		}
 		g, ok := s.groups[p]
 		return ok && g != 0 && vis(g)
-	}, nil
+	}, vis, nil
 }
 
 // readFacts records a read of every project when scope asks for one (what
 // names it), then runs read under the read lock with the timeline
 // partitions c may see.
-func (s *Store) readFacts(c Caller, scope SearchScope, what string, read func(part func(string) bool)) error {
+func (s *Store) readFacts(c Caller, scope SearchScope, what string, read func(part func(string) bool, vis func(index.Group) bool)) error {
 	if err := s.recordReadAll(c, scope, what); err != nil {
 		return err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	part, err := s.partitions(c, scope)
+	part, vis, err := s.partitions(c, scope)
 	if err != nil {
 		return err
 	}
-	read(part)
+	read(part, vis)
 	return nil
 }
 
 // Facts lists the current value, in the view, of every attribute of every
-// visible subject containing subject (all when empty).
+// visible subject containing subject (all when empty). A value is current
+// only while the memory that states it is (currency.go): "Redis is gone;
+// Valkey runs the cache now" takes Redis out, though no pattern read it.
 func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope) ([]FactRow, error) {
 	if err := validateCaller(c); err != nil {
 		return nil, err
@@ -104,9 +107,9 @@ func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope
 		return nil, err
 	}
 	var out []FactRow
-	err = s.readFacts(c, scope, "facts "+subject, func(part func(string) bool) {
+	err = s.readFacts(c, scope, "facts "+subject, func(part func(string) bool, vis func(index.Group) bool) {
 		for _, k := range s.tl.Keys(part, strings.ToLower(strings.TrimSpace(subject))) {
-			if e, ok := s.tl.Current(k, v.tl); ok {
+			if e, ok := s.tl.Current(k, v.tl); ok && s.leafCurrent(e.Leaf, vis, v) {
 				out = append(out, FactRow{Key: k, Entry: e, Current: true})
 			}
 		}
@@ -135,14 +138,15 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 		return nil, err
 	}
 	var out []FactRow
-	err = s.readFacts(c, scope, "timeline "+subject+"::"+attribute, func(part func(string) bool) {
+	err = s.readFacts(c, scope, "timeline "+subject+"::"+attribute, func(part func(string) bool, vis func(index.Group) bool) {
 		for _, k := range s.tl.Keys(part, subject) {
 			if k.Subject != subject || k.Attribute != attribute {
 				continue
 			}
 			cur, _ := s.tl.Current(k, v.tl)
 			for _, e := range s.tl.History(k, v.tl) {
-				out = append(out, FactRow{Key: k, Entry: e, Current: e.Leaf == cur.Leaf && e.ValidFrom.Equal(cur.ValidFrom)})
+				current := e.Leaf == cur.Leaf && e.ValidFrom.Equal(cur.ValidFrom) && s.leafCurrent(e.Leaf, vis, v)
+				out = append(out, FactRow{Key: k, Entry: e, Current: current})
 			}
 		}
 	})
@@ -161,9 +165,11 @@ func (s *Store) Conflicts(c Caller, scope SearchScope) ([]Supersession, error) {
 		return nil, err
 	}
 	var out []Supersession
-	err := s.readFacts(c, scope, "conflicts", func(part func(string) bool) {
+	err := s.readFacts(c, scope, "conflicts", func(part func(string) bool, vis func(index.Group) bool) {
 		for _, x := range s.tl.Conflicts(part) {
-			out = append(out, Supersession{Old: FactRow{Key: x.Key, Entry: x.Old}, New: FactRow{Key: x.Key, Entry: x.New}})
+			cur, ok := s.tl.Current(x.Key, timeline.View{})
+			now := ok && cur.Value == x.New.Value && s.leafCurrent(cur.Leaf, vis, view{})
+			out = append(out, Supersession{Old: FactRow{Key: x.Key, Entry: x.Old}, New: FactRow{Key: x.Key, Entry: x.New, Current: now}})
 		}
 	})
 	if err != nil {

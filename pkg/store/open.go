@@ -182,12 +182,7 @@ func byRecord(loaded map[string]*leaf.Leaf) []*leaf.Leaf {
 	for _, l := range loaded {
 		all = append(all, l)
 	}
-	slices.SortFunc(all, func(a, b *leaf.Leaf) int {
-		if c := a.RecordedAt.Compare(b.RecordedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(all, compareRecord)
 	return all
 }
 

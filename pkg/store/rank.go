@@ -75,8 +75,9 @@ func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.Vie
 			pool[h.Doc] = h.Matched
 		}
 		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, holds: q.held, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+		s.markInferred(out, visibleDoc)
 	}
-	sortRanked(out)
+	s.sortRanked(out)
 	return out
 }
 
@@ -144,23 +145,14 @@ func (sc successors) lookup(d index.Doc) successor {
 	if got, seen := sc.of[d]; seen {
 		return got
 	}
+	// The one model of what is current (currency.go), with one narrowing:
+	// an inferred link moves the ranking only when it is about what the
+	// question asks (answers).
 	var next successor
-	st := sc.s.tl.Outdated(sc.s.docs[d].ID, sc.tv)
-	if st.Outdated {
-		for _, id := range st.Successors {
-			if n, ok := sc.s.byID[id]; ok && sc.visible(n) {
-				// The first visible one is the newest. Superseded only by
-				// memories this caller may not see (or that the view
-				// excludes), a memory is current for this caller.
-				next = successor{doc: n, ok: true}
-				break
-			}
-		}
-	}
-	if !next.ok {
-		if n, ok := sc.probableSuccessor(d); ok {
-			next = successor{doc: n, ok: true, probable: true}
-		}
+	if n, _, ok := sc.s.certainSuccessor(d, sc.tv, sc.visible); ok {
+		next = successor{doc: n, ok: true}
+	} else if e, ok := sc.s.likelySuccessor(d, sc.visible, func(e edge) bool { return sc.answers(d, e) }); ok {
+		next = successor{doc: e.to, ok: true, probable: true}
 	}
 	sc.of[d] = next
 	return next
@@ -207,6 +199,23 @@ func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) [
 	return out
 }
 
+// markInferred marks as not current, where they rank, the memories an
+// inferred link supersedes that supersede left in place because the link
+// is not about what the question asks ("the collector's port", when only
+// the metrics port moved): the memory may still answer best, but no
+// surface calls current what the one model (currency.go) calls replaced,
+// and its notice says what the later memory says.
+func (s *Store) markInferred(out []ranked, visible func(index.Doc) bool) {
+	for i := range out {
+		if !out[i].current {
+			continue
+		}
+		if e, ok := s.likelySuccessor(out[i].doc, visible, nil); ok {
+			out[i].current, out[i].by, out[i].probable = false, e.to, true
+		}
+	}
+}
+
 // notices explain why a ranked memory is not current: its facts' newer
 // values, or else the explicit correction by its successor. Callers hold
 // s.mu for reading.
@@ -223,12 +232,14 @@ func (s *Store) notices(r ranked, tv timeline.View) []string {
 	return []string{s.linkNotice(s.docs[r.by])}
 }
 
-func sortRanked(out []ranked) {
+// sortRanked orders a ranking best first; a tie goes to the memory that
+// became true later, then to the one recorded later (record order is the
+// order of saves, the same in every store that saved the same memories).
+func (s *Store) sortRanked(out []ranked) {
 	slices.SortStableFunc(out, func(a, b ranked) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.doc, a.doc) // newer first
+		return cmp.Or(cmp.Compare(b.score, a.score),
+			s.docs[b.doc].ValidFrom.Compare(s.docs[a.doc].ValidFrom),
+			cmp.Compare(b.doc, a.doc))
 	})
 }
 

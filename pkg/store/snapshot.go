@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -181,7 +182,7 @@ const indexName = "index.snapshot"
 // (index.SnapshotVersion is the index's): bump it when indexLeaf,
 // linkNeighbours or selfWords would build something else from the same
 // leaves.
-const indexCodeVersion = 1
+const indexCodeVersion = 2
 
 // indexSampled is how many documents an open re-tokenizes to check a
 // snapshot against the tokenizer it runs.
@@ -472,9 +473,29 @@ func (s *Store) rebuildable() bool {
 	return true
 }
 
-// compareRecord orders leaves in record order, as byRecord does.
+// compareRecord orders leaves in record order, as byRecord does: by record
+// time, then, within one batch (which shares it), by what the leaves say
+// rather than by their ids. An id carries the project's key, so ordering by
+// it alone numbered one journal's entries differently when it was ingested
+// from another directory, and a score tie between two of them was broken
+// the other way: the same memories gave another answer. A document's
+// blocks keep their order in the document; other memories go by the date
+// they became true; the id decides only between memories equal in both.
 func compareRecord(a, b *leaf.Leaf) int {
 	if c := a.RecordedAt.Compare(b.RecordedAt); c != 0 {
+		return c
+	}
+	return compareBatched(a, b)
+}
+
+// compareBatched orders leaves recorded at one time (see compareRecord).
+func compareBatched(a, b *leaf.Leaf) int {
+	if a.Source != nil && b.Source != nil {
+		if c := cmp.Or(strings.Compare(a.Source.Digest, b.Source.Digest), cmp.Compare(a.Source.Part, b.Source.Part)); c != 0 {
+			return c
+		}
+	}
+	if c := a.ValidFrom.Compare(b.ValidFrom); c != 0 {
 		return c
 	}
 	return strings.Compare(a.ID, b.ID)

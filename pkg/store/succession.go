@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -496,29 +497,6 @@ func (s *Store) addProbable(l *leaf.Leaf) {
 	}
 }
 
-// probableSuccessor returns the memory that most probably supersedes d
-// for this question (the newest among equals), if one is visible in the
-// view and it answers the question (asked.applies). A chain (A → B → C) is followed by the ranking's passes.
-func (sc successors) probableSuccessor(d index.Doc) (index.Doc, bool) {
-	var best edge
-	found := false
-	for _, e := range sc.s.likely[d] {
-		if !sc.visible(e.to) || !sc.answers(d, e) {
-			continue
-		}
-		// Two memories stating a fact on one key are ordered by the
-		// timeline, the certain kind: A → B → A makes the first A current
-		// again, whatever a guess would say.
-		if sc.s.tl.Shares(sc.s.docs[d].ID, sc.s.docs[e.to].ID) {
-			continue
-		}
-		if !found || e.conf > best.conf || e.conf == best.conf && sc.s.docs[e.to].ValidFrom.After(sc.s.docs[best.to].ValidFrom) {
-			best, found = e, true
-		}
-	}
-	return best.to, found
-}
-
 // asked is what a question touches, for deciding whether a probable
 // supersession is about it.
 type asked struct {
@@ -612,6 +590,13 @@ func (s *Store) Probables(c Caller, scope SearchScope) ([]ProbableLink, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.probablesWhere(vis, func(*leaf.Leaf, *leaf.Leaf) bool { return true }), nil
+}
+
+// probablesWhere lists the probable supersessions between live memories in
+// groups vis allows that keep accepts (old, new), most recent successor
+// first. Callers hold s.mu for reading.
+func (s *Store) probablesWhere(vis func(index.Group) bool, keep func(old, new *leaf.Leaf) bool) []ProbableLink {
 	var out []ProbableLink
 	for _, holder := range s.docs {
 		if !isLive(holder) || !vis(s.groupOf(holder)) {
@@ -626,11 +611,15 @@ func (s *Store) Probables(c Caller, scope SearchScope) ([]ProbableLink, error) {
 			if p.Newer {
 				old, nw = nw, old
 			}
-			out = append(out, ProbableLink{Old: s.shown(old), New: s.shown(nw), Confidence: p.Confidence, About: append(slices.Clone(p.Concepts), p.Terms...)})
+			if keep(old, nw) {
+				out = append(out, ProbableLink{Old: s.shown(old), New: s.shown(nw), Confidence: p.Confidence, About: append(slices.Clone(p.Concepts), p.Terms...)})
+			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b ProbableLink) int { return b.New.ValidFrom.Compare(a.New.ValidFrom) })
-	return out, nil
+	slices.SortStableFunc(out, func(a, b ProbableLink) int {
+		return cmp.Or(b.New.ValidFrom.Compare(a.New.ValidFrom), strings.Compare(a.New.ID, b.New.ID), strings.Compare(a.Old.ID, b.Old.ID))
+	})
+	return out
 }
 
 // Unlink undoes a probable supersession a person judged wrong: the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
@@ -161,11 +160,11 @@ func (s *Store) commit(r *request, j *journal.Journal) {
 // sync, then publishes it and answers every caller.
 //
 // The batch's leaves share one record time, and a start publishes leaves
-// in record order, ties by id (byRecord): so are they published here, for
+// in record order (compareRecord): so are they published here, for
 // the store a start rebuilds (its documents' order, their neighbour links,
 // an index snapshot of it) is then the one that ran.
 func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
-	slices.SortStableFunc(batch, func(a, b *saveReq) int { return strings.Compare(a.leaf.ID, b.leaf.ID) })
+	slices.SortStableFunc(batch, func(a, b *saveReq) int { return compareBatched(a.leaf, b.leaf) })
 	b := s.stageSaves(batch, s.now().UTC())
 	if len(b.entries) == 0 {
 		return

@@ -1765,7 +1765,12 @@ func (x *GetRequest) GetScope() SearchScope {
 type GetResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The memory.
-	Memory        *Memory `protobuf:"bytes,1,opt,name=memory" json:"memory,omitempty"`
+	Memory *Memory `protobuf:"bytes,1,opt,name=memory" json:"memory,omitempty"`
+	// Whether it is current now, by the one model every surface reads.
+	Currency *Currency `protobuf:"bytes,2,opt,name=currency" json:"currency,omitempty"`
+	// The probable supersessions inferred between it and other memories,
+	// either way.
+	Probable      []*ProbableLink `protobuf:"bytes,3,rep,name=probable" json:"probable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1807,6 +1812,94 @@ func (x *GetResponse) GetMemory() *Memory {
 	return nil
 }
 
+func (x *GetResponse) GetCurrency() *Currency {
+	if x != nil {
+		return x.Currency
+	}
+	return nil
+}
+
+func (x *GetResponse) GetProbable() []*ProbableLink {
+	if x != nil {
+		return x.Probable
+	}
+	return nil
+}
+
+// Currency is whether a memory is current now, and if not, what replaced it.
+type Currency struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// True when nothing the caller may see supersedes it.
+	Current bool `protobuf:"varint,1,opt,name=current" json:"current,omitempty"`
+	// The id of the memory that supersedes it.
+	SupersededBy string `protobuf:"bytes,2,opt,name=superseded_by,json=supersededBy" json:"superseded_by,omitempty"`
+	// What links the two: "correction" (explicit), "fact" (a newer value of a
+	// fact it states) or "inferred" (a probable supersession).
+	How string `protobuf:"bytes,3,opt,name=how" json:"how,omitempty"`
+	// 1 for a correction or a fact; the inference's confidence otherwise.
+	Certainty     float64 `protobuf:"fixed64,4,opt,name=certainty" json:"certainty,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Currency) Reset() {
+	*x = Currency{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Currency) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Currency) ProtoMessage() {}
+
+func (x *Currency) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Currency.ProtoReflect.Descriptor instead.
+func (*Currency) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Currency) GetCurrent() bool {
+	if x != nil {
+		return x.Current
+	}
+	return false
+}
+
+func (x *Currency) GetSupersededBy() string {
+	if x != nil {
+		return x.SupersededBy
+	}
+	return ""
+}
+
+func (x *Currency) GetHow() string {
+	if x != nil {
+		return x.How
+	}
+	return ""
+}
+
+func (x *Currency) GetCertainty() float64 {
+	if x != nil {
+		return x.Certainty
+	}
+	return 0
+}
+
 // StatsRequest asks for the daemon's state.
 type StatsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1818,7 +1911,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1830,7 +1923,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1843,7 +1936,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{15}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StatsRequest) GetCaller() *Caller {
@@ -1892,7 +1985,7 @@ type StatsResponse struct {
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1904,7 +1997,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1917,7 +2010,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{16}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StatsResponse) GetVersion() string {
@@ -2048,7 +2141,7 @@ type TreeStats struct {
 
 func (x *TreeStats) Reset() {
 	*x = TreeStats{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2060,7 +2153,7 @@ func (x *TreeStats) String() string {
 func (*TreeStats) ProtoMessage() {}
 
 func (x *TreeStats) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2073,7 +2166,7 @@ func (x *TreeStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeStats.ProtoReflect.Descriptor instead.
 func (*TreeStats) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TreeStats) GetReady() bool {
@@ -2136,7 +2229,7 @@ type ShutdownRequest struct {
 
 func (x *ShutdownRequest) Reset() {
 	*x = ShutdownRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2148,7 +2241,7 @@ func (x *ShutdownRequest) String() string {
 func (*ShutdownRequest) ProtoMessage() {}
 
 func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2161,7 +2254,7 @@ func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownRequest.ProtoReflect.Descriptor instead.
 func (*ShutdownRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ShutdownRequest) GetCaller() *Caller {
@@ -2181,7 +2274,7 @@ type ShutdownResponse struct {
 
 func (x *ShutdownResponse) Reset() {
 	*x = ShutdownResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2193,7 +2286,7 @@ func (x *ShutdownResponse) String() string {
 func (*ShutdownResponse) ProtoMessage() {}
 
 func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2206,7 +2299,7 @@ func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownResponse.ProtoReflect.Descriptor instead.
 func (*ShutdownResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
 }
 
 // MarkOutdatedRequest links a correction.
@@ -2224,7 +2317,7 @@ type MarkOutdatedRequest struct {
 
 func (x *MarkOutdatedRequest) Reset() {
 	*x = MarkOutdatedRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2236,7 +2329,7 @@ func (x *MarkOutdatedRequest) String() string {
 func (*MarkOutdatedRequest) ProtoMessage() {}
 
 func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2249,7 +2342,7 @@ func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkOutdatedRequest.ProtoReflect.Descriptor instead.
 func (*MarkOutdatedRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *MarkOutdatedRequest) GetCaller() *Caller {
@@ -2291,7 +2384,7 @@ type MarkOutdatedResponse struct {
 
 func (x *MarkOutdatedResponse) Reset() {
 	*x = MarkOutdatedResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2303,7 +2396,7 @@ func (x *MarkOutdatedResponse) String() string {
 func (*MarkOutdatedResponse) ProtoMessage() {}
 
 func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2316,7 +2409,7 @@ func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkOutdatedResponse.ProtoReflect.Descriptor instead.
 func (*MarkOutdatedResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *MarkOutdatedResponse) GetOld() *Memory {
@@ -2362,7 +2455,7 @@ type ForgetRequest struct {
 
 func (x *ForgetRequest) Reset() {
 	*x = ForgetRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2374,7 +2467,7 @@ func (x *ForgetRequest) String() string {
 func (*ForgetRequest) ProtoMessage() {}
 
 func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2387,7 +2480,7 @@ func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
 func (*ForgetRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ForgetRequest) GetCaller() *Caller {
@@ -2422,7 +2515,7 @@ type ForgetResponse struct {
 
 func (x *ForgetResponse) Reset() {
 	*x = ForgetResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2434,7 +2527,7 @@ func (x *ForgetResponse) String() string {
 func (*ForgetResponse) ProtoMessage() {}
 
 func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2447,7 +2540,7 @@ func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ForgetResponse) GetMemory() *Memory {
@@ -2470,7 +2563,7 @@ type RestoreRequest struct {
 
 func (x *RestoreRequest) Reset() {
 	*x = RestoreRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2482,7 +2575,7 @@ func (x *RestoreRequest) String() string {
 func (*RestoreRequest) ProtoMessage() {}
 
 func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2495,7 +2588,7 @@ func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreRequest.ProtoReflect.Descriptor instead.
 func (*RestoreRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RestoreRequest) GetCaller() *Caller {
@@ -2523,7 +2616,7 @@ type RestoreResponse struct {
 
 func (x *RestoreResponse) Reset() {
 	*x = RestoreResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2535,7 +2628,7 @@ func (x *RestoreResponse) String() string {
 func (*RestoreResponse) ProtoMessage() {}
 
 func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2548,7 +2641,7 @@ func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreResponse.ProtoReflect.Descriptor instead.
 func (*RestoreResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RestoreResponse) GetMemory() *Memory {
@@ -2571,7 +2664,7 @@ type PurgeRequest struct {
 
 func (x *PurgeRequest) Reset() {
 	*x = PurgeRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2583,7 +2676,7 @@ func (x *PurgeRequest) String() string {
 func (*PurgeRequest) ProtoMessage() {}
 
 func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2596,7 +2689,7 @@ func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PurgeRequest.ProtoReflect.Descriptor instead.
 func (*PurgeRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *PurgeRequest) GetCaller() *Caller {
@@ -2630,7 +2723,7 @@ type PurgeResponse struct {
 
 func (x *PurgeResponse) Reset() {
 	*x = PurgeResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2642,7 +2735,7 @@ func (x *PurgeResponse) String() string {
 func (*PurgeResponse) ProtoMessage() {}
 
 func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2655,7 +2748,7 @@ func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PurgeResponse.ProtoReflect.Descriptor instead.
 func (*PurgeResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *PurgeResponse) GetMemory() *Memory {
@@ -2699,7 +2792,7 @@ type ListReviewRequest struct {
 
 func (x *ListReviewRequest) Reset() {
 	*x = ListReviewRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2711,7 +2804,7 @@ func (x *ListReviewRequest) String() string {
 func (*ListReviewRequest) ProtoMessage() {}
 
 func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2724,7 +2817,7 @@ func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewRequest.ProtoReflect.Descriptor instead.
 func (*ListReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListReviewRequest) GetCaller() *Caller {
@@ -2752,7 +2845,7 @@ type ListReviewResponse struct {
 
 func (x *ListReviewResponse) Reset() {
 	*x = ListReviewResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2764,7 +2857,7 @@ func (x *ListReviewResponse) String() string {
 func (*ListReviewResponse) ProtoMessage() {}
 
 func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2777,7 +2870,7 @@ func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewResponse.ProtoReflect.Descriptor instead.
 func (*ListReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ListReviewResponse) GetMemories() []*Memory {
@@ -2804,7 +2897,7 @@ type ReviewRequest struct {
 
 func (x *ReviewRequest) Reset() {
 	*x = ReviewRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2816,7 +2909,7 @@ func (x *ReviewRequest) String() string {
 func (*ReviewRequest) ProtoMessage() {}
 
 func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2829,7 +2922,7 @@ func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRequest.ProtoReflect.Descriptor instead.
 func (*ReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ReviewRequest) GetCaller() *Caller {
@@ -2871,7 +2964,7 @@ type ReviewResponse struct {
 
 func (x *ReviewResponse) Reset() {
 	*x = ReviewResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2883,7 +2976,7 @@ func (x *ReviewResponse) String() string {
 func (*ReviewResponse) ProtoMessage() {}
 
 func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2896,7 +2989,7 @@ func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ReviewResponse) GetMemory() *Memory {
@@ -2929,7 +3022,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2941,7 +3034,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2954,7 +3047,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *LogRequest) GetCaller() *Caller {
@@ -3025,7 +3118,7 @@ type LogEntry struct {
 
 func (x *LogEntry) Reset() {
 	*x = LogEntry{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3037,7 +3130,7 @@ func (x *LogEntry) String() string {
 func (*LogEntry) ProtoMessage() {}
 
 func (x *LogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3050,7 +3143,7 @@ func (x *LogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
 func (*LogEntry) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *LogEntry) GetSeq() int64 {
@@ -3122,7 +3215,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3134,7 +3227,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3147,7 +3240,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *LogResponse) GetEntries() []*LogEntry {
@@ -3175,7 +3268,7 @@ type VerifyAuditRequest struct {
 
 func (x *VerifyAuditRequest) Reset() {
 	*x = VerifyAuditRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3187,7 +3280,7 @@ func (x *VerifyAuditRequest) String() string {
 func (*VerifyAuditRequest) ProtoMessage() {}
 
 func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3200,7 +3293,7 @@ func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyAuditRequest.ProtoReflect.Descriptor instead.
 func (*VerifyAuditRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *VerifyAuditRequest) GetCaller() *Caller {
@@ -3227,7 +3320,7 @@ type AuditProblem struct {
 
 func (x *AuditProblem) Reset() {
 	*x = AuditProblem{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3239,7 +3332,7 @@ func (x *AuditProblem) String() string {
 func (*AuditProblem) ProtoMessage() {}
 
 func (x *AuditProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3252,7 +3345,7 @@ func (x *AuditProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditProblem.ProtoReflect.Descriptor instead.
 func (*AuditProblem) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *AuditProblem) GetLine() int64 {
@@ -3305,7 +3398,7 @@ type VerifyAuditResponse struct {
 
 func (x *VerifyAuditResponse) Reset() {
 	*x = VerifyAuditResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3317,7 +3410,7 @@ func (x *VerifyAuditResponse) String() string {
 func (*VerifyAuditResponse) ProtoMessage() {}
 
 func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3330,7 +3423,7 @@ func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyAuditResponse.ProtoReflect.Descriptor instead.
 func (*VerifyAuditResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *VerifyAuditResponse) GetOk() bool {
@@ -3404,7 +3497,7 @@ type Fact struct {
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3416,7 +3509,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3429,7 +3522,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Fact) GetSubject() string {
@@ -3521,7 +3614,7 @@ type FactsRequest struct {
 
 func (x *FactsRequest) Reset() {
 	*x = FactsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3533,7 +3626,7 @@ func (x *FactsRequest) String() string {
 func (*FactsRequest) ProtoMessage() {}
 
 func (x *FactsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3546,7 +3639,7 @@ func (x *FactsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FactsRequest.ProtoReflect.Descriptor instead.
 func (*FactsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *FactsRequest) GetCaller() *Caller {
@@ -3595,7 +3688,7 @@ type FactsResponse struct {
 
 func (x *FactsResponse) Reset() {
 	*x = FactsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3607,7 +3700,7 @@ func (x *FactsResponse) String() string {
 func (*FactsResponse) ProtoMessage() {}
 
 func (x *FactsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3620,7 +3713,7 @@ func (x *FactsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FactsResponse.ProtoReflect.Descriptor instead.
 func (*FactsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *FactsResponse) GetFacts() []*Fact {
@@ -3649,7 +3742,7 @@ type TimelineRequest struct {
 
 func (x *TimelineRequest) Reset() {
 	*x = TimelineRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3661,7 +3754,7 @@ func (x *TimelineRequest) String() string {
 func (*TimelineRequest) ProtoMessage() {}
 
 func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3674,7 +3767,7 @@ func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineRequest.ProtoReflect.Descriptor instead.
 func (*TimelineRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *TimelineRequest) GetCaller() *Caller {
@@ -3723,7 +3816,7 @@ type TimelineResponse struct {
 
 func (x *TimelineResponse) Reset() {
 	*x = TimelineResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3735,7 +3828,7 @@ func (x *TimelineResponse) String() string {
 func (*TimelineResponse) ProtoMessage() {}
 
 func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3748,7 +3841,7 @@ func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineResponse.ProtoReflect.Descriptor instead.
 func (*TimelineResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *TimelineResponse) GetFacts() []*Fact {
@@ -3771,7 +3864,7 @@ type ConflictsRequest struct {
 
 func (x *ConflictsRequest) Reset() {
 	*x = ConflictsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3783,7 +3876,7 @@ func (x *ConflictsRequest) String() string {
 func (*ConflictsRequest) ProtoMessage() {}
 
 func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3796,7 +3889,7 @@ func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConflictsRequest.ProtoReflect.Descriptor instead.
 func (*ConflictsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ConflictsRequest) GetCaller() *Caller {
@@ -3826,7 +3919,7 @@ type Supersession struct {
 
 func (x *Supersession) Reset() {
 	*x = Supersession{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3838,7 +3931,7 @@ func (x *Supersession) String() string {
 func (*Supersession) ProtoMessage() {}
 
 func (x *Supersession) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3851,7 +3944,7 @@ func (x *Supersession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Supersession.ProtoReflect.Descriptor instead.
 func (*Supersession) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Supersession) GetOld() *Fact {
@@ -3884,7 +3977,7 @@ type ConflictsResponse struct {
 
 func (x *ConflictsResponse) Reset() {
 	*x = ConflictsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3896,7 +3989,7 @@ func (x *ConflictsResponse) String() string {
 func (*ConflictsResponse) ProtoMessage() {}
 
 func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3909,7 +4002,7 @@ func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConflictsResponse.ProtoReflect.Descriptor instead.
 func (*ConflictsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ConflictsResponse) GetSupersessions() []*Supersession {
@@ -3943,7 +4036,7 @@ type ProbableLink struct {
 
 func (x *ProbableLink) Reset() {
 	*x = ProbableLink{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3955,7 +4048,7 @@ func (x *ProbableLink) String() string {
 func (*ProbableLink) ProtoMessage() {}
 
 func (x *ProbableLink) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3968,7 +4061,7 @@ func (x *ProbableLink) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProbableLink.ProtoReflect.Descriptor instead.
 func (*ProbableLink) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ProbableLink) GetOld() *Memory {
@@ -4014,7 +4107,7 @@ type UnlinkRequest struct {
 
 func (x *UnlinkRequest) Reset() {
 	*x = UnlinkRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4026,7 +4119,7 @@ func (x *UnlinkRequest) String() string {
 func (*UnlinkRequest) ProtoMessage() {}
 
 func (x *UnlinkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4039,7 +4132,7 @@ func (x *UnlinkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlinkRequest.ProtoReflect.Descriptor instead.
 func (*UnlinkRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *UnlinkRequest) GetCaller() *Caller {
@@ -4074,7 +4167,7 @@ type UnlinkResponse struct {
 
 func (x *UnlinkResponse) Reset() {
 	*x = UnlinkResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4086,7 +4179,7 @@ func (x *UnlinkResponse) String() string {
 func (*UnlinkResponse) ProtoMessage() {}
 
 func (x *UnlinkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4099,7 +4192,7 @@ func (x *UnlinkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlinkResponse.ProtoReflect.Descriptor instead.
 func (*UnlinkResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *UnlinkResponse) GetHolder() *Memory {
@@ -4124,7 +4217,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4136,7 +4229,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4149,7 +4242,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ExportRequest) GetCaller() *Caller {
@@ -4186,7 +4279,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4198,7 +4291,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4211,7 +4304,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ExportResponse) GetRecords() []string {
@@ -4241,7 +4334,7 @@ type ImportRequest struct {
 
 func (x *ImportRequest) Reset() {
 	*x = ImportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4253,7 +4346,7 @@ func (x *ImportRequest) String() string {
 func (*ImportRequest) ProtoMessage() {}
 
 func (x *ImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4266,7 +4359,7 @@ func (x *ImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
 func (*ImportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ImportRequest) GetCaller() *Caller {
@@ -4302,7 +4395,7 @@ type ImportResponse struct {
 
 func (x *ImportResponse) Reset() {
 	*x = ImportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4314,7 +4407,7 @@ func (x *ImportResponse) String() string {
 func (*ImportResponse) ProtoMessage() {}
 
 func (x *ImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4327,7 +4420,7 @@ func (x *ImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResponse.ProtoReflect.Descriptor instead.
 func (*ImportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ImportResponse) GetImported() int64 {
@@ -4387,7 +4480,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4399,7 +4492,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4412,7 +4505,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *IngestRequest) GetCaller() *Caller {
@@ -4494,7 +4587,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4506,7 +4599,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4519,7 +4612,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *IngestResponse) GetStatus() IngestStatus {
@@ -4582,7 +4675,7 @@ type RebuildRequest struct {
 
 func (x *RebuildRequest) Reset() {
 	*x = RebuildRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4594,7 +4687,7 @@ func (x *RebuildRequest) String() string {
 func (*RebuildRequest) ProtoMessage() {}
 
 func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4607,7 +4700,7 @@ func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildRequest.ProtoReflect.Descriptor instead.
 func (*RebuildRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *RebuildRequest) GetCaller() *Caller {
@@ -4634,7 +4727,7 @@ type RebuildResponse struct {
 
 func (x *RebuildResponse) Reset() {
 	*x = RebuildResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4646,7 +4739,7 @@ func (x *RebuildResponse) String() string {
 func (*RebuildResponse) ProtoMessage() {}
 
 func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4659,7 +4752,7 @@ func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildResponse.ProtoReflect.Descriptor instead.
 func (*RebuildResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *RebuildResponse) GetMemories() int64 {
@@ -4705,7 +4798,7 @@ type TreeRequest struct {
 
 func (x *TreeRequest) Reset() {
 	*x = TreeRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4717,7 +4810,7 @@ func (x *TreeRequest) String() string {
 func (*TreeRequest) ProtoMessage() {}
 
 func (x *TreeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4730,7 +4823,7 @@ func (x *TreeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeRequest.ProtoReflect.Descriptor instead.
 func (*TreeRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *TreeRequest) GetCaller() *Caller {
@@ -4777,7 +4870,7 @@ type TreeNode struct {
 
 func (x *TreeNode) Reset() {
 	*x = TreeNode{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4789,7 +4882,7 @@ func (x *TreeNode) String() string {
 func (*TreeNode) ProtoMessage() {}
 
 func (x *TreeNode) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4802,7 +4895,7 @@ func (x *TreeNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeNode.ProtoReflect.Descriptor instead.
 func (*TreeNode) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *TreeNode) GetDepth() int32 {
@@ -4867,7 +4960,7 @@ type TreeResponse struct {
 
 func (x *TreeResponse) Reset() {
 	*x = TreeResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4879,7 +4972,7 @@ func (x *TreeResponse) String() string {
 func (*TreeResponse) ProtoMessage() {}
 
 func (x *TreeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4892,7 +4985,7 @@ func (x *TreeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeResponse.ProtoReflect.Descriptor instead.
 func (*TreeResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{59}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *TreeResponse) GetNodes() []*TreeNode {
@@ -4922,7 +5015,7 @@ type ConsolidateRequest struct {
 
 func (x *ConsolidateRequest) Reset() {
 	*x = ConsolidateRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4934,7 +5027,7 @@ func (x *ConsolidateRequest) String() string {
 func (*ConsolidateRequest) ProtoMessage() {}
 
 func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4947,7 +5040,7 @@ func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsolidateRequest.ProtoReflect.Descriptor instead.
 func (*ConsolidateRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{60}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ConsolidateRequest) GetCaller() *Caller {
@@ -4977,7 +5070,7 @@ type ConsolidateResponse struct {
 
 func (x *ConsolidateResponse) Reset() {
 	*x = ConsolidateResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4989,7 +5082,7 @@ func (x *ConsolidateResponse) String() string {
 func (*ConsolidateResponse) ProtoMessage() {}
 
 func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5002,7 +5095,7 @@ func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsolidateResponse.ProtoReflect.Descriptor instead.
 func (*ConsolidateResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{61}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ConsolidateResponse) GetWritten() int64 {
@@ -5143,9 +5236,16 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"GetRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12*\n" +
-	"\x05scope\x18\x03 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"6\n" +
+	"\x05scope\x18\x03 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\"\x98\x01\n" +
 	"\vGetResponse\x12'\n" +
-	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\"7\n" +
+	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\x12-\n" +
+	"\bcurrency\x18\x02 \x01(\v2\x11.ihmt.v1.CurrencyR\bcurrency\x121\n" +
+	"\bprobable\x18\x03 \x03(\v2\x15.ihmt.v1.ProbableLinkR\bprobable\"y\n" +
+	"\bCurrency\x12\x18\n" +
+	"\acurrent\x18\x01 \x01(\bR\acurrent\x12#\n" +
+	"\rsuperseded_by\x18\x02 \x01(\tR\fsupersededBy\x12\x10\n" +
+	"\x03how\x18\x03 \x01(\tR\x03how\x12\x1c\n" +
+	"\tcertainty\x18\x04 \x01(\x01R\tcertainty\"7\n" +
 	"\fStatsRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\"\x83\x04\n" +
 	"\rStatsResponse\x12\x18\n" +
@@ -5450,7 +5550,7 @@ func file_ihmt_v1_memory_proto_rawDescGZIP() []byte {
 }
 
 var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 62)
+var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
 var file_ihmt_v1_memory_proto_goTypes = []any{
 	(Scope)(0),                    // 0: ihmt.v1.Scope
 	(SearchScope)(0),              // 1: ihmt.v1.SearchScope
@@ -5474,66 +5574,67 @@ var file_ihmt_v1_memory_proto_goTypes = []any{
 	(*SearchResponse)(nil),        // 19: ihmt.v1.SearchResponse
 	(*GetRequest)(nil),            // 20: ihmt.v1.GetRequest
 	(*GetResponse)(nil),           // 21: ihmt.v1.GetResponse
-	(*StatsRequest)(nil),          // 22: ihmt.v1.StatsRequest
-	(*StatsResponse)(nil),         // 23: ihmt.v1.StatsResponse
-	(*TreeStats)(nil),             // 24: ihmt.v1.TreeStats
-	(*ShutdownRequest)(nil),       // 25: ihmt.v1.ShutdownRequest
-	(*ShutdownResponse)(nil),      // 26: ihmt.v1.ShutdownResponse
-	(*MarkOutdatedRequest)(nil),   // 27: ihmt.v1.MarkOutdatedRequest
-	(*MarkOutdatedResponse)(nil),  // 28: ihmt.v1.MarkOutdatedResponse
-	(*ForgetRequest)(nil),         // 29: ihmt.v1.ForgetRequest
-	(*ForgetResponse)(nil),        // 30: ihmt.v1.ForgetResponse
-	(*RestoreRequest)(nil),        // 31: ihmt.v1.RestoreRequest
-	(*RestoreResponse)(nil),       // 32: ihmt.v1.RestoreResponse
-	(*PurgeRequest)(nil),          // 33: ihmt.v1.PurgeRequest
-	(*PurgeResponse)(nil),         // 34: ihmt.v1.PurgeResponse
-	(*ListReviewRequest)(nil),     // 35: ihmt.v1.ListReviewRequest
-	(*ListReviewResponse)(nil),    // 36: ihmt.v1.ListReviewResponse
-	(*ReviewRequest)(nil),         // 37: ihmt.v1.ReviewRequest
-	(*ReviewResponse)(nil),        // 38: ihmt.v1.ReviewResponse
-	(*LogRequest)(nil),            // 39: ihmt.v1.LogRequest
-	(*LogEntry)(nil),              // 40: ihmt.v1.LogEntry
-	(*LogResponse)(nil),           // 41: ihmt.v1.LogResponse
-	(*VerifyAuditRequest)(nil),    // 42: ihmt.v1.VerifyAuditRequest
-	(*AuditProblem)(nil),          // 43: ihmt.v1.AuditProblem
-	(*VerifyAuditResponse)(nil),   // 44: ihmt.v1.VerifyAuditResponse
-	(*Fact)(nil),                  // 45: ihmt.v1.Fact
-	(*FactsRequest)(nil),          // 46: ihmt.v1.FactsRequest
-	(*FactsResponse)(nil),         // 47: ihmt.v1.FactsResponse
-	(*TimelineRequest)(nil),       // 48: ihmt.v1.TimelineRequest
-	(*TimelineResponse)(nil),      // 49: ihmt.v1.TimelineResponse
-	(*ConflictsRequest)(nil),      // 50: ihmt.v1.ConflictsRequest
-	(*Supersession)(nil),          // 51: ihmt.v1.Supersession
-	(*ConflictsResponse)(nil),     // 52: ihmt.v1.ConflictsResponse
-	(*ProbableLink)(nil),          // 53: ihmt.v1.ProbableLink
-	(*UnlinkRequest)(nil),         // 54: ihmt.v1.UnlinkRequest
-	(*UnlinkResponse)(nil),        // 55: ihmt.v1.UnlinkResponse
-	(*ExportRequest)(nil),         // 56: ihmt.v1.ExportRequest
-	(*ExportResponse)(nil),        // 57: ihmt.v1.ExportResponse
-	(*ImportRequest)(nil),         // 58: ihmt.v1.ImportRequest
-	(*ImportResponse)(nil),        // 59: ihmt.v1.ImportResponse
-	(*IngestRequest)(nil),         // 60: ihmt.v1.IngestRequest
-	(*IngestResponse)(nil),        // 61: ihmt.v1.IngestResponse
-	(*RebuildRequest)(nil),        // 62: ihmt.v1.RebuildRequest
-	(*RebuildResponse)(nil),       // 63: ihmt.v1.RebuildResponse
-	(*TreeRequest)(nil),           // 64: ihmt.v1.TreeRequest
-	(*TreeNode)(nil),              // 65: ihmt.v1.TreeNode
-	(*TreeResponse)(nil),          // 66: ihmt.v1.TreeResponse
-	(*ConsolidateRequest)(nil),    // 67: ihmt.v1.ConsolidateRequest
-	(*ConsolidateResponse)(nil),   // 68: ihmt.v1.ConsolidateResponse
-	(*timestamppb.Timestamp)(nil), // 69: google.protobuf.Timestamp
+	(*Currency)(nil),              // 22: ihmt.v1.Currency
+	(*StatsRequest)(nil),          // 23: ihmt.v1.StatsRequest
+	(*StatsResponse)(nil),         // 24: ihmt.v1.StatsResponse
+	(*TreeStats)(nil),             // 25: ihmt.v1.TreeStats
+	(*ShutdownRequest)(nil),       // 26: ihmt.v1.ShutdownRequest
+	(*ShutdownResponse)(nil),      // 27: ihmt.v1.ShutdownResponse
+	(*MarkOutdatedRequest)(nil),   // 28: ihmt.v1.MarkOutdatedRequest
+	(*MarkOutdatedResponse)(nil),  // 29: ihmt.v1.MarkOutdatedResponse
+	(*ForgetRequest)(nil),         // 30: ihmt.v1.ForgetRequest
+	(*ForgetResponse)(nil),        // 31: ihmt.v1.ForgetResponse
+	(*RestoreRequest)(nil),        // 32: ihmt.v1.RestoreRequest
+	(*RestoreResponse)(nil),       // 33: ihmt.v1.RestoreResponse
+	(*PurgeRequest)(nil),          // 34: ihmt.v1.PurgeRequest
+	(*PurgeResponse)(nil),         // 35: ihmt.v1.PurgeResponse
+	(*ListReviewRequest)(nil),     // 36: ihmt.v1.ListReviewRequest
+	(*ListReviewResponse)(nil),    // 37: ihmt.v1.ListReviewResponse
+	(*ReviewRequest)(nil),         // 38: ihmt.v1.ReviewRequest
+	(*ReviewResponse)(nil),        // 39: ihmt.v1.ReviewResponse
+	(*LogRequest)(nil),            // 40: ihmt.v1.LogRequest
+	(*LogEntry)(nil),              // 41: ihmt.v1.LogEntry
+	(*LogResponse)(nil),           // 42: ihmt.v1.LogResponse
+	(*VerifyAuditRequest)(nil),    // 43: ihmt.v1.VerifyAuditRequest
+	(*AuditProblem)(nil),          // 44: ihmt.v1.AuditProblem
+	(*VerifyAuditResponse)(nil),   // 45: ihmt.v1.VerifyAuditResponse
+	(*Fact)(nil),                  // 46: ihmt.v1.Fact
+	(*FactsRequest)(nil),          // 47: ihmt.v1.FactsRequest
+	(*FactsResponse)(nil),         // 48: ihmt.v1.FactsResponse
+	(*TimelineRequest)(nil),       // 49: ihmt.v1.TimelineRequest
+	(*TimelineResponse)(nil),      // 50: ihmt.v1.TimelineResponse
+	(*ConflictsRequest)(nil),      // 51: ihmt.v1.ConflictsRequest
+	(*Supersession)(nil),          // 52: ihmt.v1.Supersession
+	(*ConflictsResponse)(nil),     // 53: ihmt.v1.ConflictsResponse
+	(*ProbableLink)(nil),          // 54: ihmt.v1.ProbableLink
+	(*UnlinkRequest)(nil),         // 55: ihmt.v1.UnlinkRequest
+	(*UnlinkResponse)(nil),        // 56: ihmt.v1.UnlinkResponse
+	(*ExportRequest)(nil),         // 57: ihmt.v1.ExportRequest
+	(*ExportResponse)(nil),        // 58: ihmt.v1.ExportResponse
+	(*ImportRequest)(nil),         // 59: ihmt.v1.ImportRequest
+	(*ImportResponse)(nil),        // 60: ihmt.v1.ImportResponse
+	(*IngestRequest)(nil),         // 61: ihmt.v1.IngestRequest
+	(*IngestResponse)(nil),        // 62: ihmt.v1.IngestResponse
+	(*RebuildRequest)(nil),        // 63: ihmt.v1.RebuildRequest
+	(*RebuildResponse)(nil),       // 64: ihmt.v1.RebuildResponse
+	(*TreeRequest)(nil),           // 65: ihmt.v1.TreeRequest
+	(*TreeNode)(nil),              // 66: ihmt.v1.TreeNode
+	(*TreeResponse)(nil),          // 67: ihmt.v1.TreeResponse
+	(*ConsolidateRequest)(nil),    // 68: ihmt.v1.ConsolidateRequest
+	(*ConsolidateResponse)(nil),   // 69: ihmt.v1.ConsolidateResponse
+	(*timestamppb.Timestamp)(nil), // 70: google.protobuf.Timestamp
 }
 var file_ihmt_v1_memory_proto_depIdxs = []int32{
-	69,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
-	69,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
+	70,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
+	70,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
 	0,   // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
 	8,   // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
 	2,   // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
 	11,  // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
 	10,  // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
-	69,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
+	70,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
 	8,   // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
-	69,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
+	70,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
 	7,   // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
 	0,   // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
 	3,   // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
@@ -5543,7 +5644,7 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	7,   // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
 	1,   // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,   // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
-	69,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
+	70,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
 	4,   // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
 	16,  // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
 	17,  // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
@@ -5551,116 +5652,118 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	7,   // 24: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
 	1,   // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,   // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 27: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
-	69,  // 28: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
-	24,  // 29: ihmt.v1.StatsResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 30: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 31: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 32: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
-	9,   // 33: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
-	7,   // 34: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 35: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 36: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 37: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 38: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 39: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 40: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 41: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
-	7,   // 42: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
-	5,   // 43: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
-	9,   // 44: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 45: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 46: ihmt.v1.LogRequest.scope:type_name -> ihmt.v1.SearchScope
-	69,  // 47: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
-	8,   // 48: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
-	40,  // 49: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
-	7,   // 50: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
-	43,  // 51: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	69,  // 52: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	69,  // 53: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	69,  // 54: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	69,  // 55: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
-	7,   // 56: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 57: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 58: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 59: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 60: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 61: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 62: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 63: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
-	45,  // 64: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
-	45,  // 65: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
-	51,  // 66: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
-	53,  // 67: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
-	9,   // 68: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
-	9,   // 69: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
-	7,   // 70: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 71: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
-	7,   // 72: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 73: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,   // 74: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 75: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
-	0,   // 76: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
-	6,   // 77: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	7,   // 78: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 79: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 80: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 81: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
-	65,  // 82: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
-	24,  // 83: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
-	7,   // 84: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
-	24,  // 85: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
-	12,  // 86: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15,  // 87: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20,  // 88: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	22,  // 89: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	25,  // 90: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	27,  // 91: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	29,  // 92: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	31,  // 93: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	33,  // 94: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	35,  // 95: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	37,  // 96: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	39,  // 97: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	42,  // 98: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	46,  // 99: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	48,  // 100: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	50,  // 101: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	56,  // 102: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	58,  // 103: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	60,  // 104: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	62,  // 105: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
-	64,  // 106: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
-	67,  // 107: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
-	54,  // 108: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
-	14,  // 109: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19,  // 110: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21,  // 111: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	23,  // 112: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	26,  // 113: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	28,  // 114: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	30,  // 115: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	32,  // 116: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	34,  // 117: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	36,  // 118: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	38,  // 119: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	41,  // 120: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	44,  // 121: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	47,  // 122: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	49,  // 123: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	52,  // 124: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	57,  // 125: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	59,  // 126: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	61,  // 127: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	63,  // 128: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
-	66,  // 129: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
-	68,  // 130: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
-	55,  // 131: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
-	109, // [109:132] is the sub-list for method output_type
-	86,  // [86:109] is the sub-list for method input_type
-	86,  // [86:86] is the sub-list for extension type_name
-	86,  // [86:86] is the sub-list for extension extendee
-	0,   // [0:86] is the sub-list for field type_name
+	22,  // 27: ihmt.v1.GetResponse.currency:type_name -> ihmt.v1.Currency
+	54,  // 28: ihmt.v1.GetResponse.probable:type_name -> ihmt.v1.ProbableLink
+	7,   // 29: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
+	70,  // 30: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
+	25,  // 31: ihmt.v1.StatsResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 32: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 33: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 34: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
+	9,   // 35: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
+	7,   // 36: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 37: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 38: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 39: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 40: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 41: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 42: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 43: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
+	7,   // 44: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
+	5,   // 45: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
+	9,   // 46: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 47: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 48: ihmt.v1.LogRequest.scope:type_name -> ihmt.v1.SearchScope
+	70,  // 49: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	8,   // 50: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
+	41,  // 51: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
+	7,   // 52: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
+	44,  // 53: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
+	70,  // 54: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	70,  // 55: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	70,  // 56: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	70,  // 57: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	7,   // 58: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 59: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
+	46,  // 60: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 61: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 62: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
+	46,  // 63: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 64: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 65: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
+	46,  // 66: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
+	46,  // 67: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
+	52,  // 68: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
+	54,  // 69: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
+	9,   // 70: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
+	9,   // 71: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
+	7,   // 72: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 73: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
+	7,   // 74: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 75: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,   // 76: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 77: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 78: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,   // 79: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	7,   // 80: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	25,  // 81: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 82: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 83: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
+	66,  // 84: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
+	25,  // 85: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
+	7,   // 86: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
+	25,  // 87: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
+	12,  // 88: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15,  // 89: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	20,  // 90: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	23,  // 91: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	26,  // 92: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	28,  // 93: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	30,  // 94: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	32,  // 95: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	34,  // 96: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	36,  // 97: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	38,  // 98: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	40,  // 99: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	43,  // 100: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	47,  // 101: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	49,  // 102: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	51,  // 103: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	57,  // 104: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	59,  // 105: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	61,  // 106: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	63,  // 107: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	65,  // 108: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
+	68,  // 109: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
+	55,  // 110: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
+	14,  // 111: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19,  // 112: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	21,  // 113: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	24,  // 114: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	27,  // 115: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	29,  // 116: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	31,  // 117: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	33,  // 118: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	35,  // 119: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	37,  // 120: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	39,  // 121: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	42,  // 122: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	45,  // 123: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	48,  // 124: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	50,  // 125: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	53,  // 126: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	58,  // 127: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	60,  // 128: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	62,  // 129: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	64,  // 130: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	67,  // 131: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
+	69,  // 132: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
+	56,  // 133: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
+	111, // [111:134] is the sub-list for method output_type
+	88,  // [88:111] is the sub-list for method input_type
+	88,  // [88:88] is the sub-list for extension type_name
+	88,  // [88:88] is the sub-list for extension extendee
+	0,   // [0:88] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
@@ -5674,7 +5777,7 @@ func file_ihmt_v1_memory_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_memory_proto_rawDesc), len(file_ihmt_v1_memory_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   62,
+			NumMessages:   63,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
