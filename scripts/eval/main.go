@@ -120,7 +120,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&cfg.json, "json", false, "print the figures (and the misses) as JSON")
 	fs.StringVar(&cfg.keep, "keep", "", "keep each set's store under `DIR`; when it already holds that set's saves, reuse them and only ask")
 	fs.IntVar(&cfg.workers, "workers", 4, "questions in flight at once in a set (saves are always one at a time, in order)")
-	fs.IntVar(&cfg.jobs, "jobs", 1, "sets (or, with -ablate, set and signal runs) in flight at once, each with its own ihmtd")
+	fs.IntVar(&cfg.jobs, "jobs", 2, "sets (or, with -ablate, set and signal runs) in flight at once, each with its own ihmtd")
 	fs.Var((*names)(&cfg.disable), "disable", "switch the retrieval signal `NAME` off (repeatable, or comma-separated; `ihmtd -signals` lists them)")
 	fs.BoolVar(&cfg.ablate, "ablate", false, "also run every set once per signal with it alone off, and print what each set gains or loses")
 	fs.BoolVar(&cfg.ingestRepo, "ingest-repo", false, "instead: ingest this repository's README and Go sources into a store of personal memories, and report facts from code and the personal answers before and after")
