@@ -102,27 +102,34 @@ func runJobs(ctx context.Context, cfg config, bins testenv.Binaries, jobs []job,
 	defer cancel()
 	reps := make([]report, len(jobs))
 	outs := make([][]outcome, len(jobs))
-	errs := make([]error, len(jobs))
-	var mu sync.Mutex // stderr, and done
+	var mu sync.Mutex // stderr, done and first
 	done := 0
+	var first error // the failure that cancelled the rest, not what the cancel caused
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(cfg.jobs, len(jobs)) {
 		wg.Go(func() {
 			for i := range next {
 				if ctx.Err() != nil {
-					errs[i] = ctx.Err()
 					continue
 				}
-				reps[i], outs[i], errs[i] = runSet(ctx, cfg, bins, jobs[i], stderr)
+				var err error
+				reps[i], outs[i], err = runSet(ctx, cfg, bins, jobs[i], stderr)
 				mu.Lock()
 				done++
-				if errs[i] != nil {
+				if err != nil {
+					if first == nil {
+						first = fmt.Errorf("%s%s: %w", jobs[i].name, offNote(jobs[i].off), err)
+					}
 					cancel()
-					fmt.Fprintf(stderr, "eval: [%d/%d] %s%s: failed after %.1fs\n", done, len(jobs), jobs[i].name, offNote(jobs[i].off), reps[i].TotalSec)
+					fmt.Fprintf(stderr, "eval: [%d/%d] %s%s: failed\n", done, len(jobs), jobs[i].name, offNote(jobs[i].off))
 				} else {
-					fmt.Fprintf(stderr, "eval: [%d/%d] %s%s: %d/%d passed in %.1fs (elapsed %s)\n", done, len(jobs), jobs[i].name, offNote(jobs[i].off),
-						reps[i].Total.Passed, reps[i].Total.N, reps[i].TotalSec, time.Since(start).Round(time.Second))
+					errNote := ""
+					if n := reps[i].Total.Errors; n > 0 {
+						errNote = fmt.Sprintf(" (%d questions failed with an error, counted as misses)", n)
+					}
+					fmt.Fprintf(stderr, "eval: [%d/%d] %s%s: %d/%d passed in %.1fs (elapsed %s)%s\n", done, len(jobs), jobs[i].name, offNote(jobs[i].off),
+						reps[i].Total.Passed, reps[i].Total.N, reps[i].TotalSec, time.Since(start).Round(time.Second), errNote)
 				}
 				mu.Unlock()
 			}
@@ -133,10 +140,8 @@ func runJobs(ctx context.Context, cfg config, bins testenv.Binaries, jobs []job,
 	}
 	close(next)
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil && err != context.Canceled {
-			return nil, nil, fmt.Errorf("%s%s: %w", jobs[i].name, offNote(jobs[i].off), err)
-		}
+	if first != nil {
+		return nil, nil, first
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -100,3 +100,33 @@ exec %q "$@"
 	}
 	t.Logf("the output for people:\n%s", out.String())
 }
+
+// TestRunSetsDaemonFails: when a run's ihmtd does not start, the whole run
+// stops with an error that names the set and the signals off and carries
+// the daemon's words (the end-to-end test above is the control).
+func TestRunSetsDaemonFails(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "ihmtd")
+	script := `#!/bin/sh
+if [ "$1" = -signals ]; then printf 'alpha\twhy\n'; exit 0; fi
+echo "ihmtd: cannot open the store" >&2; exit 1
+`
+	if err := os.WriteFile(broken, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config{sets: []string{filepath.Join(testdataDir(root), "personal.jsonl")}, workers: 1, jobs: 2, disable: []string{"alpha"}}
+	var progress bytes.Buffer
+	err = runSets(context.Background(), cfg, testenv.Binaries{Daemon: broken}, time.Now(), io.Discard, &progress)
+	for _, want := range []string{"personal, with alpha off:", "ihmtd exited before serving", "cannot open the store"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to say %q", err, want)
+		}
+	}
+	if !strings.Contains(progress.String(), "[1/1] personal, with alpha off: failed") {
+		t.Errorf("progress:\n%s", progress.String())
+	}
+}
