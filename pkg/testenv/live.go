@@ -40,15 +40,17 @@ type Live struct {
 // StartLive starts ihmtd on the store in home and waits until it serves.
 // The shims run in work (made if missing; it should be outside any git
 // repository). The socket lives in a short temporary directory (a Unix
-// socket path has a ~104-byte limit) that Stop removes.
-func StartLive(ctx context.Context, bins Binaries, home, work string) (*Live, error) {
+// socket path has a ~104-byte limit) that Stop removes. daemonEnv
+// ("NAME=value") is added to ihmtd's environment only, after Environ's:
+// the evaluation switches retrieval signals off with IHMT_SIGNALS_OFF.
+func StartLive(ctx context.Context, bins Binaries, home, work string, daemonEnv ...string) (*Live, error) {
 	sockDir, err := os.MkdirTemp("", "ihmt-eval")
 	if err != nil {
 		return nil, err
 	}
 	w := &Live{bins: bins, home: home, sock: filepath.Join(sockDir, "ihmtd.sock"), work: work, dlog: &Logs{}, dexited: make(chan struct{})}
 	w.daemon = exec.Command(bins.Daemon, "-data", home, "-socket", w.sock, "-log-level", "warn")
-	w.daemon.Env = w.Environ("")
+	w.daemon.Env = append(w.Environ(""), daemonEnv...)
 	w.daemon.Stdout, w.daemon.Stderr = w.dlog, w.dlog
 	if err := w.daemon.Start(); err != nil {
 		os.RemoveAll(sockDir)

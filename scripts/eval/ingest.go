@@ -98,10 +98,15 @@ func ingestCheck(ctx context.Context, bins testenv.Binaries, repo string, worker
 	start := time.Now()
 	// Empty lists, not null, in --json.
 	rep := ingestReport{CodeFacts: []factRow{}, DocumentFacts: []factRow{}, DoubleCurrent: []string{}, NotSaved: []string{}}
-	set, err := loadSet(filepath.Join(filepath.Dir(defaultSet()), "personal.jsonl"))
+	root, err := repoRoot()
 	if err != nil {
 		return rep, err
 	}
+	set, err := loadSet(filepath.Join(testdataDir(root), "personal.jsonl"))
+	if err != nil {
+		return rep, err
+	}
+	javaFile := filepath.Join(testdataDir(root), "Inventory.java")
 	files, err := repoFiles(repo)
 	if err != nil {
 		return rep, err
@@ -127,7 +132,7 @@ func ingestCheck(ctx context.Context, bins testenv.Binaries, repo string, worker
 	}
 	before := askAll(ctx, set, shims, ids, workers)
 
-	docs, err := ingestCLI(ctx, w, bins, repo, append(files, javaFile()))
+	docs, err := ingestCLI(ctx, w, bins, repo, append(files, javaFile))
 	if err != nil {
 		return rep, err
 	}
@@ -145,7 +150,7 @@ func ingestCheck(ctx context.Context, bins testenv.Binaries, repo string, worker
 		rep.Leaves[kind] += len(d.IDs)
 		for _, id := range d.IDs {
 			sources[id] = kind + ": " + d.Name
-			java[id] = d.Name == filepath.Base(javaFile())
+			java[id] = d.Name == filepath.Base(javaFile)
 		}
 	}
 	after := askAll(ctx, set, shims, ids, workers)
@@ -190,8 +195,6 @@ func repoFiles(repo string) ([]string, error) {
 	}
 	return files, nil
 }
-
-func javaFile() string { return filepath.Join(filepath.Dir(defaultSet()), "Inventory.java") }
 
 type ingested struct {
 	Name    string   `json:"name"`

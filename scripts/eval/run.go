@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,35 +22,65 @@ import (
 // askAgent is the MCP client name the questions are asked under.
 const askAgent = "ihmt-eval"
 
-// savedSet is what -keep leaves beside the store: which set was saved, and
-// which set id each memory the store made stands for.
+// savedSet is what -keep leaves beside the store: which set was saved,
+// with which signals off, and which set id each memory the store made
+// stands for.
 type savedSet struct {
-	SetSHA256 string            `json:"set_sha256"`
-	IDs       map[string]string `json:"ids"` // store id → set id
+	SetSHA256  string            `json:"set_sha256"`
+	SignalsOff []string          `json:"signals_off,omitempty"`
+	IDs        map[string]string `json:"ids"` // store id → set id
 }
 
 const savedFile = "eval-saved.json"
 
-// runSet saves the set (unless -keep names a store that holds it already)
-// and asks every question.
-func runSet(ctx context.Context, cfg config, bins testenv.Binaries, set *evalSet, stderr io.Writer) (report, error) {
-	rep := report{Memories: len(set.Memories), Questions: len(set.Questions)}
-	dir, cleanup, err := runDir(cfg.keep)
+// job is one run: a set on its own store, with some signals off.
+type job struct {
+	path, name string
+	set        *evalSet
+	off        []string // sorted; nil: every signal on
+}
+
+// keepDir is where -keep keeps a job's store: one directory per set and
+// signal configuration, so that each is saved once and re-asked after.
+func (j job) keepDir(keep string) string {
+	if keep == "" {
+		return ""
+	}
+	name := j.name
+	if len(j.off) > 0 {
+		name += ".off-" + strings.Join(j.off, "+")
+	}
+	return filepath.Join(keep, name)
+}
+
+// runSet saves the job's set (unless -keep names a store that holds it
+// already) on a fresh ihmtd with the job's signals off, and asks every
+// question. It returns the report and every question's outcome, in the
+// set's order.
+func runSet(ctx context.Context, cfg config, bins testenv.Binaries, j job, stderr io.Writer) (report, []outcome, error) {
+	set := j.set
+	rep := report{Set: j.path, Name: j.name, SignalsOff: j.off, Memories: len(set.Memories), Questions: len(set.Questions)}
+	start := time.Now()
+	dir, cleanup, err := runDir(j.keepDir(cfg.keep))
 	if err != nil {
-		return rep, err
+		return rep, nil, err
 	}
 	defer cleanup()
-	sum, err := fileSHA256(cfg.set)
+	sum, err := fileSHA256(j.path)
 	if err != nil {
-		return rep, err
+		return rep, nil, err
 	}
-	prev, err := readSaved(dir, sum)
+	prev, err := readSaved(dir, sum, j.off)
 	if err != nil {
-		return rep, err
+		return rep, nil, err
 	}
-	w, err := testenv.StartLive(ctx, bins, filepath.Join(dir, "store"), filepath.Join(dir, "work"))
+	var env []string
+	if len(j.off) > 0 {
+		env = append(env, signalsOffEnv+"="+strings.Join(j.off, ","))
+	}
+	w, err := testenv.StartLive(ctx, bins, filepath.Join(dir, "store"), filepath.Join(dir, "work"), env...)
 	if err != nil {
-		return rep, err
+		return rep, nil, err
 	}
 	defer w.Stop()
 
@@ -62,7 +94,7 @@ func runSet(ctx context.Context, cfg config, bins testenv.Binaries, set *evalSet
 	}
 	shims, err := w.Shims(ctx, keys)
 	if err != nil {
-		return rep, err
+		return rep, nil, err
 	}
 
 	ids := map[string]string{}
@@ -71,11 +103,11 @@ func runSet(ctx context.Context, cfg config, bins testenv.Binaries, set *evalSet
 		ids, rep.Reused = prev.IDs, true
 	} else {
 		if rep.Saved, err = saveAll(ctx, set, shims, ids, stderr); err != nil {
-			return rep, err
+			return rep, nil, fmt.Errorf("%s: %w", j.name, err)
 		}
 		if cfg.keep != "" {
-			if err := writeSaved(dir, savedSet{SetSHA256: sum, IDs: ids}); err != nil {
-				return rep, err
+			if err := writeSaved(dir, savedSet{SetSHA256: sum, SignalsOff: j.off, IDs: ids}); err != nil {
+				return rep, nil, err
 			}
 		}
 	}
@@ -85,7 +117,9 @@ func runSet(ctx context.Context, cfg config, bins testenv.Binaries, set *evalSet
 	outs := askAll(ctx, set, shims, ids, cfg.workers)
 	rep.AskSec = time.Since(t1).Seconds()
 	rep.Kinds, rep.Total, rep.Misses = tallyRows(set, outs, cfg.verbose || cfg.json)
-	return rep, w.Stop()
+	err = w.Stop()
+	rep.TotalSec = time.Since(start).Seconds()
+	return rep, outs, err
 }
 
 // runDir is where the store and the shims' working directories go: the
@@ -111,7 +145,7 @@ func runDir(keep string) (string, func(), error) {
 // readSaved returns what an earlier -keep run saved in dir, nil when dir
 // holds no store yet. A store of another set, or one whose saves did not
 // finish, is refused rather than asked.
-func readSaved(dir, sum string) (*savedSet, error) {
+func readSaved(dir, sum string, off []string) (*savedSet, error) {
 	data, err := os.ReadFile(filepath.Join(dir, savedFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := os.Stat(filepath.Join(dir, "store")); err == nil {
@@ -128,6 +162,9 @@ func readSaved(dir, sum string) (*savedSet, error) {
 	}
 	if s.SetSHA256 != sum {
 		return nil, fmt.Errorf("%s holds the saves of another set (or an older version of it): remove the directory or name another", dir)
+	}
+	if !slices.Equal(s.SignalsOff, off) {
+		return nil, fmt.Errorf("%s holds saves made with signals %v off, not %v: remove the directory or name another", dir, s.SignalsOff, off)
 	}
 	return &s, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -101,19 +100,21 @@ type rankedItem struct {
 	Excerpt string `json:"excerpt"`
 }
 
-// report is a whole run's figures.
+// report is one set's figures (or the pooled figures of several).
 type report struct {
-	Set       string    `json:"set"`
-	Memories  int       `json:"memories"`
-	Questions int       `json:"questions"`
-	Saved     int       `json:"saved"`
-	Reused    bool      `json:"reused_store"`
-	Kinds     []kindRow `json:"kinds"`
-	Total     kindRow   `json:"total"`
-	SaveSec   float64   `json:"save_seconds"`
-	AskSec    float64   `json:"ask_seconds"`
-	TotalSec  float64   `json:"total_seconds"`
-	Misses    []miss    `json:"misses,omitempty"`
+	Set        string    `json:"set"`
+	Name       string    `json:"name"`
+	SignalsOff []string  `json:"signals_off,omitempty"`
+	Memories   int       `json:"memories"`
+	Questions  int       `json:"questions"`
+	Saved      int       `json:"saved"`
+	Reused     bool      `json:"reused_store"`
+	Kinds      []kindRow `json:"kinds"`
+	Total      kindRow   `json:"total"`
+	SaveSec    float64   `json:"save_seconds"`
+	AskSec     float64   `json:"ask_seconds"`
+	TotalSec   float64   `json:"total_seconds"`
+	Misses     []miss    `json:"misses,omitempty"`
 }
 
 func tallyRows(set *evalSet, outs []outcome, withMisses bool) ([]kindRow, kindRow, []miss) {
@@ -204,22 +205,38 @@ func (r report) print(w io.Writer, verbose bool) {
 	if r.Reused {
 		state = "store reused (-keep)"
 	}
-	fmt.Fprintf(w, "%s: %d memories (%s), %d questions through ihmt-mcp\n\n", r.Set, r.Memories, state, r.Questions)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tn\tpass\ttop-1\ttop-5\twrong-above\tstatuses\t")
-	for _, row := range append(r.Kinds, r.Total) {
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%s\t%d\t%s\t\n", row.Kind, row.N, row.Pass, opt(row.Top1), opt(row.Top5), row.WrongAbove, statuses(row.Statuses))
-	}
-	tw.Flush()
+	fmt.Fprintf(w, "%s (%s): %d memories (%s), %d questions through ihmt-mcp%s\n\n", r.Name, r.Set, r.Memories, state, r.Questions, offNote(r.SignalsOff))
+	printTable(w, r.Kinds, r.Total)
 	if r.Total.Errors > 0 {
 		fmt.Fprintf(w, "\n%d questions failed with an error (counted as misses; -v shows them)\n", r.Total.Errors)
 	}
 	fmt.Fprintf(w, "\nsave %.1fs, ask %.1fs, total %.1fs\n", r.SaveSec, r.AskSec, r.TotalSec)
-	if !verbose {
-		return
+	if verbose {
+		printMisses(w, r.Misses)
 	}
-	fmt.Fprintf(w, "\n%d misses:\n", len(r.Misses))
-	for _, m := range r.Misses {
+}
+
+// offNote says which signals a run had off, if any.
+func offNote(off []string) string {
+	if len(off) == 0 {
+		return ""
+	}
+	return ", with " + strings.Join(off, ", ") + " off"
+}
+
+// printTable is the per-kind table, then the total's row.
+func printTable(w io.Writer, rows []kindRow, total kindRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kind\tn\tpass\ttop-1\ttop-5\twrong-above\tstatuses\t")
+	for _, row := range append(slices.Clone(rows), total) {
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%s\t%d\t%s\t\n", row.Kind, row.N, row.Pass, opt(row.Top1), opt(row.Top5), row.WrongAbove, statuses(row.Statuses))
+	}
+	tw.Flush()
+}
+
+func printMisses(w io.Writer, misses []miss) {
+	fmt.Fprintf(w, "\n%d misses:\n", len(misses))
+	for _, m := range misses {
 		asOf := ""
 		if m.AsOf != "" {
 			asOf = " as_of " + m.AsOf
@@ -261,10 +278,4 @@ func statuses(m map[string]int) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func (r report) printJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
 }
