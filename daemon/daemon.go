@@ -70,6 +70,9 @@ type Config struct {
 	// ProfileSocket, when set, is a Unix socket to serve Go's runtime
 	// profiles on (profile.go).
 	ProfileSocket string
+	// SignalsOff names retrieval signals to switch off (store.Signals), for
+	// measuring what each does: ihmtd takes them from IHMT_SIGNALS_OFF.
+	SignalsOff []string
 }
 
 // daemon is one run of ihmtd.
@@ -234,7 +237,7 @@ func (d *daemon) setServing(serving bool) {
 // openStore opens the store, serves it, and tells systemd the daemon is
 // ready.
 func (d *daemon) openStore() error {
-	st, err := openStoreIn(d.cfg.Paths.Data, d.log)
+	st, err := openStoreIn(d.cfg.Paths.Data, d.log, d.cfg.SignalsOff)
 	if err != nil {
 		return err
 	}
@@ -356,7 +359,7 @@ func (d *daemon) rebuild(ctx context.Context, c store.Caller) (RebuildReport, er
 	if err := store.DropSnapshots(d.cfg.Paths.Data); err != nil {
 		d.log.Warn("rebuild: could not remove the derived snapshot", "err", err)
 	}
-	st, err := openStoreIn(d.cfg.Paths.Data, d.log)
+	st, err := openStoreIn(d.cfg.Paths.Data, d.log, d.cfg.SignalsOff)
 	if err != nil {
 		// It would not open at a start either: stop, so that the next start
 		// reports why, rather than serve nothing.
@@ -379,7 +382,7 @@ func (d *daemon) rebuild(ctx context.Context, c store.Caller) (RebuildReport, er
 
 // openStoreIn opens the store in dir with its settings. The settings live in
 // the store directory: it is checked before they are read.
-func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
+func openStoreIn(dir string, log *slog.Logger, signalsOff []string) (*store.Store, error) {
 	if err := store.CheckDir(dir, log); err != nil {
 		return nil, err
 	}
@@ -388,6 +391,10 @@ func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
 		return nil, err
 	}
 	opts.Logger = log
+	opts.SignalsOff = signalsOff
+	if len(signalsOff) > 0 {
+		log.Warn("retrieval signals switched off, for measuring: answers differ from a normal daemon's", "off", signalsOff)
+	}
 	if t := opts.Lexicon.Translations(); t != nil {
 		log.Info("FreeDict translations join queries", "files", t.Files, "headwords", t.Headwords)
 	} else {

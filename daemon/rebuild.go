@@ -28,7 +28,7 @@ func RebuildOffline(ctx context.Context, p paths.Paths, log *slog.Logger) (Rebui
 	if err := store.DropSnapshots(p.Data); err != nil {
 		return RebuildReport{}, fmt.Errorf("remove derived files: %w", err)
 	}
-	st, err := openStoreIn(p.Data, log)
+	st, err := openStoreIn(p.Data, log, nil)
 	if err != nil {
 		return RebuildReport{}, err
 	}

@@ -61,13 +61,17 @@ type expanded struct {
 	query  int // how many of terms are the query's own
 }
 
-// expand adds what bounded kept to terms; nil adds nothing.
-func expand(terms []string, k *kept) expanded {
+// expand adds what bounded kept to terms; nil adds nothing. Light words
+// weigh less when lighten is set (the "light" signal).
+func expand(terms []string, k *kept, lighten bool) expanded {
 	e := expanded{terms: append([]string(nil), terms...), query: len(terms)}
 	exp := k.words()
 	e.weights = make([]float64, len(terms), min(index.MaxQueryTerms, len(terms)+len(exp)))
 	for i, t := range terms {
-		e.weights[i] = termWeight(t, k.namedTerms())
+		e.weights[i] = 1
+		if lighten {
+			e.weights[i] = termWeight(t, k.namedTerms())
+		}
 	}
 	for _, x := range exp {
 		if len(e.terms) == index.MaxQueryTerms {

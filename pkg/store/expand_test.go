@@ -51,12 +51,12 @@ func TestExpandWeighsAbsentWords(t *testing.T) {
 		{Term: "reunion", For: 1, Source: lexicon.FromGlossary},   // control: "meet" is
 		{Term: "natal", For: 0, Source: lexicon.FromSynonyms},     // control: not curated
 	}
-	e := expand(terms, bounded(exp, func(t string) int { return df[t] }))
+	e := expand(terms, bounded(exp, func(t string) int { return df[t] }), true)
 	want := []float64{1, 1, 1, 0.3, 0.3}
 	if !slices.Equal(e.weights, want) {
 		t.Errorf("weights = %v for %v, want %v", e.weights, e.terms, want)
 	}
-	if e := expand(terms, nil); len(e.terms) != len(terms) {
+	if e := expand(terms, nil, true); len(e.terms) != len(terms) {
 		t.Errorf("expand(nil) = %v, want the query's own terms", e.terms)
 	}
 }
@@ -177,7 +177,7 @@ func TestExpandWeighsLightWords(t *testing.T) {
 		{Term: "obtain", For: 0, Source: lexicon.FromSynonyms},
 		{Term: "home", For: 1, Source: lexicon.FromSynonyms}, // control: not light
 	}
-	e := expand(terms, bounded(exp, func(t string) int { return df[t] }))
+	e := expand(terms, bounded(exp, func(t string) int { return df[t] }), true)
 	want := []float64{lightWeight, 1, lightWeight * 0.3, 0.3}
 	if !slices.Equal(e.weights, want) {
 		t.Errorf("weights = %v for %v, want %v", e.weights, e.terms, want)

@@ -94,8 +94,8 @@ func TestCodeYieldsToProse(t *testing.T) {
 		return out
 	}
 	s.mu.RLock()
-	plain, _ := s.scoreBM25(nil, expand(terms, nil), vis, all, candidatePool, false)
-	weighed, _ := s.score(nil, expand(terms, nil), vis, all, candidatePool, false)
+	plain, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, candidatePool, false)
+	weighed, _ := s.score(nil, expand(terms, nil, true), vis, all, candidatePool, false)
 	plainIDs, weighedIDs := idsOf(plain), idsOf(weighed)
 	s.mu.RUnlock()
 	if slices.Contains(plainIDs, home.Leaf.ID) {
@@ -136,10 +136,10 @@ func TestWeighKindsIsExhaustive(t *testing.T) {
 	for _, q := range []string{"live document", "live host", "isLive function", "document"} {
 		terms := tokenize.Terms(q)
 		s.mu.RLock()
-		every, _ := s.scoreBM25(nil, expand(terms, nil), vis, all, 1<<20, false)
+		every, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, 1<<20, false)
 		want, _ := s.applyPriors(every, aboutCode(terms))
 		for _, k := range []int{1, 5, 50} {
-			got, _ := s.score(nil, expand(terms, nil), vis, all, k, false)
+			got, _ := s.score(nil, expand(terms, nil, true), vis, all, k, false)
 			if !sameRanking(got, want[:min(k, len(want))]) {
 				t.Errorf("%q k=%d:\n got  %v\n want %v", q, k, got, want[:min(k, len(want))])
 			}

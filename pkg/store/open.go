@@ -27,7 +27,12 @@ import (
 // file, replays the log to restore anything the files lack, and starts the
 // writer.
 func Open(dir string, opts Options) (*Store, error) {
+	off, err := parseSwitches(opts.SignalsOff)
+	if err != nil {
+		return nil, err
+	}
 	s := newStore(dir, opts)
+	s.off = off
 	if err := CheckDir(dir, s.log); err != nil {
 		return nil, err
 	}
@@ -41,7 +46,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.entries = j.Entries()
-	fromSnapshot, err := s.publishAll(byRecord(d.loaded), <-snaps)
+	var fromSnapshot bool
+	fromSnapshot, err = s.publishAll(byRecord(d.loaded), <-snaps)
 	if err != nil {
 		j.Close()
 		return nil, err

@@ -66,7 +66,9 @@ type ranked struct {
 func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
 	out, at := s.weigh(raw, clue, q)
 	if withTimeline {
-		s.sinkToldLate(out, q, tv)
+		if s.on("told_late") {
+			s.sinkToldLate(out, q, tv)
+		}
 		visibleDoc := func(d index.Doc) bool {
 			return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
 		}
@@ -75,7 +77,6 @@ func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.Vie
 			pool[h.Doc] = h.Matched
 		}
 		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, holds: q.held, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
-		s.markInferred(out, visibleDoc)
 	}
 	s.sortRanked(out)
 	return out
@@ -89,27 +90,27 @@ func (s *Store) weigh(raw []index.Hit, clue []string, q question) (out []ranked,
 	at = make(map[index.Doc]int, 2*len(raw))
 	for _, h := range raw {
 		r := ranked{doc: h.Doc, score: h.Score, matched: h.Matched, current: true}
-		if len(clue) > 0 {
+		if len(clue) > 0 && s.on("clue") {
 			if s.containsAny(h.Doc, clue) {
 				r.score *= clueBoost
 			} else {
 				r.score *= clueDemote
 			}
 		}
-		if s.docs[h.Doc].Trust == leaf.TrustVerified {
+		if s.docs[h.Doc].Trust == leaf.TrustVerified && s.on("verified") {
 			r.score *= verifiedBoost
 		}
-		if s.elsewhere(q, r) {
+		if s.on("elsewhere") && s.elsewhere(q, r) {
 			r.score *= elsewhereDemote
 		}
 		// What was stated rises by where it was said and what it is about;
 		// a document's or code's block has its kind's prior (kind.go), and
 		// the words of a concept in a test's strings are no statement.
 		if kindOf(&s.docs[h.Doc].Header) == kindStated {
-			if s.home(r, q) {
+			if s.on("home") && s.home(r, q) {
 				r.score *= homeBoost
 			}
-			if s.topical(h.Doc, q) {
+			if s.on("concept") && s.topical(h.Doc, q) {
 				r.score *= conceptBoost
 			}
 		}
@@ -148,14 +149,22 @@ func (sc successors) lookup(d index.Doc) successor {
 	// The one model of what is current (currency.go), with one narrowing:
 	// an inferred link moves the ranking only when it is about what the
 	// question asks (answers).
-	var next successor
-	if n, _, ok := sc.s.certainSuccessor(d, sc.tv, sc.visible); ok {
-		next = successor{doc: n, ok: true}
-	} else if e, ok := sc.s.likelySuccessor(d, sc.visible, func(e edge) bool { return sc.answers(d, e) }); ok {
-		next = successor{doc: e.to, ok: true, probable: true}
-	}
+	next := sc.find(d)
 	sc.of[d] = next
 	return next
+}
+
+func (sc successors) find(d index.Doc) successor {
+	if n, _, ok := sc.s.certainSuccessor(d, sc.tv, sc.visible); ok {
+		return successor{doc: n, ok: true}
+	}
+	if !sc.s.on("inferred") {
+		return successor{}
+	}
+	if e, ok := sc.s.likelySuccessor(d, sc.visible, func(e edge) bool { return sc.answers(d, e) }); ok {
+		return successor{doc: e.to, ok: true, probable: true}
+	}
+	return successor{}
 }
 
 // supersede ranks every memory superseded in the view below its successor,
@@ -204,7 +213,9 @@ func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) [
 // is not about what the question asks ("the collector's port", when only
 // the metrics port moved): the memory may still answer best, but no
 // surface calls current what the one model (currency.go) calls replaced,
-// and its notice says what the later memory says.
+// and its notice says what the later memory says. It runs once the
+// verdict is judged: an inferred link is a guess, and one the question
+// does not touch neither orders the answer nor takes a rival away.
 func (s *Store) markInferred(out []ranked, visible func(index.Doc) bool) {
 	for i := range out {
 		if !out[i].current {

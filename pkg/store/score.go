@@ -28,6 +28,9 @@ import (
 //     measuring it.
 func (s *Store) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
 	// The kinds of leaves weigh in (kind.go): code yields to prose.
+	if !s.on("kind") {
+		return s.scoreBM25(t, terms, vis, inView, k, filtered)
+	}
 	return s.weighKinds(terms.terms[:terms.query], k, func(n int) ([]index.Hit, Coverage) { return s.scoreBM25(t, terms, vis, inView, n, filtered) })
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
@@ -220,25 +221,43 @@ func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRank
 	if opts.Descend {
 		descend = t
 	}
-	q.terms = s.unselfed(s.untimed(in.Query, q.terms), in.Caller.Project)
+	if s.on("untimed") {
+		q.terms = s.untimed(in.Query, q.terms)
+	}
+	if s.on("unselfed") {
+		q.terms = s.unselfed(q.terms, in.Caller.Project)
+	}
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
-	q.exp = bounded(s.lex.Expand(in.Query, q.terms), s.ix.DocFreq)
+	var more []lexicon.Expansion
+	if s.on("expand") {
+		more = s.lex.Expand(in.Query, q.terms)
+	}
+	q.exp = bounded(more, s.ix.DocFreq)
 	q.exp.named = writtenAsNames(in.Query)
-	raw, cov := s.score(descend, expand(q.terms, q.exp), vis, inView, max(q.limit, candidatePool), !q.view.zero())
+	raw, cov := s.score(descend, expand(q.terms, q.exp, s.on("light")), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
 	if len(raw) > 0 {
 		order = s.rank(raw, q.clue, q.ask, q.view.tl, inView, vis, !opts.Plain)
-		held = s.preferHolding(order, q.ask)
-		if q.ask.wants.Name == "" {
+		if s.on("holding") {
+			held = s.preferHolding(order, q.ask)
+		} else {
+			held = q.ask.wants.Name == "" || q.ask.held(order[0].doc)
+		}
+		if q.ask.wants.Name == "" && s.on("prefer_home") {
 			s.preferHome(order, q.ask)
 		}
 		rivals = rivalsOf(order)
-		if held && q.ask.wants.Name != "" {
+		if held && q.ask.wants.Name != "" && s.on("holding") {
 			rivals = s.holdingRivals(rivals, q.ask)
 		}
 	}
 	j := s.judged(order, rivals, q, vis, held)
+	if !opts.Plain {
+		now := s.visibleIn(vis, q.view)
+		s.markInferred(order, now)
+		s.markInferred(rivals, now)
+	}
 	res := SearchResult{
 		Verdict:          j.verdict,
 		Confidence:       j.confidence,
@@ -308,22 +327,34 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		Shared:      bits.OnesCount64(best.matched),
 		Informative: len(q.terms) + len(q.clue),
 		Topical:     s.topical(best.doc, q.ask),
-		Unknown:     s.unknownName(q.ask, vis),
-		Unowned:     s.unowned(q.ask, q.terms, q.exp, vis),
-		Wanted:      q.ask.wants.Name,
 		Held:        held,
-		Referents:   s.referents(order, q.ask),
-		Late:        s.late(q.ask, best),
 		Period:      q.ask.periodName,
-		Elsewhere:   s.elsewhere(q.ask, best),
+	}
+	if s.on("unknown_name") {
+		e.Unknown = s.unknownName(q.ask, vis)
+	}
+	if s.on("unowned") {
+		e.Unowned = s.unowned(q.ask, q.terms, q.exp, vis)
+	}
+	if s.on("wanted_value") {
+		e.Wanted = q.ask.wants.Name
+	}
+	if s.on("referents") {
+		e.Referents = s.referents(order, q.ask)
+	}
+	if s.on("late_period") {
+		e.Late = s.late(q.ask, best)
+	}
+	if s.on("other_project") {
+		e.Elsewhere = s.elsewhere(q.ask, best)
 	}
 	if e.Elsewhere {
 		e.Project = s.projects[q.ask.projects[0]]
 	}
-	if len(e.Referents) < 2 {
+	if len(e.Referents) < 2 && s.on("events") {
 		e.Events = s.events(order, q.ask, q.terms)
 	}
-	if strayMatch(e) {
+	if strayMatch(e) && s.on("stray") {
 		e.Unseen = s.unseen(q.terms, vis)
 	}
 	for i, r := range rivals {
@@ -334,7 +365,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 		// light word ("went") is no part of what either answers; within one,
 		// it still tells two near-tied memories apart.
 		e.Covered = s.covers(rivals[0], best, q, s.apart(best, rivals[0]))
-		e.Apart = s.referentsApart(best, rivals[0], e, q)
+		e.Apart = s.on("apart") && s.referentsApart(best, rivals[0], e, q)
 	}
 	return e
 }
@@ -350,7 +381,7 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 	// A tie between a memory at home and one elsewhere is decided by
 	// where the question is asked (referentsApart), not by their words.
 	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && s.home(order[0], q.ask) == s.home(rivals[0], q.ask) &&
-		(exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) {
+		(exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) && s.on("distinct") {
 		e.Distinct = s.distinct(order[0], rivals[0], q)
 		j = judge(e)
 	}

@@ -68,6 +68,9 @@ type Options struct {
 	// Lexicon knows what texts are about and what questions ask for; nil
 	// means lexicon.Default().
 	Lexicon *lexicon.Lexicon
+	// SignalsOff names retrieval signals (signals.go) to switch off, for
+	// measuring what each one does; none in normal use.
+	SignalsOff []string
 }
 
 // Store is an open memory store. Only one process may have a store open:
@@ -79,6 +82,7 @@ type Store struct {
 	reviewAll bool
 	extract   *facts.Extractor
 	lex       *lexicon.Lexicon
+	off       switches // retrieval signals switched off (signals.go)
 	reqs      chan *request
 	leaves    *leafQueue
 	written   writtenLeaves // leaves whose files were written: see texts.go

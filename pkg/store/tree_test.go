@@ -86,7 +86,7 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 				}
 				all := func(index.Doc) bool { return true }
 				s.treeMu.RLock()
-				got, cov := s.scoreTree(s.tree, expand(terms, nil), vis, all, 10, Coverage{})
+				got, cov := s.scoreTree(s.tree, expand(terms, nil, true), vis, all, 10, Coverage{})
 				s.treeMu.RUnlock()
 				want, _ := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: 10})
 				s.mu.RUnlock()

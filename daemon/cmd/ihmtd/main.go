@@ -11,9 +11,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ihmt-dev/ihmt/daemon"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/store"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 )
 
@@ -25,10 +27,17 @@ func main() {
 	level := flag.String("log-level", "info", "log level: debug, info, warn or error")
 	profiles := flag.String("pprof-socket", "", "serve Go's runtime profiles (net/http/pprof) on this Unix socket, read with: curl --unix-socket SOCK http://ihmtd/debug/pprof/profile?seconds=20 > cpu.prof")
 	showVersion := flag.Bool("version", false, "print the version and exit")
+	signals := flag.Bool("signals", false, "list the retrieval signals (name, a tab, why) and exit; IHMT_SIGNALS_OFF=a,b switches some off, for measuring")
 	rebuild := flag.Bool("rebuild", false, "rebuild every derived file (index, fact timelines, summary tree) from the leaf files, offline, and exit; fails while a daemon runs (use `ihmt rebuild` then)")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println("ihmtd", version.Version)
+		return
+	}
+	if *signals {
+		for _, s := range store.Signals {
+			fmt.Printf("%s\t%s\n", s.Name, s.Why)
+		}
 		return
 	}
 
@@ -64,6 +73,7 @@ func main() {
 		IdleExit:      *idle,
 		Logger:        log,
 		ProfileSocket: *profiles,
+		SignalsOff:    signalsOff(),
 	})
 	switch {
 	case errors.Is(err, daemon.ErrLockHeld):
@@ -75,4 +85,15 @@ func main() {
 		log.Error("ihmtd failed", "err", err)
 		os.Exit(1)
 	}
+}
+
+// signalsOff reads IHMT_SIGNALS_OFF: retrieval signals to switch off, for
+// measuring (scripts/eval -ablate). The store refuses a name it does not
+// know.
+func signalsOff() []string {
+	v := strings.TrimSpace(os.Getenv("IHMT_SIGNALS_OFF"))
+	if v == "" {
+		return nil
+	}
+	return strings.Split(v, ",")
 }
