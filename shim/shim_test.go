@@ -316,6 +316,16 @@ func TestShimScenario(t *testing.T) {
 			t.Errorf("found text does not carry the verdict, the memory, its id and its agent:\n%s", text)
 		}
 
+		// detail=full says why, in a few bounded lines; compact does not.
+		if _, has := found["why"]; has {
+			t.Errorf("a compact answer carries its trace: %v", found["why"])
+		}
+		full, text := ok(t, cs, "search_memory", map[string]any{"query": "which database does staging use?", "detail": "full"})
+		why := isArray(t, "why", full["why"])
+		if len(why) == 0 || len(why) > 1+whyRanked || !strings.Contains(text, "why: decided by found") {
+			t.Errorf("detail=full: why = %v, text:\n%s", why, text)
+		}
+
 		// The daemon recorded the MCP client as the writer.
 		got, err := d.api.Get(context.Background(), &ihmtv1.GetRequest{Caller: &ihmtv1.Caller{Project: "github.com/org/repo"}, Id: id})
 		if err != nil {

@@ -36,6 +36,7 @@ type SearchResult struct {
 	Message    string      `json:"message"`
 	NextStep   string      `json:"next_step" jsonschema:"what to do with this answer"`
 	Notes      []string    `json:"notes" jsonschema:"things to tell the user about this session"`
+	Why        []string    `json:"why,omitempty" jsonschema:"with detail full: how the answer was reached (the verdict's case, its evidence, the signals that moved the first results)"`
 }
 
 // nextStep tells the model what each verdict asks of it. It is in the
@@ -111,7 +112,7 @@ func searchRequest(caller *ihmtv1.Caller, args SearchArgs) (req *ihmtv1.SearchRe
 		return nil, false, &ihmtv1.WordError{Field: "detail", Word: args.Detail, Valid: []string{"compact", "full"}}
 	}
 	return &ihmtv1.SearchRequest{
-		Caller: caller, Query: args.Query, Clue: args.Clue, Scope: scope, Limit: int32(args.Limit), AsOf: args.AsOf, KnownAt: args.KnownAt,
+		Caller: caller, Query: args.Query, Clue: args.Clue, Scope: scope, Limit: int32(args.Limit), AsOf: args.AsOf, KnownAt: args.KnownAt, Explain: full,
 	}, full, nil
 }
 
@@ -142,6 +143,37 @@ func searchResult(resp *ihmtv1.SearchResponse, noLimit, full bool) SearchResult 
 		out.Results = append(out.Results, result(r, i, full))
 	}
 	out.NextStep = nextStep[out.Status]
+	out.Why = why(resp.GetTrace())
+	return out
+}
+
+// whyRanked and whyEvidence bound the trace a model is shown: the verdict
+// and the first few memories' signals say why; the whole trace is for
+// people (`ihmt search --explain`) and costs tokens the model needs for
+// the answer.
+const (
+	whyRanked   = 3
+	whyEvidence = 8
+)
+
+// why is a search's trace in a few short lines for the model.
+func why(t *ihmtv1.Trace) []string {
+	if t == nil {
+		return nil
+	}
+	ev := t.GetEvidence()
+	out := []string{fmt.Sprintf("decided by %s (%s)", t.GetDecided(), strings.Join(ev[:min(len(ev), whyEvidence)], ", "))}
+	for _, r := range t.GetRanked()[:min(len(t.GetRanked()), whyRanked)] {
+		var fs []string
+		for _, f := range r.GetFactors() {
+			fs = append(fs, ihmtv1.FactorText(f))
+		}
+		line := fmt.Sprintf("%s: bm25 %.2f → %.2f", r.GetId(), r.GetBase(), r.GetScore())
+		if len(fs) > 0 {
+			line += " (" + strings.Join(fs, "; ") + ")"
+		}
+		out = append(out, line)
+	}
 	return out
 }
 
@@ -257,6 +289,9 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 			how = "through the summary tree"
 		}
 		fmt.Fprintf(b, "\n\ncoverage: exhaustive=%v, %d of %d visible memories scored %s", out.Coverage.Exhaustive, out.Coverage.LeavesScored, out.Coverage.LeavesVisible, how)
+		for _, w := range out.Why {
+			fmt.Fprintf(b, "\nwhy: %s", w)
+		}
 	}
 }
 

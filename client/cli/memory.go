@@ -120,6 +120,7 @@ func cmdSearch(e *env, args []string) error {
 	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
 	knownAt := fs.String("known-at", "", "answer with what the memory had recorded by this date (YYYY-MM-DD)")
 	full := fs.Bool("full", false, "show every result whole (long ones are clipped otherwise)")
+	explain := fs.Bool("explain", false, "also show how the search reached its answer: the rewrite, each ranked memory's score and signals, the verdict's case")
 	q, err := query(fs, args, "give a query: ihmt search where do I deploy staging")
 	if err != nil {
 		return err
@@ -128,7 +129,7 @@ func cmdSearch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt}
+	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt, Explain: *explain}
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
 		resp, err := c.Search(e.ctx, req)
 		if err == nil {
@@ -137,8 +138,31 @@ func cmdSearch(e *env, args []string) error {
 		return resp, err
 	}, func(resp *ihmtv1.SearchResponse) error {
 		printSearch(e.stdout, resp, *full)
+		printTrace(e.stdout, resp.GetTrace())
 		return nil
 	})
+}
+
+// printTrace shows a search's trace, when it carries one.
+func printTrace(w io.Writer, t *ihmtv1.Trace) {
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nHow this answer was reached\n  searched for: %s\n", strings.Join(t.GetTerms(), " "))
+	for _, r := range t.GetRewrites() {
+		fmt.Fprintf(w, "  rewrite  %s\n", r)
+	}
+	for i, r := range t.GetRanked() {
+		state := ""
+		if !r.GetCurrent() {
+			state = "  (not current)"
+		}
+		fmt.Fprintf(w, "  %2d. %s  base %.3f → %.3f%s\n", i+1, r.GetId(), r.GetBase(), r.GetScore(), state)
+		for _, f := range r.GetFactors() {
+			fmt.Fprintf(w, "        %s\n", ihmtv1.FactorText(f))
+		}
+	}
+	fmt.Fprintf(w, "  verdict decided by: %s\n  evidence: %s\n", t.GetDecided(), strings.Join(t.GetEvidence(), ", "))
 }
 
 // A compact answer shows a result's first lines only: an ingested function

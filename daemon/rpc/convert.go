@@ -87,6 +87,7 @@ func searchInput(req *ihmtv1.SearchRequest, scope store.SearchScope) store.Searc
 		Limit:   int(req.GetLimit()),
 		AsOf:    req.GetAsOf(),
 		KnownAt: req.GetKnownAt(),
+		Explain: req.GetExplain(),
 	}
 }
 
@@ -226,6 +227,7 @@ func searchReply(res store.SearchResult) *ihmtv1.SearchResponse {
 		Terms:            res.Terms,
 		ScopeDescription: res.ScopeDescription,
 		Message:          res.Message,
+		Trace:            trace(res.Trace),
 	}
 	switch res.Verdict {
 	case store.Found:
@@ -329,4 +331,20 @@ func ts(t time.Time) *timestamppb.Timestamp {
 		return nil
 	}
 	return timestamppb.New(t)
+}
+
+// trace is a search's trace on the wire; nil when none was asked for.
+func trace(t *store.Trace) *ihmtv1.Trace {
+	if t == nil {
+		return nil
+	}
+	return &ihmtv1.Trace{
+		Terms: t.Terms, Rewrites: t.Rewrites, Decided: t.Decided, Evidence: t.Evidence,
+		Ranked: each(t.Ranked, func(r store.RankTrace) *ihmtv1.RankTrace {
+			return &ihmtv1.RankTrace{Id: r.ID, Base: r.Base, Score: r.Score, Current: r.Current,
+				Factors: each(r.Factors, func(f store.Factor) *ihmtv1.Factor {
+					return &ihmtv1.Factor{Signal: f.Signal, Value: f.Value, Note: f.Note}
+				})}
+		}),
+	}
 }

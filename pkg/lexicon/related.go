@@ -29,6 +29,23 @@ const (
 	FromCognate
 )
 
+// String names a source as a search's trace shows it.
+func (s Source) String() string {
+	switch s {
+	case FromGlossary:
+		return "glossary"
+	case FromConcept:
+		return "concept"
+	case FromSynonyms:
+		return "synonym"
+	case FromTranslation:
+		return "translation"
+	case FromCognate:
+		return "cognate"
+	}
+	return "unknown"
+}
+
 // related maps a term to the terms that may stand for it, best first.
 type related map[string][]string
 

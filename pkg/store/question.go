@@ -208,7 +208,7 @@ func (s *Store) holdsMemo(q question) func(index.Doc) bool {
 // holds the kind of value the question wants, when the best holds none:
 // "which port…" is answered by the memory with a port in it. It reports
 // whether the top memory now holds one. Callers hold s.mu for reading.
-func (s *Store) preferHolding(order []ranked, q question) bool {
+func (s *Store) preferHolding(order []ranked, q question, tr *tracer) bool {
 	if q.wants.Name == "" || len(order) == 0 {
 		return true
 	}
@@ -223,6 +223,7 @@ func (s *Store) preferHolding(order []ranked, q question) bool {
 		if q.held(r.doc) {
 			copy(order[1:i+1], order[:i])
 			order[0] = r
+			tr.moved(r.doc, "holding", "moved first: it holds a "+q.wants.Name)
 			return true
 		}
 	}
@@ -581,7 +582,7 @@ func (s *Store) home(r ranked, q question) bool {
 // the best holds: "What's the config file called?" asked in a project
 // means the project's config file, not the laptop's ~/.ssh/config, when
 // both answer it in as many words. Callers hold s.mu for reading.
-func (s *Store) preferHome(order []ranked, q question) {
+func (s *Store) preferHome(order []ranked, q question, tr *tracer) {
 	best := order[0]
 	if q.from == "" || len(order) < 2 || s.home(best, q) || bits.OnesCount64(best.matched) < 2 {
 		return // one word in common ("where do I live?") says too little of what is meant
@@ -594,6 +595,7 @@ func (s *Store) preferHome(order []ranked, q question) {
 		if r.current && s.home(r, q) && r.matched&best.matched == best.matched && kindOf(&s.docs[r.doc].Header) == kindStated {
 			copy(order[1:i+1], order[:i])
 			order[0] = r
+			tr.moved(r.doc, "prefer_home", "moved first: at home, in a near tie")
 			return
 		}
 	}

@@ -63,11 +63,11 @@ type ranked struct {
 //     well before what was recorded just before it: toldlate.go) sinks.
 //
 // Callers hold s.mu for reading.
-func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
-	out, at := s.weigh(raw, clue, q)
+func (s *Store) rank(raw []index.Hit, clue []string, q question, tr *tracer, tv timeline.View, inView func(index.Doc) bool, vis func(index.Group) bool, withTimeline bool) []ranked {
+	out, at := s.weigh(raw, clue, q, tr)
 	if withTimeline {
 		if s.on("told_late") {
-			s.sinkToldLate(out, q, tv)
+			s.sinkToldLate(out, q, tv, tr)
 		}
 		visibleDoc := func(d index.Doc) bool {
 			return isLive(s.docs[d]) && vis(s.groupOf(s.docs[d])) && inView(d)
@@ -76,7 +76,7 @@ func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.Vie
 		for _, h := range raw {
 			pool[h.Doc] = h.Matched
 		}
-		out = s.supersede(out, at, successors{s: s, tv: tv, q: q.asked, holds: q.held, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
+		out = s.supersede(out, at, tr, successors{s: s, tv: tv, q: q.asked, holds: q.held, pool: pool, visible: visibleDoc, of: make(map[index.Doc]successor, 2*len(raw))})
 	}
 	s.sortRanked(out)
 	return out
@@ -84,34 +84,38 @@ func (s *Store) rank(raw []index.Hit, clue []string, q question, tv timeline.Vie
 
 // weigh applies the clue and trust to the scored pool, and returns it with
 // each memory's place in it.
-func (s *Store) weigh(raw []index.Hit, clue []string, q question) (out []ranked, at map[index.Doc]int) {
+func (s *Store) weigh(raw []index.Hit, clue []string, q question, tr *tracer) (out []ranked, at map[index.Doc]int) {
 	// Room for a successor pulled in for each: the ranking never grows.
 	out = make([]ranked, 0, 2*len(raw))
 	at = make(map[index.Doc]int, 2*len(raw))
 	for _, h := range raw {
 		r := ranked{doc: h.Doc, score: h.Score, matched: h.Matched, current: true}
+		times := func(signal string, v float64) {
+			r.score *= v
+			tr.times(h.Doc, signal, v)
+		}
 		if len(clue) > 0 && s.on("clue") {
 			if s.containsAny(h.Doc, clue) {
-				r.score *= clueBoost
+				times("clue", clueBoost)
 			} else {
-				r.score *= clueDemote
+				times("clue", clueDemote)
 			}
 		}
 		if s.docs[h.Doc].Trust == leaf.TrustVerified && s.on("verified") {
-			r.score *= verifiedBoost
+			times("verified", verifiedBoost)
 		}
 		if s.on("elsewhere") && s.elsewhere(q, r) {
-			r.score *= elsewhereDemote
+			times("elsewhere", elsewhereDemote)
 		}
 		// What was stated rises by where it was said and what it is about;
 		// a document's or code's block has its kind's prior (kind.go), and
 		// the words of a concept in a test's strings are no statement.
 		if kindOf(&s.docs[h.Doc].Header) == kindStated {
 			if s.on("home") && s.home(r, q) {
-				r.score *= homeBoost
+				times("home", homeBoost)
 			}
 			if s.on("concept") && s.topical(h.Doc, q) {
-				r.score *= conceptBoost
+				times("concept", conceptBoost)
 			}
 		}
 		at[h.Doc] = len(out)
@@ -170,7 +174,7 @@ func (sc successors) find(d index.Doc) successor {
 // supersede ranks every memory superseded in the view below its successor,
 // pulling the successor in (with the memory's score and matched terms)
 // when the pool lacks it. It returns the pool, grown.
-func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) []ranked {
+func (s *Store) supersede(out []ranked, at map[index.Doc]int, tr *tracer, succ successors) []ranked {
 	// Successor chains are short; a few passes settle A → B → C.
 	for pass := 0; pass < 3; pass++ {
 		changed := false
@@ -182,12 +186,18 @@ func (s *Store) supersede(out []ranked, at map[index.Doc]int, succ successors) [
 			r := &out[i]
 			if r.current {
 				r.current, r.by, r.probable = false, sc.doc, sc.probable
+				how := "superseded"
+				if sc.probable {
+					how = "inferred"
+				}
+				tr.moved(r.doc, how, "ranked below its successor "+s.docs[sc.doc].ID)
 			}
 			j, ok := at[sc.doc]
 			if !ok {
 				j = len(out)
 				at[sc.doc] = j
 				out = append(out, ranked{doc: sc.doc, score: r.score, matched: r.matched, current: true})
+				tr.moved(sc.doc, "superseded", "pulled in as the successor of "+s.docs[r.doc].ID)
 				r = &out[i] // out may have moved
 				changed = true
 			}

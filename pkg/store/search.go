@@ -64,6 +64,8 @@ type SearchInput struct {
 	// KnownAt, optional: answer with what had been recorded by that date
 	// (record time).
 	KnownAt string
+	// Explain asks for the search's trace (explain.go).
+	Explain bool
 }
 
 // Hit is one ranked memory.
@@ -112,6 +114,8 @@ type SearchResult struct {
 	ScopeDescription string
 	// Message explains the verdict to a person or a model.
 	Message string
+	// Trace is how the search reached its answer, when asked (Explain).
+	Trace *Trace
 }
 
 // Search ranks the memories the caller may see. The ranking is exhaustive:
@@ -128,6 +132,7 @@ type query struct {
 	limit       int
 	view        view
 	ask         question
+	tr          *tracer // nil unless the caller asked for the trace
 }
 
 // parseSearch checks a search's input and reads its words, limit and view.
@@ -221,11 +226,18 @@ func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRank
 	if opts.Descend {
 		descend = t
 	}
+	if in.Explain {
+		q.tr = newTracer()
+	}
 	if s.on("untimed") {
+		before := q.terms
 		q.terms = s.untimed(in.Query, q.terms)
+		q.tr.rewrite("untimed", before, q.terms)
 	}
 	if s.on("unselfed") {
+		before := q.terms
 		q.terms = s.unselfed(q.terms, in.Caller.Project)
+		q.tr.rewrite("unselfed", before, q.terms)
 	}
 	q.ask = s.questionOf(in.Query, q.terms, in.Caller.Project)
 	var more []lexicon.Expansion
@@ -234,25 +246,31 @@ func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRank
 	}
 	q.exp = bounded(more, s.ix.DocFreq)
 	q.exp.named = writtenAsNames(in.Query)
+	for _, x := range q.exp.words() {
+		q.tr.note("expand: %s for %s (%s)", x.Term, q.terms[x.For], x.Source)
+	}
 	raw, cov := s.score(descend, expand(q.terms, q.exp, s.on("light")), vis, inView, max(q.limit, candidatePool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
 	if len(raw) > 0 {
-		order = s.rank(raw, q.clue, q.ask, q.view.tl, inView, vis, !opts.Plain)
+		for _, h := range raw {
+			q.tr.scored(h.Doc, h.Score)
+		}
+		order = s.rank(raw, q.clue, q.ask, q.tr, q.view.tl, inView, vis, !opts.Plain)
 		if s.on("holding") {
-			held = s.preferHolding(order, q.ask)
+			held = s.preferHolding(order, q.ask, q.tr)
 		} else {
 			held = q.ask.wants.Name == "" || q.ask.held(order[0].doc)
 		}
 		if q.ask.wants.Name == "" && s.on("prefer_home") {
-			s.preferHome(order, q.ask)
+			s.preferHome(order, q.ask, q.tr)
 		}
 		rivals = rivalsOf(order)
 		if held && q.ask.wants.Name != "" && s.on("holding") {
 			rivals = s.holdingRivals(rivals, q.ask)
 		}
 	}
-	j := s.judged(order, rivals, q, vis, held)
+	j, e := s.judged(order, rivals, q, vis, held)
 	if !opts.Plain {
 		now := s.visibleIn(vis, q.view)
 		s.markInferred(order, now)
@@ -266,6 +284,7 @@ func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRank
 		Terms:            q.terms,
 		ScopeDescription: desc,
 		Message:          j.message(desc, q.terms),
+		Trace:            q.tr.trace(s, q, order, max(q.limit, 1+len(j.at), 1+j.tied), j, e),
 	}
 	var ranking []Hit
 	if keepRanking && len(order) > 0 {
@@ -375,7 +394,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 // asked only when it is the one thing left to decide: the ranking would
 // otherwise answer found over an exact tie, or over a near tie for a
 // query of a word or two ("Luis": the cousin or the reviewer?).
-func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) judgment {
+func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) (judgment, evidence) {
 	e := s.evidence(order, rivals, q, vis, held)
 	j := judge(e)
 	// A tie between a memory at home and one elsewhere is decided by
@@ -392,7 +411,7 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 			j.answer, j.at, j.parts = answerReferents, at, true
 		}
 	}
-	return j
+	return j, e
 }
 
 // distinct reports whether two memories share little beyond the query's

@@ -55,13 +55,14 @@ func (s *Store) toldLate(d index.Doc) bool {
 // sinkToldLate lowers the memories told late in a ranking for a question
 // about now: one asked in the view of today that does not point at the
 // past ("back then", "used to").
-func (s *Store) sinkToldLate(out []ranked, q question, tv timeline.View) {
+func (s *Store) sinkToldLate(out []ranked, q question, tv timeline.View, tr *tracer) {
 	if !tv.AsOf.IsZero() || !tv.KnownAt.IsZero() || s.lex.AsksPast(q.text) {
 		return
 	}
 	for i := range out {
 		if s.toldLate(out[i].doc) {
 			out[i].score *= lateDemote
+			tr.times(out[i].doc, "told_late", lateDemote)
 		}
 	}
 }

@@ -178,6 +178,9 @@ type judgment struct {
 	// parts: the referents at are of one thing in different parts of the
 	// store (partsShown), not of a name.
 	parts bool
+	// decided names the case that decided: the signal whose evidence did
+	// (signals.go), "tie", "found" or "nothing".
+	decided string
 }
 
 // judge is the verdict policy. Not found means the question's subject or
@@ -190,7 +193,7 @@ type judgment struct {
 // already ordered.
 func judge(e evidence) judgment {
 	if e.Ranked == 0 {
-		return judgment{verdict: NotFound, answer: answerNothing}
+		return judgment{verdict: NotFound, answer: answerNothing, decided: "nothing"}
 	}
 	// The runner-up's margin: the best memory's lead over the first rival.
 	margin := 1.0
@@ -200,26 +203,26 @@ func judge(e evidence) judgment {
 	j := judgment{confidence: math.Round((coverageWeight*e.Coverage+marginWeight*margin)*1000) / 1000}
 	switch {
 	case e.Unknown != "":
-		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unknown
+		j.verdict, j.answer, j.missing, j.decided = NotFound, answerNearMiss, e.Unknown, "unknown_name"
 	case e.Unowned != "":
-		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, e.Unowned
+		j.verdict, j.answer, j.missing, j.decided = NotFound, answerNearMiss, e.Unowned, "unowned"
 	case e.Late:
-		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "anything from "+e.Period
+		j.verdict, j.answer, j.missing, j.decided = NotFound, answerNearMiss, "anything from "+e.Period, "late_period"
 	case e.Elsewhere:
-		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "an answer about "+e.Project
+		j.verdict, j.answer, j.missing, j.decided = NotFound, answerNearMiss, "an answer about "+e.Project, "other_project"
 	case e.Wanted != "" && !e.Held:
-		j.verdict, j.answer, j.missing = NotFound, answerNearMiss, "a "+strings.ReplaceAll(e.Wanted, "_", " ")
+		j.verdict, j.answer, j.missing, j.decided = NotFound, answerNearMiss, "a "+strings.ReplaceAll(e.Wanted, "_", " "), "wanted_value"
 	case strayMatch(e) && e.Unseen:
-		j.verdict, j.answer = NotFound, answerNearMiss
+		j.verdict, j.answer, j.decided = NotFound, answerNearMiss, "stray"
 	case len(e.Referents) >= 2:
-		j.verdict, j.answer, j.at = Ambiguous, answerReferents, e.Referents
+		j.verdict, j.answer, j.at, j.decided = Ambiguous, answerReferents, e.Referents, "referents"
 	case len(e.Events) >= 2:
-		j.verdict, j.answer, j.at = Ambiguous, answerEvents, e.Events
+		j.verdict, j.answer, j.at, j.decided = Ambiguous, answerEvents, e.Events, "events"
 	case len(e.Rivals) > 0 && e.Covered && (margin < nearTieGap && e.Distinct || margin < apartTieGap && e.Apart):
-		j.verdict, j.answer = Ambiguous, answerTie
+		j.verdict, j.answer, j.decided = Ambiguous, answerTie, "distinct"
 		tieGap := nearTieGap
 		if e.Apart {
-			tieGap = apartTieGap
+			tieGap, j.decided = apartTieGap, "apart"
 		}
 		for _, r := range e.Rivals {
 			if 1+j.tied == maxCandidates || (e.Best-r)/e.Best >= tieGap {
@@ -228,7 +231,7 @@ func judge(e evidence) judgment {
 			j.tied++
 		}
 	default:
-		j.verdict, j.answer = Found, answerFound
+		j.verdict, j.answer, j.decided = Found, answerFound, "found"
 	}
 	return j
 }

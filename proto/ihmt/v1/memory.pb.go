@@ -1238,7 +1238,11 @@ type SearchRequest struct {
 	AsOf string `protobuf:"bytes,6,opt,name=as_of,json=asOf" json:"as_of,omitempty"`
 	// Answer with what the memory had recorded by this date (record time).
 	// Optional; combines with as_of.
-	KnownAt       string `protobuf:"bytes,7,opt,name=known_at,json=knownAt" json:"known_at,omitempty"`
+	KnownAt string `protobuf:"bytes,7,opt,name=known_at,json=knownAt" json:"known_at,omitempty"`
+	// Return the search's trace: how the question was rewritten, each ranked
+	// memory's base score and every signal that moved it, and which case of
+	// the verdict decided.
+	Explain       bool `protobuf:"varint,8,opt,name=explain" json:"explain,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1320,6 +1324,13 @@ func (x *SearchRequest) GetKnownAt() string {
 		return x.KnownAt
 	}
 	return ""
+}
+
+func (x *SearchRequest) GetExplain() bool {
+	if x != nil {
+		return x.Explain
+	}
+	return false
 }
 
 // SearchResult is one ranked memory.
@@ -1605,7 +1616,9 @@ type SearchResponse struct {
 	// "global + project github.com/org/repo".
 	ScopeDescription string `protobuf:"bytes,7,opt,name=scope_description,json=scopeDescription" json:"scope_description,omitempty"`
 	// A human-readable explanation of the verdict.
-	Message       string `protobuf:"bytes,8,opt,name=message" json:"message,omitempty"`
+	Message string `protobuf:"bytes,8,opt,name=message" json:"message,omitempty"`
+	// How the search reached its answer, when the request asked to explain.
+	Trace         *Trace `protobuf:"bytes,9,opt,name=trace" json:"trace,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1696,6 +1709,243 @@ func (x *SearchResponse) GetMessage() string {
 	return ""
 }
 
+func (x *SearchResponse) GetTrace() *Trace {
+	if x != nil {
+		return x.Trace
+	}
+	return nil
+}
+
+// Trace is how a search reached its answer.
+type Trace struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The query's words as searched.
+	Terms []string `protobuf:"bytes,1,rep,name=terms" json:"terms,omitempty"`
+	// What the rewrite stage did: "untimed: dropped now", "expand: piso for
+	// flat (glossary)".
+	Rewrites []string `protobuf:"bytes,2,rep,name=rewrites" json:"rewrites,omitempty"`
+	// The ranked memories, in the ranking's order.
+	Ranked []*RankTrace `protobuf:"bytes,3,rep,name=ranked" json:"ranked,omitempty"`
+	// The verdict's deciding case: a signal's name (see `ihmtd -signals`),
+	// "distinct" or "apart" for a tie, "found" or "nothing".
+	Decided string `protobuf:"bytes,4,opt,name=decided" json:"decided,omitempty"`
+	// The evidence the verdict was told, as "name=value".
+	Evidence      []string `protobuf:"bytes,5,rep,name=evidence" json:"evidence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Trace) Reset() {
+	*x = Trace{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Trace) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Trace) ProtoMessage() {}
+
+func (x *Trace) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Trace.ProtoReflect.Descriptor instead.
+func (*Trace) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *Trace) GetTerms() []string {
+	if x != nil {
+		return x.Terms
+	}
+	return nil
+}
+
+func (x *Trace) GetRewrites() []string {
+	if x != nil {
+		return x.Rewrites
+	}
+	return nil
+}
+
+func (x *Trace) GetRanked() []*RankTrace {
+	if x != nil {
+		return x.Ranked
+	}
+	return nil
+}
+
+func (x *Trace) GetDecided() string {
+	if x != nil {
+		return x.Decided
+	}
+	return ""
+}
+
+func (x *Trace) GetEvidence() []string {
+	if x != nil {
+		return x.Evidence
+	}
+	return nil
+}
+
+// RankTrace is one memory's way through the ranking.
+type RankTrace struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The memory's id.
+	Id string `protobuf:"bytes,1,opt,name=id" json:"id,omitempty"`
+	// Its BM25 score over its text, with its kind's prior.
+	Base float64 `protobuf:"fixed64,2,opt,name=base" json:"base,omitempty"`
+	// Every signal that acted on it, in order.
+	Factors []*Factor `protobuf:"bytes,3,rep,name=factors" json:"factors,omitempty"`
+	// Its score after them.
+	Score float64 `protobuf:"fixed64,4,opt,name=score" json:"score,omitempty"`
+	// Whether it is current (see Currency).
+	Current       bool `protobuf:"varint,5,opt,name=current" json:"current,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RankTrace) Reset() {
+	*x = RankTrace{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RankTrace) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RankTrace) ProtoMessage() {}
+
+func (x *RankTrace) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RankTrace.ProtoReflect.Descriptor instead.
+func (*RankTrace) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *RankTrace) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *RankTrace) GetBase() float64 {
+	if x != nil {
+		return x.Base
+	}
+	return 0
+}
+
+func (x *RankTrace) GetFactors() []*Factor {
+	if x != nil {
+		return x.Factors
+	}
+	return nil
+}
+
+func (x *RankTrace) GetScore() float64 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *RankTrace) GetCurrent() bool {
+	if x != nil {
+		return x.Current
+	}
+	return false
+}
+
+// Factor is one signal acting on a ranked memory.
+type Factor struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The signal's name.
+	Signal string `protobuf:"bytes,1,opt,name=signal" json:"signal,omitempty"`
+	// The multiplier it applied; 0 for a move (see note).
+	Value float64 `protobuf:"fixed64,2,opt,name=value" json:"value,omitempty"`
+	// What a move did.
+	Note          string `protobuf:"bytes,3,opt,name=note" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Factor) Reset() {
+	*x = Factor{}
+	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Factor) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Factor) ProtoMessage() {}
+
+func (x *Factor) ProtoReflect() protoreflect.Message {
+	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Factor.ProtoReflect.Descriptor instead.
+func (*Factor) Descriptor() ([]byte, []int) {
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Factor) GetSignal() string {
+	if x != nil {
+		return x.Signal
+	}
+	return ""
+}
+
+func (x *Factor) GetValue() float64 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *Factor) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
 // GetRequest names one memory.
 type GetRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1712,7 +1962,7 @@ type GetRequest struct {
 
 func (x *GetRequest) Reset() {
 	*x = GetRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1724,7 +1974,7 @@ func (x *GetRequest) String() string {
 func (*GetRequest) ProtoMessage() {}
 
 func (x *GetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[13]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1737,7 +1987,7 @@ func (x *GetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRequest.ProtoReflect.Descriptor instead.
 func (*GetRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{13}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetRequest) GetCaller() *Caller {
@@ -1777,7 +2027,7 @@ type GetResponse struct {
 
 func (x *GetResponse) Reset() {
 	*x = GetResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1789,7 +2039,7 @@ func (x *GetResponse) String() string {
 func (*GetResponse) ProtoMessage() {}
 
 func (x *GetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[14]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1802,7 +2052,7 @@ func (x *GetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetResponse.ProtoReflect.Descriptor instead.
 func (*GetResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{14}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetResponse) GetMemory() *Memory {
@@ -1844,7 +2094,7 @@ type Currency struct {
 
 func (x *Currency) Reset() {
 	*x = Currency{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1856,7 +2106,7 @@ func (x *Currency) String() string {
 func (*Currency) ProtoMessage() {}
 
 func (x *Currency) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[15]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +2119,7 @@ func (x *Currency) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Currency.ProtoReflect.Descriptor instead.
 func (*Currency) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{15}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Currency) GetCurrent() bool {
@@ -1911,7 +2161,7 @@ type StatsRequest struct {
 
 func (x *StatsRequest) Reset() {
 	*x = StatsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1923,7 +2173,7 @@ func (x *StatsRequest) String() string {
 func (*StatsRequest) ProtoMessage() {}
 
 func (x *StatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[16]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1936,7 +2186,7 @@ func (x *StatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsRequest.ProtoReflect.Descriptor instead.
 func (*StatsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{16}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StatsRequest) GetCaller() *Caller {
@@ -1985,7 +2235,7 @@ type StatsResponse struct {
 
 func (x *StatsResponse) Reset() {
 	*x = StatsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1997,7 +2247,7 @@ func (x *StatsResponse) String() string {
 func (*StatsResponse) ProtoMessage() {}
 
 func (x *StatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[17]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2010,7 +2260,7 @@ func (x *StatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatsResponse.ProtoReflect.Descriptor instead.
 func (*StatsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{17}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StatsResponse) GetVersion() string {
@@ -2141,7 +2391,7 @@ type TreeStats struct {
 
 func (x *TreeStats) Reset() {
 	*x = TreeStats{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2153,7 +2403,7 @@ func (x *TreeStats) String() string {
 func (*TreeStats) ProtoMessage() {}
 
 func (x *TreeStats) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[18]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2166,7 +2416,7 @@ func (x *TreeStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeStats.ProtoReflect.Descriptor instead.
 func (*TreeStats) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{18}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *TreeStats) GetReady() bool {
@@ -2229,7 +2479,7 @@ type ShutdownRequest struct {
 
 func (x *ShutdownRequest) Reset() {
 	*x = ShutdownRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2241,7 +2491,7 @@ func (x *ShutdownRequest) String() string {
 func (*ShutdownRequest) ProtoMessage() {}
 
 func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[19]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2254,7 +2504,7 @@ func (x *ShutdownRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownRequest.ProtoReflect.Descriptor instead.
 func (*ShutdownRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{19}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ShutdownRequest) GetCaller() *Caller {
@@ -2274,7 +2524,7 @@ type ShutdownResponse struct {
 
 func (x *ShutdownResponse) Reset() {
 	*x = ShutdownResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2286,7 +2536,7 @@ func (x *ShutdownResponse) String() string {
 func (*ShutdownResponse) ProtoMessage() {}
 
 func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[20]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2299,7 +2549,7 @@ func (x *ShutdownResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShutdownResponse.ProtoReflect.Descriptor instead.
 func (*ShutdownResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{20}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
 }
 
 // MarkOutdatedRequest links a correction.
@@ -2317,7 +2567,7 @@ type MarkOutdatedRequest struct {
 
 func (x *MarkOutdatedRequest) Reset() {
 	*x = MarkOutdatedRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2329,7 +2579,7 @@ func (x *MarkOutdatedRequest) String() string {
 func (*MarkOutdatedRequest) ProtoMessage() {}
 
 func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[21]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2342,7 +2592,7 @@ func (x *MarkOutdatedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkOutdatedRequest.ProtoReflect.Descriptor instead.
 func (*MarkOutdatedRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{21}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MarkOutdatedRequest) GetCaller() *Caller {
@@ -2384,7 +2634,7 @@ type MarkOutdatedResponse struct {
 
 func (x *MarkOutdatedResponse) Reset() {
 	*x = MarkOutdatedResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2396,7 +2646,7 @@ func (x *MarkOutdatedResponse) String() string {
 func (*MarkOutdatedResponse) ProtoMessage() {}
 
 func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[22]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2409,7 +2659,7 @@ func (x *MarkOutdatedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkOutdatedResponse.ProtoReflect.Descriptor instead.
 func (*MarkOutdatedResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{22}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MarkOutdatedResponse) GetOld() *Memory {
@@ -2455,7 +2705,7 @@ type ForgetRequest struct {
 
 func (x *ForgetRequest) Reset() {
 	*x = ForgetRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2467,7 +2717,7 @@ func (x *ForgetRequest) String() string {
 func (*ForgetRequest) ProtoMessage() {}
 
 func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[23]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2480,7 +2730,7 @@ func (x *ForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetRequest.ProtoReflect.Descriptor instead.
 func (*ForgetRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{23}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ForgetRequest) GetCaller() *Caller {
@@ -2515,7 +2765,7 @@ type ForgetResponse struct {
 
 func (x *ForgetResponse) Reset() {
 	*x = ForgetResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2527,7 +2777,7 @@ func (x *ForgetResponse) String() string {
 func (*ForgetResponse) ProtoMessage() {}
 
 func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[24]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2540,7 +2790,7 @@ func (x *ForgetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgetResponse.ProtoReflect.Descriptor instead.
 func (*ForgetResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{24}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ForgetResponse) GetMemory() *Memory {
@@ -2563,7 +2813,7 @@ type RestoreRequest struct {
 
 func (x *RestoreRequest) Reset() {
 	*x = RestoreRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2575,7 +2825,7 @@ func (x *RestoreRequest) String() string {
 func (*RestoreRequest) ProtoMessage() {}
 
 func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[25]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2588,7 +2838,7 @@ func (x *RestoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreRequest.ProtoReflect.Descriptor instead.
 func (*RestoreRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{25}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *RestoreRequest) GetCaller() *Caller {
@@ -2616,7 +2866,7 @@ type RestoreResponse struct {
 
 func (x *RestoreResponse) Reset() {
 	*x = RestoreResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2628,7 +2878,7 @@ func (x *RestoreResponse) String() string {
 func (*RestoreResponse) ProtoMessage() {}
 
 func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[26]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2641,7 +2891,7 @@ func (x *RestoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RestoreResponse.ProtoReflect.Descriptor instead.
 func (*RestoreResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{26}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RestoreResponse) GetMemory() *Memory {
@@ -2664,7 +2914,7 @@ type PurgeRequest struct {
 
 func (x *PurgeRequest) Reset() {
 	*x = PurgeRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2676,7 +2926,7 @@ func (x *PurgeRequest) String() string {
 func (*PurgeRequest) ProtoMessage() {}
 
 func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[27]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2689,7 +2939,7 @@ func (x *PurgeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PurgeRequest.ProtoReflect.Descriptor instead.
 func (*PurgeRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{27}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *PurgeRequest) GetCaller() *Caller {
@@ -2723,7 +2973,7 @@ type PurgeResponse struct {
 
 func (x *PurgeResponse) Reset() {
 	*x = PurgeResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2735,7 +2985,7 @@ func (x *PurgeResponse) String() string {
 func (*PurgeResponse) ProtoMessage() {}
 
 func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[28]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2748,7 +2998,7 @@ func (x *PurgeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PurgeResponse.ProtoReflect.Descriptor instead.
 func (*PurgeResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{28}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *PurgeResponse) GetMemory() *Memory {
@@ -2792,7 +3042,7 @@ type ListReviewRequest struct {
 
 func (x *ListReviewRequest) Reset() {
 	*x = ListReviewRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2804,7 +3054,7 @@ func (x *ListReviewRequest) String() string {
 func (*ListReviewRequest) ProtoMessage() {}
 
 func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[29]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2817,7 +3067,7 @@ func (x *ListReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewRequest.ProtoReflect.Descriptor instead.
 func (*ListReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{29}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListReviewRequest) GetCaller() *Caller {
@@ -2845,7 +3095,7 @@ type ListReviewResponse struct {
 
 func (x *ListReviewResponse) Reset() {
 	*x = ListReviewResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2857,7 +3107,7 @@ func (x *ListReviewResponse) String() string {
 func (*ListReviewResponse) ProtoMessage() {}
 
 func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[30]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2870,7 +3120,7 @@ func (x *ListReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewResponse.ProtoReflect.Descriptor instead.
 func (*ListReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{30}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListReviewResponse) GetMemories() []*Memory {
@@ -2897,7 +3147,7 @@ type ReviewRequest struct {
 
 func (x *ReviewRequest) Reset() {
 	*x = ReviewRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2909,7 +3159,7 @@ func (x *ReviewRequest) String() string {
 func (*ReviewRequest) ProtoMessage() {}
 
 func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[31]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2922,7 +3172,7 @@ func (x *ReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRequest.ProtoReflect.Descriptor instead.
 func (*ReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{31}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ReviewRequest) GetCaller() *Caller {
@@ -2964,7 +3214,7 @@ type ReviewResponse struct {
 
 func (x *ReviewResponse) Reset() {
 	*x = ReviewResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2976,7 +3226,7 @@ func (x *ReviewResponse) String() string {
 func (*ReviewResponse) ProtoMessage() {}
 
 func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[32]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2989,7 +3239,7 @@ func (x *ReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewResponse.ProtoReflect.Descriptor instead.
 func (*ReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{32}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ReviewResponse) GetMemory() *Memory {
@@ -3022,7 +3272,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3034,7 +3284,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[33]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3047,7 +3297,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{33}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *LogRequest) GetCaller() *Caller {
@@ -3118,7 +3368,7 @@ type LogEntry struct {
 
 func (x *LogEntry) Reset() {
 	*x = LogEntry{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3130,7 +3380,7 @@ func (x *LogEntry) String() string {
 func (*LogEntry) ProtoMessage() {}
 
 func (x *LogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[34]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3143,7 +3393,7 @@ func (x *LogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
 func (*LogEntry) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{34}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *LogEntry) GetSeq() int64 {
@@ -3215,7 +3465,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3227,7 +3477,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[35]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3240,7 +3490,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{35}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *LogResponse) GetEntries() []*LogEntry {
@@ -3268,7 +3518,7 @@ type VerifyAuditRequest struct {
 
 func (x *VerifyAuditRequest) Reset() {
 	*x = VerifyAuditRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3280,7 +3530,7 @@ func (x *VerifyAuditRequest) String() string {
 func (*VerifyAuditRequest) ProtoMessage() {}
 
 func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[36]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3293,7 +3543,7 @@ func (x *VerifyAuditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyAuditRequest.ProtoReflect.Descriptor instead.
 func (*VerifyAuditRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{36}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *VerifyAuditRequest) GetCaller() *Caller {
@@ -3320,7 +3570,7 @@ type AuditProblem struct {
 
 func (x *AuditProblem) Reset() {
 	*x = AuditProblem{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3332,7 +3582,7 @@ func (x *AuditProblem) String() string {
 func (*AuditProblem) ProtoMessage() {}
 
 func (x *AuditProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[37]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3345,7 +3595,7 @@ func (x *AuditProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditProblem.ProtoReflect.Descriptor instead.
 func (*AuditProblem) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{37}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *AuditProblem) GetLine() int64 {
@@ -3398,7 +3648,7 @@ type VerifyAuditResponse struct {
 
 func (x *VerifyAuditResponse) Reset() {
 	*x = VerifyAuditResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3410,7 +3660,7 @@ func (x *VerifyAuditResponse) String() string {
 func (*VerifyAuditResponse) ProtoMessage() {}
 
 func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[38]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3423,7 +3673,7 @@ func (x *VerifyAuditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyAuditResponse.ProtoReflect.Descriptor instead.
 func (*VerifyAuditResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{38}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *VerifyAuditResponse) GetOk() bool {
@@ -3497,7 +3747,7 @@ type Fact struct {
 
 func (x *Fact) Reset() {
 	*x = Fact{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3509,7 +3759,7 @@ func (x *Fact) String() string {
 func (*Fact) ProtoMessage() {}
 
 func (x *Fact) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[39]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3522,7 +3772,7 @@ func (x *Fact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Fact.ProtoReflect.Descriptor instead.
 func (*Fact) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{39}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Fact) GetSubject() string {
@@ -3614,7 +3864,7 @@ type FactsRequest struct {
 
 func (x *FactsRequest) Reset() {
 	*x = FactsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3626,7 +3876,7 @@ func (x *FactsRequest) String() string {
 func (*FactsRequest) ProtoMessage() {}
 
 func (x *FactsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[40]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3639,7 +3889,7 @@ func (x *FactsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FactsRequest.ProtoReflect.Descriptor instead.
 func (*FactsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{40}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *FactsRequest) GetCaller() *Caller {
@@ -3688,7 +3938,7 @@ type FactsResponse struct {
 
 func (x *FactsResponse) Reset() {
 	*x = FactsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3700,7 +3950,7 @@ func (x *FactsResponse) String() string {
 func (*FactsResponse) ProtoMessage() {}
 
 func (x *FactsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[41]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3713,7 +3963,7 @@ func (x *FactsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FactsResponse.ProtoReflect.Descriptor instead.
 func (*FactsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{41}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *FactsResponse) GetFacts() []*Fact {
@@ -3742,7 +3992,7 @@ type TimelineRequest struct {
 
 func (x *TimelineRequest) Reset() {
 	*x = TimelineRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3754,7 +4004,7 @@ func (x *TimelineRequest) String() string {
 func (*TimelineRequest) ProtoMessage() {}
 
 func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[42]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3767,7 +4017,7 @@ func (x *TimelineRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineRequest.ProtoReflect.Descriptor instead.
 func (*TimelineRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{42}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *TimelineRequest) GetCaller() *Caller {
@@ -3816,7 +4066,7 @@ type TimelineResponse struct {
 
 func (x *TimelineResponse) Reset() {
 	*x = TimelineResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3828,7 +4078,7 @@ func (x *TimelineResponse) String() string {
 func (*TimelineResponse) ProtoMessage() {}
 
 func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[43]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3841,7 +4091,7 @@ func (x *TimelineResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimelineResponse.ProtoReflect.Descriptor instead.
 func (*TimelineResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{43}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TimelineResponse) GetFacts() []*Fact {
@@ -3864,7 +4114,7 @@ type ConflictsRequest struct {
 
 func (x *ConflictsRequest) Reset() {
 	*x = ConflictsRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3876,7 +4126,7 @@ func (x *ConflictsRequest) String() string {
 func (*ConflictsRequest) ProtoMessage() {}
 
 func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[44]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3889,7 +4139,7 @@ func (x *ConflictsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConflictsRequest.ProtoReflect.Descriptor instead.
 func (*ConflictsRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{44}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ConflictsRequest) GetCaller() *Caller {
@@ -3919,7 +4169,7 @@ type Supersession struct {
 
 func (x *Supersession) Reset() {
 	*x = Supersession{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3931,7 +4181,7 @@ func (x *Supersession) String() string {
 func (*Supersession) ProtoMessage() {}
 
 func (x *Supersession) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[45]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3944,7 +4194,7 @@ func (x *Supersession) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Supersession.ProtoReflect.Descriptor instead.
 func (*Supersession) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{45}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Supersession) GetOld() *Fact {
@@ -3977,7 +4227,7 @@ type ConflictsResponse struct {
 
 func (x *ConflictsResponse) Reset() {
 	*x = ConflictsResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3989,7 +4239,7 @@ func (x *ConflictsResponse) String() string {
 func (*ConflictsResponse) ProtoMessage() {}
 
 func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[46]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4002,7 +4252,7 @@ func (x *ConflictsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConflictsResponse.ProtoReflect.Descriptor instead.
 func (*ConflictsResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{46}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ConflictsResponse) GetSupersessions() []*Supersession {
@@ -4036,7 +4286,7 @@ type ProbableLink struct {
 
 func (x *ProbableLink) Reset() {
 	*x = ProbableLink{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4048,7 +4298,7 @@ func (x *ProbableLink) String() string {
 func (*ProbableLink) ProtoMessage() {}
 
 func (x *ProbableLink) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[47]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4061,7 +4311,7 @@ func (x *ProbableLink) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProbableLink.ProtoReflect.Descriptor instead.
 func (*ProbableLink) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{47}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ProbableLink) GetOld() *Memory {
@@ -4107,7 +4357,7 @@ type UnlinkRequest struct {
 
 func (x *UnlinkRequest) Reset() {
 	*x = UnlinkRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4119,7 +4369,7 @@ func (x *UnlinkRequest) String() string {
 func (*UnlinkRequest) ProtoMessage() {}
 
 func (x *UnlinkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[48]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4132,7 +4382,7 @@ func (x *UnlinkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlinkRequest.ProtoReflect.Descriptor instead.
 func (*UnlinkRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{48}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *UnlinkRequest) GetCaller() *Caller {
@@ -4167,7 +4417,7 @@ type UnlinkResponse struct {
 
 func (x *UnlinkResponse) Reset() {
 	*x = UnlinkResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4179,7 +4429,7 @@ func (x *UnlinkResponse) String() string {
 func (*UnlinkResponse) ProtoMessage() {}
 
 func (x *UnlinkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[49]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4192,7 +4442,7 @@ func (x *UnlinkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnlinkResponse.ProtoReflect.Descriptor instead.
 func (*UnlinkResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{49}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *UnlinkResponse) GetHolder() *Memory {
@@ -4217,7 +4467,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4229,7 +4479,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[50]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4242,7 +4492,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{50}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ExportRequest) GetCaller() *Caller {
@@ -4279,7 +4529,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4291,7 +4541,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[51]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4304,7 +4554,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{51}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ExportResponse) GetRecords() []string {
@@ -4334,7 +4584,7 @@ type ImportRequest struct {
 
 func (x *ImportRequest) Reset() {
 	*x = ImportRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4346,7 +4596,7 @@ func (x *ImportRequest) String() string {
 func (*ImportRequest) ProtoMessage() {}
 
 func (x *ImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[52]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4359,7 +4609,7 @@ func (x *ImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
 func (*ImportRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{52}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ImportRequest) GetCaller() *Caller {
@@ -4395,7 +4645,7 @@ type ImportResponse struct {
 
 func (x *ImportResponse) Reset() {
 	*x = ImportResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4407,7 +4657,7 @@ func (x *ImportResponse) String() string {
 func (*ImportResponse) ProtoMessage() {}
 
 func (x *ImportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[53]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4420,7 +4670,7 @@ func (x *ImportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResponse.ProtoReflect.Descriptor instead.
 func (*ImportResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{53}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ImportResponse) GetImported() int64 {
@@ -4480,7 +4730,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4492,7 +4742,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[54]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4505,7 +4755,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{54}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *IngestRequest) GetCaller() *Caller {
@@ -4587,7 +4837,7 @@ type IngestResponse struct {
 
 func (x *IngestResponse) Reset() {
 	*x = IngestResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4599,7 +4849,7 @@ func (x *IngestResponse) String() string {
 func (*IngestResponse) ProtoMessage() {}
 
 func (x *IngestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[55]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4612,7 +4862,7 @@ func (x *IngestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestResponse.ProtoReflect.Descriptor instead.
 func (*IngestResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{55}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *IngestResponse) GetStatus() IngestStatus {
@@ -4675,7 +4925,7 @@ type RebuildRequest struct {
 
 func (x *RebuildRequest) Reset() {
 	*x = RebuildRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4687,7 +4937,7 @@ func (x *RebuildRequest) String() string {
 func (*RebuildRequest) ProtoMessage() {}
 
 func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[56]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4700,7 +4950,7 @@ func (x *RebuildRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildRequest.ProtoReflect.Descriptor instead.
 func (*RebuildRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{56}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *RebuildRequest) GetCaller() *Caller {
@@ -4727,7 +4977,7 @@ type RebuildResponse struct {
 
 func (x *RebuildResponse) Reset() {
 	*x = RebuildResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4739,7 +4989,7 @@ func (x *RebuildResponse) String() string {
 func (*RebuildResponse) ProtoMessage() {}
 
 func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[57]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4752,7 +5002,7 @@ func (x *RebuildResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RebuildResponse.ProtoReflect.Descriptor instead.
 func (*RebuildResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{57}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *RebuildResponse) GetMemories() int64 {
@@ -4798,7 +5048,7 @@ type TreeRequest struct {
 
 func (x *TreeRequest) Reset() {
 	*x = TreeRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4810,7 +5060,7 @@ func (x *TreeRequest) String() string {
 func (*TreeRequest) ProtoMessage() {}
 
 func (x *TreeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[58]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4823,7 +5073,7 @@ func (x *TreeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeRequest.ProtoReflect.Descriptor instead.
 func (*TreeRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{58}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *TreeRequest) GetCaller() *Caller {
@@ -4870,7 +5120,7 @@ type TreeNode struct {
 
 func (x *TreeNode) Reset() {
 	*x = TreeNode{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4882,7 +5132,7 @@ func (x *TreeNode) String() string {
 func (*TreeNode) ProtoMessage() {}
 
 func (x *TreeNode) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[59]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4895,7 +5145,7 @@ func (x *TreeNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeNode.ProtoReflect.Descriptor instead.
 func (*TreeNode) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{59}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *TreeNode) GetDepth() int32 {
@@ -4960,7 +5210,7 @@ type TreeResponse struct {
 
 func (x *TreeResponse) Reset() {
 	*x = TreeResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4972,7 +5222,7 @@ func (x *TreeResponse) String() string {
 func (*TreeResponse) ProtoMessage() {}
 
 func (x *TreeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[60]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4985,7 +5235,7 @@ func (x *TreeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeResponse.ProtoReflect.Descriptor instead.
 func (*TreeResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{60}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *TreeResponse) GetNodes() []*TreeNode {
@@ -5015,7 +5265,7 @@ type ConsolidateRequest struct {
 
 func (x *ConsolidateRequest) Reset() {
 	*x = ConsolidateRequest{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5027,7 +5277,7 @@ func (x *ConsolidateRequest) String() string {
 func (*ConsolidateRequest) ProtoMessage() {}
 
 func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[61]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5040,7 +5290,7 @@ func (x *ConsolidateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsolidateRequest.ProtoReflect.Descriptor instead.
 func (*ConsolidateRequest) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{61}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ConsolidateRequest) GetCaller() *Caller {
@@ -5070,7 +5320,7 @@ type ConsolidateResponse struct {
 
 func (x *ConsolidateResponse) Reset() {
 	*x = ConsolidateResponse{}
-	mi := &file_ihmt_v1_memory_proto_msgTypes[62]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5082,7 +5332,7 @@ func (x *ConsolidateResponse) String() string {
 func (*ConsolidateResponse) ProtoMessage() {}
 
 func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ihmt_v1_memory_proto_msgTypes[62]
+	mi := &file_ihmt_v1_memory_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5095,7 +5345,7 @@ func (x *ConsolidateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsolidateResponse.ProtoReflect.Descriptor instead.
 func (*ConsolidateResponse) Descriptor() ([]byte, []int) {
-	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{62}
+	return file_ihmt_v1_memory_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *ConsolidateResponse) GetWritten() int64 {
@@ -5187,7 +5437,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\n" +
 	"candidates\x18\x06 \x03(\v2\x12.ihmt.v1.CandidateR\n" +
 	"candidates\x12\x10\n" +
-	"\x03ids\x18\a \x03(\tR\x03ids\"\xd4\x01\n" +
+	"\x03ids\x18\a \x03(\tR\x03ids\"\xee\x01\n" +
 	"\rSearchRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x14\n" +
 	"\x05query\x18\x02 \x01(\tR\x05query\x12\x12\n" +
@@ -5195,7 +5445,8 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x05scope\x18\x04 \x01(\x0e2\x14.ihmt.v1.SearchScopeR\x05scope\x12\x14\n" +
 	"\x05limit\x18\x05 \x01(\x05R\x05limit\x12\x13\n" +
 	"\x05as_of\x18\x06 \x01(\tR\x04asOf\x12\x19\n" +
-	"\bknown_at\x18\a \x01(\tR\aknownAt\"\x9e\x01\n" +
+	"\bknown_at\x18\a \x01(\tR\aknownAt\x12\x18\n" +
+	"\aexplain\x18\b \x01(\bR\aexplain\"\x9e\x01\n" +
 	"\fSearchResult\x12'\n" +
 	"\x06memory\x18\x01 \x01(\v2\x0f.ihmt.v1.MemoryR\x06memory\x12\x14\n" +
 	"\x05score\x18\x02 \x01(\x01R\x05score\x12\x18\n" +
@@ -5218,7 +5469,7 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\x0eleaves_visible\x18\x04 \x01(\x03R\rleavesVisible\x12\x19\n" +
 	"\bvia_tree\x18\x05 \x01(\bR\aviaTree\x12)\n" +
 	"\x10leaves_descended\x18\x06 \x01(\x03R\x0fleavesDescended\x12+\n" +
-	"\x11leaves_guaranteed\x18\a \x01(\x03R\x10leavesGuaranteed\"\xd0\x02\n" +
+	"\x11leaves_guaranteed\x18\a \x01(\x03R\x10leavesGuaranteed\"\xf6\x02\n" +
 	"\x0eSearchResponse\x12-\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x15.ihmt.v1.SearchStatusR\x06status\x12\x1e\n" +
 	"\n" +
@@ -5231,7 +5482,24 @@ const file_ihmt_v1_memory_proto_rawDesc = "" +
 	"\bcoverage\x18\x05 \x01(\v2\x11.ihmt.v1.CoverageR\bcoverage\x12\x14\n" +
 	"\x05terms\x18\x06 \x03(\tR\x05terms\x12+\n" +
 	"\x11scope_description\x18\a \x01(\tR\x10scopeDescription\x12\x18\n" +
-	"\amessage\x18\b \x01(\tR\amessage\"q\n" +
+	"\amessage\x18\b \x01(\tR\amessage\x12$\n" +
+	"\x05trace\x18\t \x01(\v2\x0e.ihmt.v1.TraceR\x05trace\"\x9b\x01\n" +
+	"\x05Trace\x12\x14\n" +
+	"\x05terms\x18\x01 \x03(\tR\x05terms\x12\x1a\n" +
+	"\brewrites\x18\x02 \x03(\tR\brewrites\x12*\n" +
+	"\x06ranked\x18\x03 \x03(\v2\x12.ihmt.v1.RankTraceR\x06ranked\x12\x18\n" +
+	"\adecided\x18\x04 \x01(\tR\adecided\x12\x1a\n" +
+	"\bevidence\x18\x05 \x03(\tR\bevidence\"\x8a\x01\n" +
+	"\tRankTrace\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04base\x18\x02 \x01(\x01R\x04base\x12)\n" +
+	"\afactors\x18\x03 \x03(\v2\x0f.ihmt.v1.FactorR\afactors\x12\x14\n" +
+	"\x05score\x18\x04 \x01(\x01R\x05score\x12\x18\n" +
+	"\acurrent\x18\x05 \x01(\bR\acurrent\"J\n" +
+	"\x06Factor\x12\x16\n" +
+	"\x06signal\x18\x01 \x01(\tR\x06signal\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value\x12\x12\n" +
+	"\x04note\x18\x03 \x01(\tR\x04note\"q\n" +
 	"\n" +
 	"GetRequest\x12'\n" +
 	"\x06caller\x18\x01 \x01(\v2\x0f.ihmt.v1.CallerR\x06caller\x12\x0e\n" +
@@ -5550,7 +5818,7 @@ func file_ihmt_v1_memory_proto_rawDescGZIP() []byte {
 }
 
 var file_ihmt_v1_memory_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
+var file_ihmt_v1_memory_proto_msgTypes = make([]protoimpl.MessageInfo, 66)
 var file_ihmt_v1_memory_proto_goTypes = []any{
 	(Scope)(0),                    // 0: ihmt.v1.Scope
 	(SearchScope)(0),              // 1: ihmt.v1.SearchScope
@@ -5572,69 +5840,72 @@ var file_ihmt_v1_memory_proto_goTypes = []any{
 	(*Candidate)(nil),             // 17: ihmt.v1.Candidate
 	(*Coverage)(nil),              // 18: ihmt.v1.Coverage
 	(*SearchResponse)(nil),        // 19: ihmt.v1.SearchResponse
-	(*GetRequest)(nil),            // 20: ihmt.v1.GetRequest
-	(*GetResponse)(nil),           // 21: ihmt.v1.GetResponse
-	(*Currency)(nil),              // 22: ihmt.v1.Currency
-	(*StatsRequest)(nil),          // 23: ihmt.v1.StatsRequest
-	(*StatsResponse)(nil),         // 24: ihmt.v1.StatsResponse
-	(*TreeStats)(nil),             // 25: ihmt.v1.TreeStats
-	(*ShutdownRequest)(nil),       // 26: ihmt.v1.ShutdownRequest
-	(*ShutdownResponse)(nil),      // 27: ihmt.v1.ShutdownResponse
-	(*MarkOutdatedRequest)(nil),   // 28: ihmt.v1.MarkOutdatedRequest
-	(*MarkOutdatedResponse)(nil),  // 29: ihmt.v1.MarkOutdatedResponse
-	(*ForgetRequest)(nil),         // 30: ihmt.v1.ForgetRequest
-	(*ForgetResponse)(nil),        // 31: ihmt.v1.ForgetResponse
-	(*RestoreRequest)(nil),        // 32: ihmt.v1.RestoreRequest
-	(*RestoreResponse)(nil),       // 33: ihmt.v1.RestoreResponse
-	(*PurgeRequest)(nil),          // 34: ihmt.v1.PurgeRequest
-	(*PurgeResponse)(nil),         // 35: ihmt.v1.PurgeResponse
-	(*ListReviewRequest)(nil),     // 36: ihmt.v1.ListReviewRequest
-	(*ListReviewResponse)(nil),    // 37: ihmt.v1.ListReviewResponse
-	(*ReviewRequest)(nil),         // 38: ihmt.v1.ReviewRequest
-	(*ReviewResponse)(nil),        // 39: ihmt.v1.ReviewResponse
-	(*LogRequest)(nil),            // 40: ihmt.v1.LogRequest
-	(*LogEntry)(nil),              // 41: ihmt.v1.LogEntry
-	(*LogResponse)(nil),           // 42: ihmt.v1.LogResponse
-	(*VerifyAuditRequest)(nil),    // 43: ihmt.v1.VerifyAuditRequest
-	(*AuditProblem)(nil),          // 44: ihmt.v1.AuditProblem
-	(*VerifyAuditResponse)(nil),   // 45: ihmt.v1.VerifyAuditResponse
-	(*Fact)(nil),                  // 46: ihmt.v1.Fact
-	(*FactsRequest)(nil),          // 47: ihmt.v1.FactsRequest
-	(*FactsResponse)(nil),         // 48: ihmt.v1.FactsResponse
-	(*TimelineRequest)(nil),       // 49: ihmt.v1.TimelineRequest
-	(*TimelineResponse)(nil),      // 50: ihmt.v1.TimelineResponse
-	(*ConflictsRequest)(nil),      // 51: ihmt.v1.ConflictsRequest
-	(*Supersession)(nil),          // 52: ihmt.v1.Supersession
-	(*ConflictsResponse)(nil),     // 53: ihmt.v1.ConflictsResponse
-	(*ProbableLink)(nil),          // 54: ihmt.v1.ProbableLink
-	(*UnlinkRequest)(nil),         // 55: ihmt.v1.UnlinkRequest
-	(*UnlinkResponse)(nil),        // 56: ihmt.v1.UnlinkResponse
-	(*ExportRequest)(nil),         // 57: ihmt.v1.ExportRequest
-	(*ExportResponse)(nil),        // 58: ihmt.v1.ExportResponse
-	(*ImportRequest)(nil),         // 59: ihmt.v1.ImportRequest
-	(*ImportResponse)(nil),        // 60: ihmt.v1.ImportResponse
-	(*IngestRequest)(nil),         // 61: ihmt.v1.IngestRequest
-	(*IngestResponse)(nil),        // 62: ihmt.v1.IngestResponse
-	(*RebuildRequest)(nil),        // 63: ihmt.v1.RebuildRequest
-	(*RebuildResponse)(nil),       // 64: ihmt.v1.RebuildResponse
-	(*TreeRequest)(nil),           // 65: ihmt.v1.TreeRequest
-	(*TreeNode)(nil),              // 66: ihmt.v1.TreeNode
-	(*TreeResponse)(nil),          // 67: ihmt.v1.TreeResponse
-	(*ConsolidateRequest)(nil),    // 68: ihmt.v1.ConsolidateRequest
-	(*ConsolidateResponse)(nil),   // 69: ihmt.v1.ConsolidateResponse
-	(*timestamppb.Timestamp)(nil), // 70: google.protobuf.Timestamp
+	(*Trace)(nil),                 // 20: ihmt.v1.Trace
+	(*RankTrace)(nil),             // 21: ihmt.v1.RankTrace
+	(*Factor)(nil),                // 22: ihmt.v1.Factor
+	(*GetRequest)(nil),            // 23: ihmt.v1.GetRequest
+	(*GetResponse)(nil),           // 24: ihmt.v1.GetResponse
+	(*Currency)(nil),              // 25: ihmt.v1.Currency
+	(*StatsRequest)(nil),          // 26: ihmt.v1.StatsRequest
+	(*StatsResponse)(nil),         // 27: ihmt.v1.StatsResponse
+	(*TreeStats)(nil),             // 28: ihmt.v1.TreeStats
+	(*ShutdownRequest)(nil),       // 29: ihmt.v1.ShutdownRequest
+	(*ShutdownResponse)(nil),      // 30: ihmt.v1.ShutdownResponse
+	(*MarkOutdatedRequest)(nil),   // 31: ihmt.v1.MarkOutdatedRequest
+	(*MarkOutdatedResponse)(nil),  // 32: ihmt.v1.MarkOutdatedResponse
+	(*ForgetRequest)(nil),         // 33: ihmt.v1.ForgetRequest
+	(*ForgetResponse)(nil),        // 34: ihmt.v1.ForgetResponse
+	(*RestoreRequest)(nil),        // 35: ihmt.v1.RestoreRequest
+	(*RestoreResponse)(nil),       // 36: ihmt.v1.RestoreResponse
+	(*PurgeRequest)(nil),          // 37: ihmt.v1.PurgeRequest
+	(*PurgeResponse)(nil),         // 38: ihmt.v1.PurgeResponse
+	(*ListReviewRequest)(nil),     // 39: ihmt.v1.ListReviewRequest
+	(*ListReviewResponse)(nil),    // 40: ihmt.v1.ListReviewResponse
+	(*ReviewRequest)(nil),         // 41: ihmt.v1.ReviewRequest
+	(*ReviewResponse)(nil),        // 42: ihmt.v1.ReviewResponse
+	(*LogRequest)(nil),            // 43: ihmt.v1.LogRequest
+	(*LogEntry)(nil),              // 44: ihmt.v1.LogEntry
+	(*LogResponse)(nil),           // 45: ihmt.v1.LogResponse
+	(*VerifyAuditRequest)(nil),    // 46: ihmt.v1.VerifyAuditRequest
+	(*AuditProblem)(nil),          // 47: ihmt.v1.AuditProblem
+	(*VerifyAuditResponse)(nil),   // 48: ihmt.v1.VerifyAuditResponse
+	(*Fact)(nil),                  // 49: ihmt.v1.Fact
+	(*FactsRequest)(nil),          // 50: ihmt.v1.FactsRequest
+	(*FactsResponse)(nil),         // 51: ihmt.v1.FactsResponse
+	(*TimelineRequest)(nil),       // 52: ihmt.v1.TimelineRequest
+	(*TimelineResponse)(nil),      // 53: ihmt.v1.TimelineResponse
+	(*ConflictsRequest)(nil),      // 54: ihmt.v1.ConflictsRequest
+	(*Supersession)(nil),          // 55: ihmt.v1.Supersession
+	(*ConflictsResponse)(nil),     // 56: ihmt.v1.ConflictsResponse
+	(*ProbableLink)(nil),          // 57: ihmt.v1.ProbableLink
+	(*UnlinkRequest)(nil),         // 58: ihmt.v1.UnlinkRequest
+	(*UnlinkResponse)(nil),        // 59: ihmt.v1.UnlinkResponse
+	(*ExportRequest)(nil),         // 60: ihmt.v1.ExportRequest
+	(*ExportResponse)(nil),        // 61: ihmt.v1.ExportResponse
+	(*ImportRequest)(nil),         // 62: ihmt.v1.ImportRequest
+	(*ImportResponse)(nil),        // 63: ihmt.v1.ImportResponse
+	(*IngestRequest)(nil),         // 64: ihmt.v1.IngestRequest
+	(*IngestResponse)(nil),        // 65: ihmt.v1.IngestResponse
+	(*RebuildRequest)(nil),        // 66: ihmt.v1.RebuildRequest
+	(*RebuildResponse)(nil),       // 67: ihmt.v1.RebuildResponse
+	(*TreeRequest)(nil),           // 68: ihmt.v1.TreeRequest
+	(*TreeNode)(nil),              // 69: ihmt.v1.TreeNode
+	(*TreeResponse)(nil),          // 70: ihmt.v1.TreeResponse
+	(*ConsolidateRequest)(nil),    // 71: ihmt.v1.ConsolidateRequest
+	(*ConsolidateResponse)(nil),   // 72: ihmt.v1.ConsolidateResponse
+	(*timestamppb.Timestamp)(nil), // 73: google.protobuf.Timestamp
 }
 var file_ihmt_v1_memory_proto_depIdxs = []int32{
-	70,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
-	70,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
+	73,  // 0: ihmt.v1.Memory.valid_from:type_name -> google.protobuf.Timestamp
+	73,  // 1: ihmt.v1.Memory.recorded_at:type_name -> google.protobuf.Timestamp
 	0,   // 2: ihmt.v1.Memory.scope:type_name -> ihmt.v1.Scope
 	8,   // 3: ihmt.v1.Memory.agent:type_name -> ihmt.v1.Agent
 	2,   // 4: ihmt.v1.Memory.trust:type_name -> ihmt.v1.Trust
 	11,  // 5: ihmt.v1.Memory.tombstone:type_name -> ihmt.v1.Tombstone
 	10,  // 6: ihmt.v1.Memory.source:type_name -> ihmt.v1.Source
-	70,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
+	73,  // 7: ihmt.v1.Tombstone.forgotten_at:type_name -> google.protobuf.Timestamp
 	8,   // 8: ihmt.v1.Tombstone.by:type_name -> ihmt.v1.Agent
-	70,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
+	73,  // 9: ihmt.v1.Tombstone.purged_at:type_name -> google.protobuf.Timestamp
 	7,   // 10: ihmt.v1.SaveRequest.caller:type_name -> ihmt.v1.Caller
 	0,   // 11: ihmt.v1.SaveRequest.scope:type_name -> ihmt.v1.Scope
 	3,   // 12: ihmt.v1.SaveResponse.status:type_name -> ihmt.v1.SaveStatus
@@ -5644,126 +5915,129 @@ var file_ihmt_v1_memory_proto_depIdxs = []int32{
 	7,   // 16: ihmt.v1.SearchRequest.caller:type_name -> ihmt.v1.Caller
 	1,   // 17: ihmt.v1.SearchRequest.scope:type_name -> ihmt.v1.SearchScope
 	9,   // 18: ihmt.v1.SearchResult.memory:type_name -> ihmt.v1.Memory
-	70,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
+	73,  // 19: ihmt.v1.Candidate.valid_from:type_name -> google.protobuf.Timestamp
 	4,   // 20: ihmt.v1.SearchResponse.status:type_name -> ihmt.v1.SearchStatus
 	16,  // 21: ihmt.v1.SearchResponse.results:type_name -> ihmt.v1.SearchResult
 	17,  // 22: ihmt.v1.SearchResponse.candidates:type_name -> ihmt.v1.Candidate
 	18,  // 23: ihmt.v1.SearchResponse.coverage:type_name -> ihmt.v1.Coverage
-	7,   // 24: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 25: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
-	9,   // 26: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
-	22,  // 27: ihmt.v1.GetResponse.currency:type_name -> ihmt.v1.Currency
-	54,  // 28: ihmt.v1.GetResponse.probable:type_name -> ihmt.v1.ProbableLink
-	7,   // 29: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
-	70,  // 30: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
-	25,  // 31: ihmt.v1.StatsResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 32: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 33: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 34: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
-	9,   // 35: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
-	7,   // 36: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 37: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 38: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 39: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 40: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 41: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 42: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 43: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
-	7,   // 44: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
-	5,   // 45: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
-	9,   // 46: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
-	7,   // 47: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 48: ihmt.v1.LogRequest.scope:type_name -> ihmt.v1.SearchScope
-	70,  // 49: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
-	8,   // 50: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
-	41,  // 51: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
-	7,   // 52: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
-	44,  // 53: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
-	70,  // 54: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
-	70,  // 55: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
-	70,  // 56: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
-	70,  // 57: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
-	7,   // 58: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 59: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
-	46,  // 60: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 61: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 62: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
-	46,  // 63: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
-	7,   // 64: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 65: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
-	46,  // 66: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
-	46,  // 67: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
-	52,  // 68: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
-	54,  // 69: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
-	9,   // 70: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
-	9,   // 71: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
-	7,   // 72: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
-	9,   // 73: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
-	7,   // 74: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 75: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
-	7,   // 76: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
-	7,   // 77: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
-	0,   // 78: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
-	6,   // 79: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
-	7,   // 80: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
-	25,  // 81: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
-	7,   // 82: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
-	1,   // 83: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
-	66,  // 84: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
-	25,  // 85: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
-	7,   // 86: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
-	25,  // 87: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
-	12,  // 88: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
-	15,  // 89: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
-	20,  // 90: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
-	23,  // 91: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
-	26,  // 92: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
-	28,  // 93: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
-	30,  // 94: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
-	32,  // 95: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
-	34,  // 96: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
-	36,  // 97: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
-	38,  // 98: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
-	40,  // 99: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
-	43,  // 100: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
-	47,  // 101: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
-	49,  // 102: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
-	51,  // 103: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
-	57,  // 104: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
-	59,  // 105: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
-	61,  // 106: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
-	63,  // 107: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
-	65,  // 108: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
-	68,  // 109: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
-	55,  // 110: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
-	14,  // 111: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
-	19,  // 112: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
-	21,  // 113: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
-	24,  // 114: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
-	27,  // 115: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
-	29,  // 116: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
-	31,  // 117: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
-	33,  // 118: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
-	35,  // 119: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
-	37,  // 120: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
-	39,  // 121: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
-	42,  // 122: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
-	45,  // 123: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
-	48,  // 124: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
-	50,  // 125: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
-	53,  // 126: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
-	58,  // 127: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
-	60,  // 128: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
-	62,  // 129: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
-	64,  // 130: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
-	67,  // 131: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
-	69,  // 132: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
-	56,  // 133: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
-	111, // [111:134] is the sub-list for method output_type
-	88,  // [88:111] is the sub-list for method input_type
-	88,  // [88:88] is the sub-list for extension type_name
-	88,  // [88:88] is the sub-list for extension extendee
-	0,   // [0:88] is the sub-list for field type_name
+	20,  // 24: ihmt.v1.SearchResponse.trace:type_name -> ihmt.v1.Trace
+	21,  // 25: ihmt.v1.Trace.ranked:type_name -> ihmt.v1.RankTrace
+	22,  // 26: ihmt.v1.RankTrace.factors:type_name -> ihmt.v1.Factor
+	7,   // 27: ihmt.v1.GetRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 28: ihmt.v1.GetRequest.scope:type_name -> ihmt.v1.SearchScope
+	9,   // 29: ihmt.v1.GetResponse.memory:type_name -> ihmt.v1.Memory
+	25,  // 30: ihmt.v1.GetResponse.currency:type_name -> ihmt.v1.Currency
+	57,  // 31: ihmt.v1.GetResponse.probable:type_name -> ihmt.v1.ProbableLink
+	7,   // 32: ihmt.v1.StatsRequest.caller:type_name -> ihmt.v1.Caller
+	73,  // 33: ihmt.v1.StatsResponse.started_at:type_name -> google.protobuf.Timestamp
+	28,  // 34: ihmt.v1.StatsResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 35: ihmt.v1.ShutdownRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 36: ihmt.v1.MarkOutdatedRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 37: ihmt.v1.MarkOutdatedResponse.old:type_name -> ihmt.v1.Memory
+	9,   // 38: ihmt.v1.MarkOutdatedResponse.new:type_name -> ihmt.v1.Memory
+	7,   // 39: ihmt.v1.ForgetRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 40: ihmt.v1.ForgetResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 41: ihmt.v1.RestoreRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 42: ihmt.v1.RestoreResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 43: ihmt.v1.PurgeRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 44: ihmt.v1.PurgeResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 45: ihmt.v1.ListReviewRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 46: ihmt.v1.ListReviewResponse.memories:type_name -> ihmt.v1.Memory
+	7,   // 47: ihmt.v1.ReviewRequest.caller:type_name -> ihmt.v1.Caller
+	5,   // 48: ihmt.v1.ReviewRequest.decision:type_name -> ihmt.v1.ReviewDecision
+	9,   // 49: ihmt.v1.ReviewResponse.memory:type_name -> ihmt.v1.Memory
+	7,   // 50: ihmt.v1.LogRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 51: ihmt.v1.LogRequest.scope:type_name -> ihmt.v1.SearchScope
+	73,  // 52: ihmt.v1.LogEntry.time:type_name -> google.protobuf.Timestamp
+	8,   // 53: ihmt.v1.LogEntry.agent:type_name -> ihmt.v1.Agent
+	44,  // 54: ihmt.v1.LogResponse.entries:type_name -> ihmt.v1.LogEntry
+	7,   // 55: ihmt.v1.VerifyAuditRequest.caller:type_name -> ihmt.v1.Caller
+	47,  // 56: ihmt.v1.VerifyAuditResponse.problems:type_name -> ihmt.v1.AuditProblem
+	73,  // 57: ihmt.v1.Fact.valid_from:type_name -> google.protobuf.Timestamp
+	73,  // 58: ihmt.v1.Fact.valid_to:type_name -> google.protobuf.Timestamp
+	73,  // 59: ihmt.v1.Fact.recorded_at:type_name -> google.protobuf.Timestamp
+	73,  // 60: ihmt.v1.Fact.superseded_at:type_name -> google.protobuf.Timestamp
+	7,   // 61: ihmt.v1.FactsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 62: ihmt.v1.FactsRequest.scope:type_name -> ihmt.v1.SearchScope
+	49,  // 63: ihmt.v1.FactsResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 64: ihmt.v1.TimelineRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 65: ihmt.v1.TimelineRequest.scope:type_name -> ihmt.v1.SearchScope
+	49,  // 66: ihmt.v1.TimelineResponse.facts:type_name -> ihmt.v1.Fact
+	7,   // 67: ihmt.v1.ConflictsRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 68: ihmt.v1.ConflictsRequest.scope:type_name -> ihmt.v1.SearchScope
+	49,  // 69: ihmt.v1.Supersession.old:type_name -> ihmt.v1.Fact
+	49,  // 70: ihmt.v1.Supersession.new:type_name -> ihmt.v1.Fact
+	55,  // 71: ihmt.v1.ConflictsResponse.supersessions:type_name -> ihmt.v1.Supersession
+	57,  // 72: ihmt.v1.ConflictsResponse.probable:type_name -> ihmt.v1.ProbableLink
+	9,   // 73: ihmt.v1.ProbableLink.old:type_name -> ihmt.v1.Memory
+	9,   // 74: ihmt.v1.ProbableLink.new:type_name -> ihmt.v1.Memory
+	7,   // 75: ihmt.v1.UnlinkRequest.caller:type_name -> ihmt.v1.Caller
+	9,   // 76: ihmt.v1.UnlinkResponse.holder:type_name -> ihmt.v1.Memory
+	7,   // 77: ihmt.v1.ExportRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 78: ihmt.v1.ExportRequest.scope:type_name -> ihmt.v1.SearchScope
+	7,   // 79: ihmt.v1.ImportRequest.caller:type_name -> ihmt.v1.Caller
+	7,   // 80: ihmt.v1.IngestRequest.caller:type_name -> ihmt.v1.Caller
+	0,   // 81: ihmt.v1.IngestRequest.scope:type_name -> ihmt.v1.Scope
+	6,   // 82: ihmt.v1.IngestResponse.status:type_name -> ihmt.v1.IngestStatus
+	7,   // 83: ihmt.v1.RebuildRequest.caller:type_name -> ihmt.v1.Caller
+	28,  // 84: ihmt.v1.RebuildResponse.tree:type_name -> ihmt.v1.TreeStats
+	7,   // 85: ihmt.v1.TreeRequest.caller:type_name -> ihmt.v1.Caller
+	1,   // 86: ihmt.v1.TreeRequest.scope:type_name -> ihmt.v1.SearchScope
+	69,  // 87: ihmt.v1.TreeResponse.nodes:type_name -> ihmt.v1.TreeNode
+	28,  // 88: ihmt.v1.TreeResponse.stats:type_name -> ihmt.v1.TreeStats
+	7,   // 89: ihmt.v1.ConsolidateRequest.caller:type_name -> ihmt.v1.Caller
+	28,  // 90: ihmt.v1.ConsolidateResponse.stats:type_name -> ihmt.v1.TreeStats
+	12,  // 91: ihmt.v1.MemoryService.Save:input_type -> ihmt.v1.SaveRequest
+	15,  // 92: ihmt.v1.MemoryService.Search:input_type -> ihmt.v1.SearchRequest
+	23,  // 93: ihmt.v1.MemoryService.Get:input_type -> ihmt.v1.GetRequest
+	26,  // 94: ihmt.v1.MemoryService.Stats:input_type -> ihmt.v1.StatsRequest
+	29,  // 95: ihmt.v1.MemoryService.Shutdown:input_type -> ihmt.v1.ShutdownRequest
+	31,  // 96: ihmt.v1.MemoryService.MarkOutdated:input_type -> ihmt.v1.MarkOutdatedRequest
+	33,  // 97: ihmt.v1.MemoryService.Forget:input_type -> ihmt.v1.ForgetRequest
+	35,  // 98: ihmt.v1.MemoryService.Restore:input_type -> ihmt.v1.RestoreRequest
+	37,  // 99: ihmt.v1.MemoryService.Purge:input_type -> ihmt.v1.PurgeRequest
+	39,  // 100: ihmt.v1.MemoryService.ListReview:input_type -> ihmt.v1.ListReviewRequest
+	41,  // 101: ihmt.v1.MemoryService.Review:input_type -> ihmt.v1.ReviewRequest
+	43,  // 102: ihmt.v1.MemoryService.Log:input_type -> ihmt.v1.LogRequest
+	46,  // 103: ihmt.v1.MemoryService.VerifyAudit:input_type -> ihmt.v1.VerifyAuditRequest
+	50,  // 104: ihmt.v1.MemoryService.Facts:input_type -> ihmt.v1.FactsRequest
+	52,  // 105: ihmt.v1.MemoryService.Timeline:input_type -> ihmt.v1.TimelineRequest
+	54,  // 106: ihmt.v1.MemoryService.Conflicts:input_type -> ihmt.v1.ConflictsRequest
+	60,  // 107: ihmt.v1.MemoryService.Export:input_type -> ihmt.v1.ExportRequest
+	62,  // 108: ihmt.v1.MemoryService.Import:input_type -> ihmt.v1.ImportRequest
+	64,  // 109: ihmt.v1.MemoryService.Ingest:input_type -> ihmt.v1.IngestRequest
+	66,  // 110: ihmt.v1.MemoryService.Rebuild:input_type -> ihmt.v1.RebuildRequest
+	68,  // 111: ihmt.v1.MemoryService.Tree:input_type -> ihmt.v1.TreeRequest
+	71,  // 112: ihmt.v1.MemoryService.Consolidate:input_type -> ihmt.v1.ConsolidateRequest
+	58,  // 113: ihmt.v1.MemoryService.Unlink:input_type -> ihmt.v1.UnlinkRequest
+	14,  // 114: ihmt.v1.MemoryService.Save:output_type -> ihmt.v1.SaveResponse
+	19,  // 115: ihmt.v1.MemoryService.Search:output_type -> ihmt.v1.SearchResponse
+	24,  // 116: ihmt.v1.MemoryService.Get:output_type -> ihmt.v1.GetResponse
+	27,  // 117: ihmt.v1.MemoryService.Stats:output_type -> ihmt.v1.StatsResponse
+	30,  // 118: ihmt.v1.MemoryService.Shutdown:output_type -> ihmt.v1.ShutdownResponse
+	32,  // 119: ihmt.v1.MemoryService.MarkOutdated:output_type -> ihmt.v1.MarkOutdatedResponse
+	34,  // 120: ihmt.v1.MemoryService.Forget:output_type -> ihmt.v1.ForgetResponse
+	36,  // 121: ihmt.v1.MemoryService.Restore:output_type -> ihmt.v1.RestoreResponse
+	38,  // 122: ihmt.v1.MemoryService.Purge:output_type -> ihmt.v1.PurgeResponse
+	40,  // 123: ihmt.v1.MemoryService.ListReview:output_type -> ihmt.v1.ListReviewResponse
+	42,  // 124: ihmt.v1.MemoryService.Review:output_type -> ihmt.v1.ReviewResponse
+	45,  // 125: ihmt.v1.MemoryService.Log:output_type -> ihmt.v1.LogResponse
+	48,  // 126: ihmt.v1.MemoryService.VerifyAudit:output_type -> ihmt.v1.VerifyAuditResponse
+	51,  // 127: ihmt.v1.MemoryService.Facts:output_type -> ihmt.v1.FactsResponse
+	53,  // 128: ihmt.v1.MemoryService.Timeline:output_type -> ihmt.v1.TimelineResponse
+	56,  // 129: ihmt.v1.MemoryService.Conflicts:output_type -> ihmt.v1.ConflictsResponse
+	61,  // 130: ihmt.v1.MemoryService.Export:output_type -> ihmt.v1.ExportResponse
+	63,  // 131: ihmt.v1.MemoryService.Import:output_type -> ihmt.v1.ImportResponse
+	65,  // 132: ihmt.v1.MemoryService.Ingest:output_type -> ihmt.v1.IngestResponse
+	67,  // 133: ihmt.v1.MemoryService.Rebuild:output_type -> ihmt.v1.RebuildResponse
+	70,  // 134: ihmt.v1.MemoryService.Tree:output_type -> ihmt.v1.TreeResponse
+	72,  // 135: ihmt.v1.MemoryService.Consolidate:output_type -> ihmt.v1.ConsolidateResponse
+	59,  // 136: ihmt.v1.MemoryService.Unlink:output_type -> ihmt.v1.UnlinkResponse
+	114, // [114:137] is the sub-list for method output_type
+	91,  // [91:114] is the sub-list for method input_type
+	91,  // [91:91] is the sub-list for extension type_name
+	91,  // [91:91] is the sub-list for extension extendee
+	0,   // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_ihmt_v1_memory_proto_init() }
@@ -5777,7 +6051,7 @@ func file_ihmt_v1_memory_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ihmt_v1_memory_proto_rawDesc), len(file_ihmt_v1_memory_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   63,
+			NumMessages:   66,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -173,3 +173,12 @@ func Excerpt(text string, maxRunes int) string {
 	}
 	return string(r[:maxRunes]) + "…"
 }
+
+// FactorText is a trace's factor as people and models read it: "home ×1.20"
+// for a multiplier, "holding: moved first: …" for a move.
+func FactorText(f *Factor) string {
+	if f.GetValue() == 0 {
+		return f.GetSignal() + ": " + f.GetNote()
+	}
+	return fmt.Sprintf("%s ×%.2f", f.GetSignal(), f.GetValue())
+}
