@@ -156,12 +156,14 @@ func TestCrashLosesNoAcknowledgedSave(t *testing.T) {
 		}
 		reader.Close()
 		for _, m := range acked[max(0, len(acked)-3):] {
-			var got struct {
-				ID      string `json:"id"`
-				Content string `json:"content"`
+			var resp struct {
+				Memory struct {
+					ID      string `json:"id"`
+					Content string `json:"content"`
+				} `json:"memory"`
 			}
-			e.cliJSON(t, &got, e.environ(project), "get", "--json", m.id)
-			if got.ID != m.id || got.Content != m.text {
+			e.cliJSON(t, &resp, e.environ(project), "get", "--json", m.id)
+			if got := resp.Memory; got.ID != m.id || got.Content != m.text {
 				t.Errorf("round %d: ihmt get %s: %s %q, want %q", round, m.id, got.ID, got.Content, m.text)
 			}
 		}

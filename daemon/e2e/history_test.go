@@ -230,14 +230,17 @@ func TestMigrateFromPythonIHMT(t *testing.T) {
 			t.Fatalf("migrated leaf %s not found as itself: %+v", l.id, a)
 		}
 	}
-	var m struct {
-		ValidFrom string   `json:"valid_from"`
-		Domain    string   `json:"domain"`
-		Tags      []string `json:"tags"`
+	var got struct {
+		Memory struct {
+			ValidFrom string   `json:"valid_from"`
+			Domain    string   `json:"domain"`
+			Tags      []string `json:"tags"`
+		} `json:"memory"`
 	}
 	var a cliAnswer
 	e.cliJSON(t, &a, env, "search", "--json", "sister Elena Porto")
-	e.cliJSON(t, &m, env, "get", "--json", a.Results[0].Memory.ID)
+	e.cliJSON(t, &got, env, "get", "--json", a.Results[0].Memory.ID)
+	m := got.Memory
 	if !strings.HasPrefix(m.ValidFrom, "2022-11-30") || m.Domain != "personal" || !slices.Equal(m.Tags, []string{"family"}) {
 		t.Errorf("migrated header: %+v", m)
 	}

@@ -122,12 +122,14 @@ func TestRacingCLIsStartOneDaemon(t *testing.T) {
 
 	// All four saves are in the one daemon, by id.
 	for id := range ids {
-		var m struct {
-			ID string `json:"id"`
+		var got struct {
+			Memory struct {
+				ID string `json:"id"`
+			} `json:"memory"`
 		}
-		e.cliJSON(t, &m, e.environ(project), "get", "--json", id)
-		if m.ID != id {
-			t.Errorf("ihmt get %s returned %s", id, m.ID)
+		e.cliJSON(t, &got, e.environ(project), "get", "--json", id)
+		if got.Memory.ID != id {
+			t.Errorf("ihmt get %s returned %s", id, got.Memory.ID)
 		}
 	}
 	if after := e.waitReady(t, nil); after.Pid != st.Pid {

@@ -131,8 +131,11 @@ func TestSameScenarioThroughCLIAndShim(t *testing.T) {
 	if cliAll.Status != "SEARCH_STATUS_FOUND" || cliAll.Results[0].Memory.ID != a.ID {
 		t.Errorf("ihmt search --scope all in project b: %+v", cliAll)
 	}
-	var gotA cliMemory
-	e.cliJSON(t, &gotA, envB, "get", "--json", "--all", a.ID)
+	var resp struct {
+		Memory cliMemory `json:"memory"`
+	}
+	e.cliJSON(t, &resp, envB, "get", "--json", "--all", a.ID)
+	gotA := resp.Memory
 	if gotA.ID != a.ID || gotA.Project != projA {
 		t.Errorf("ihmt get --all from project b: %+v", gotA)
 	}

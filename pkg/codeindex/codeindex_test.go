@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 func write(t *testing.T, root string, files map[string]string) {
@@ -94,8 +95,8 @@ func TestResolve(t *testing.T) {
 		{root + "x/a", "", ErrOutside}, // a sibling whose name starts like the root
 		{"out", "", ErrOutside},
 		{"outdir/secret.txt", "", ErrOutside},
-		{"missing.go", "", store.ErrNotFound},
-		{"a\x00b", "", store.ErrInvalid},
+		{"missing.go", "", leaf.ErrNotFound},
+		{"a\x00b", "", leaf.ErrInvalid},
 	} {
 		_, rel, err := Resolve(root, c.p)
 		if c.err == nil && (err != nil || rel != c.rel) {
@@ -166,10 +167,10 @@ func TestSync(t *testing.T) {
 	}
 	// find_code follows the change.
 	a, err := x2.Project(root).Find(FindQuery{Query: "gamma"})
-	if err != nil || a.Verdict != store.Found || a.Hits[0].Symbol.Name != "Gamma" {
+	if err != nil || a.Verdict != verdict.Found || a.Hits[0].Symbol.Name != "Gamma" {
 		t.Fatalf("find after the change: %+v %v", a, err)
 	}
-	if a, _ := x2.Project(root).Find(FindQuery{Query: "alpha"}); a.Verdict != store.NotFound {
+	if a, _ := x2.Project(root).Find(FindQuery{Query: "alpha"}); a.Verdict != verdict.NotFound {
 		t.Errorf("a removed function is still found: %+v", a)
 	}
 }
@@ -216,7 +217,7 @@ func TestFind(t *testing.T) {
 		t.Errorf("budget 50: %d tokens, truncated %v", a.Tokens, a.Hits[0].Truncated)
 	}
 	for _, bad := range []FindQuery{{Query: ""}, {Query: "x", Scope: "tests"}, {Query: "x", MaxTokens: 10}, {Query: "x", Path: "../"}} {
-		if _, err := p.Find(bad); !errors.Is(err, store.ErrInvalid) {
+		if _, err := p.Find(bad); !errors.Is(err, leaf.ErrInvalid) {
 			t.Errorf("%+v: %v, want ErrInvalid", bad, err)
 		}
 	}

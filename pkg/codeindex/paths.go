@@ -9,33 +9,33 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
 // ErrOutside means a path leads out of the project root.
-var ErrOutside = fmt.Errorf("%w: the path is outside the project", store.ErrInvalid)
+var ErrOutside = fmt.Errorf("%w: the path is outside the project", leaf.ErrInvalid)
 
 // Root checks a project root: an absolute path to a directory, returned
 // with its symlinks resolved.
 func Root(root string) (string, error) {
 	switch {
 	case root == "":
-		return "", fmt.Errorf("%w: no project root: the caller sends its MCP root or git top level", store.ErrInvalid)
+		return "", fmt.Errorf("%w: no project root: the caller sends its MCP root or git top level", leaf.ErrInvalid)
 	case !utf8.ValidString(root) || strings.ContainsRune(root, 0):
-		return "", fmt.Errorf("%w: the project root is not a path", store.ErrInvalid)
+		return "", fmt.Errorf("%w: the project root is not a path", leaf.ErrInvalid)
 	case !filepath.IsAbs(root):
-		return "", fmt.Errorf("%w: the project root %q is not absolute", store.ErrInvalid, root)
+		return "", fmt.Errorf("%w: the project root %q is not absolute", leaf.ErrInvalid, root)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Clean(root))
 	if err != nil {
-		return "", fmt.Errorf("%w: project root %s: %v", store.ErrNotFound, root, err)
+		return "", fmt.Errorf("%w: project root %s: %v", leaf.ErrNotFound, root, err)
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
-		return "", fmt.Errorf("%w: project root %s: %v", store.ErrNotFound, root, err)
+		return "", fmt.Errorf("%w: project root %s: %v", leaf.ErrNotFound, root, err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("%w: the project root %s is not a directory", store.ErrInvalid, root)
+		return "", fmt.Errorf("%w: the project root %s is not a directory", leaf.ErrInvalid, root)
 	}
 	return real, nil
 }
@@ -45,13 +45,13 @@ func Root(root string) (string, error) {
 // slashes ("" for the root itself). p is relative to root, or absolute
 // inside it. It refuses, with ErrOutside, a ".." that climbs out, an
 // absolute path elsewhere, and a symlink — anywhere along the path — that
-// points outside; a missing path is store.ErrNotFound.
+// points outside; a missing path is leaf.ErrNotFound.
 func Resolve(root, p string) (abs, rel string, err error) {
 	if !utf8.ValidString(p) || strings.ContainsRune(p, 0) {
-		return "", "", fmt.Errorf("%w: the path is not valid UTF-8 text", store.ErrInvalid)
+		return "", "", fmt.Errorf("%w: the path is not valid UTF-8 text", leaf.ErrInvalid)
 	}
 	if len(p) > 4096 {
-		return "", "", fmt.Errorf("%w: the path is %d bytes long", store.ErrInvalid, len(p))
+		return "", "", fmt.Errorf("%w: the path is %d bytes long", leaf.ErrInvalid, len(p))
 	}
 	joined := p
 	if !filepath.IsAbs(p) {
@@ -68,10 +68,10 @@ func Resolve(root, p string) (abs, rel string, err error) {
 	}
 	real, err := filepath.EvalSymlinks(joined)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", "", fmt.Errorf("%w: %s does not exist in the project (paths are relative to %s)", store.ErrNotFound, p, root)
+		return "", "", fmt.Errorf("%w: %s does not exist in the project (paths are relative to %s)", leaf.ErrNotFound, p, root)
 	}
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %s: %v", store.ErrInvalid, p, err)
+		return "", "", fmt.Errorf("%w: %s: %v", leaf.ErrInvalid, p, err)
 	}
 	if !inside(root, real) {
 		return "", "", fmt.Errorf("%w: %q is a symlink (or under one) that points outside the project root", ErrOutside, p)

@@ -10,9 +10,10 @@ import (
 	"unicode"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lookup"
-	"github.com/ihmt-dev/ihmt/pkg/store"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // indexFile adds a file's symbols to the inverted index. Each symbol's
@@ -145,7 +146,7 @@ func (p *Project) Map(pathArg, subpath, detail string) (Map, error) {
 	case "symbols":
 		symbols = true
 	default:
-		return Map{}, fmt.Errorf("%w: detail %q: use files or symbols", store.ErrInvalid, detail)
+		return Map{}, fmt.Errorf("%w: detail %q: use files or symbols", leaf.ErrInvalid, detail)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -200,7 +201,7 @@ type Found struct {
 
 // Answer is find_code's answer.
 type Answer struct {
-	Verdict    store.Verdict
+	Verdict    verdict.Verdict
 	Confidence float64
 	Hits       []Found // with code
 	Also       []Found // further matches, without code
@@ -241,7 +242,7 @@ func (p *Project) Find(q FindQuery) (Answer, error) {
 	case budget == 0:
 		budget = defaultLimit
 	case budget < 50 || budget > maxLimit:
-		return Answer{}, fmt.Errorf("%w: max_tokens %d: use 50 to %d", store.ErrInvalid, budget, maxLimit)
+		return Answer{}, fmt.Errorf("%w: max_tokens %d: use 50 to %d", leaf.ErrInvalid, budget, maxLimit)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -290,21 +291,18 @@ func (p *Project) answer(a lookup.Answer, budget int64, st Stats) Answer {
 		s := r.f.Symbols[r.i]
 		return Found{Path: r.f.Path, Symbol: s, Score: h.Score}
 	}
+	out.Message = a.Judgment.Message(verdict.Symbols, fmt.Sprintf("the %d symbols in scope", a.Searched), a.Terms)
 	switch {
-	case a.Verdict == store.NotFound:
+	case a.Verdict == verdict.NotFound:
 		for _, h := range a.Shown {
 			out.Candidates = append(out.Candidates, found(h))
-		}
-		out.Message = fmt.Sprintf("No symbol matches the query well among %d in scope.", a.Searched)
-		if len(a.Ranked) == 0 {
-			out.Message = fmt.Sprintf("No symbol in scope (%d searched) contains any of: %s.", a.Searched, strings.Join(a.Terms, ", "))
 		}
 		return out
-	case a.Verdict == store.Ambiguous:
+	case a.Verdict == verdict.Ambiguous:
 		for _, h := range a.Shown {
 			out.Candidates = append(out.Candidates, found(h))
 		}
-		out.Message = fmt.Sprintf("%d symbols match about equally: call again with a clue (a word of the one you mean) or a subpath.", len(a.Shown))
+		out.Message += " Call again with a clue (a word of the one you mean) or a subpath."
 		return out
 	}
 	best := a.Shown[0].Score
@@ -335,10 +333,6 @@ func (p *Project) answer(a lookup.Answer, budget int64, st Stats) Answer {
 		out.Tokens += tokens
 		out.Hits = append(out.Hits, f)
 	}
-	out.Message = "Found."
-	if a.Verdict == store.Ambiguous {
-		out.Message = "No symbol matches the whole query; these match part of it."
-	}
 	return out
 }
 
@@ -363,7 +357,7 @@ func scopeOf(s string) (test, main bool, err error) {
 	case "all":
 		return true, true, nil
 	}
-	return false, false, fmt.Errorf("%w: scope %q: use main, test or all", store.ErrInvalid, s)
+	return false, false, fmt.Errorf("%w: scope %q: use main, test or all", leaf.ErrInvalid, s)
 }
 
 // isTest recognises test files of the common layouts.
@@ -470,22 +464,22 @@ func Read(root, p string) (rel, text string, err error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %s: %v", store.ErrNotFound, p, err)
+		return "", "", fmt.Errorf("%w: %s: %v", leaf.ErrNotFound, p, err)
 	}
 	switch {
 	case fi.IsDir():
-		return "", "", fmt.Errorf("%w: %s is a directory: use project_map to list it", store.ErrInvalid, p)
+		return "", "", fmt.Errorf("%w: %s is a directory: use project_map to list it", leaf.ErrInvalid, p)
 	case !fi.Mode().IsRegular():
-		return "", "", fmt.Errorf("%w: %s is not a regular file", store.ErrInvalid, p)
+		return "", "", fmt.Errorf("%w: %s is not a regular file", leaf.ErrInvalid, p)
 	case fi.Size() > MaxFileBytes:
-		return "", "", fmt.Errorf("%w: %s is %d bytes, over the %d this tool returns: use find_code, or read a part with your own tools", store.ErrInvalid, p, fi.Size(), MaxFileBytes)
+		return "", "", fmt.Errorf("%w: %s is %d bytes, over the %d this tool returns: use find_code, or read a part with your own tools", leaf.ErrInvalid, p, fi.Size(), MaxFileBytes)
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return "", "", fmt.Errorf("read %s: %w", p, err)
 	}
 	if !isText(data) {
-		return "", "", fmt.Errorf("%w: %s is not UTF-8 text", store.ErrInvalid, p)
+		return "", "", fmt.Errorf("%w: %s is not UTF-8 text", leaf.ErrInvalid, p)
 	}
 	return rel, string(data), nil
 }

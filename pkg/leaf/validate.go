@@ -17,6 +17,11 @@ const MaxContent = 1 << 20
 // be stored.
 var ErrInvalid = errors.New("invalid input")
 
+// ErrNotFound is returned (wrapped) for a memory, note, file or symbol that
+// is not there, or not visible to the caller: the engine's parts share it
+// so that each boundary translates it once.
+var ErrNotFound = errors.New("not found")
+
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }

@@ -2,7 +2,7 @@
 // clue, and judges the ranking, the way search_memory does for memories:
 // BM25 through package index, the clue lifting the hits that match it and
 // sinking the rest, and the store's verdict (found, ambiguous with the tied
-// candidates, or an honest not_found) through store.Judge.
+// candidates, or an honest not_found) through package verdict.
 //
 // It serves the rankings kept outside the long-term store — a session's
 // scratch notes (package scratch) and a project's code index (package
@@ -20,13 +20,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
-	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
-
-// pool is how many hits are ranked for the clue and the tie check, as a
-// search of memories does.
-const pool = 50
 
 // maxQueryBytes bounds a query or a clue.
 const maxQueryBytes = 4096
@@ -54,7 +51,7 @@ type Hit struct {
 
 // Answer is a judged ranking.
 type Answer struct {
-	Verdict    store.Verdict
+	Verdict    verdict.Verdict
 	Confidence float64
 	// Ranked is every hit of the pool, best first; Shown those the
 	// verdict names (found: the ranking; ambiguous: the best and the tied
@@ -63,8 +60,10 @@ type Answer struct {
 	Terms, Clue   []string
 	// Searched counts the documents the query could see.
 	Searched int
-	// Tied describes an ambiguous answer (see store.Judgment).
+	// Tied describes an ambiguous answer (see verdict.Judgment).
 	Tied int
+	// Judgment is the verdict's whole decision, for its wording.
+	Judgment verdict.Judgment
 }
 
 // Search ranks ix's documents against q and judges the ranking.
@@ -77,15 +76,15 @@ func Search(ix *index.Index, q Query) (Answer, error) {
 	if vis == nil {
 		vis = func(index.Group) bool { return true }
 	}
-	raw, st := ix.Search(index.Query{Terms: terms, Visible: vis, Limit: pool})
+	raw, st := ix.Search(index.Query{Terms: terms, Visible: vis, Limit: verdict.Pool})
 	ranked := make([]Hit, 0, len(raw))
 	for _, h := range raw {
 		s := h.Score
 		if len(clue) > 0 {
 			if containsAny(ix, h.Doc, clue) {
-				s *= store.ClueBoost
+				s *= verdict.ClueBoost
 			} else {
-				s *= store.ClueDemote
+				s *= verdict.ClueDemote
 			}
 		}
 		if q.Weigh != nil {
@@ -96,14 +95,14 @@ func Search(ix *index.Index, q Query) (Answer, error) {
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].Score > ranked[j].Score })
 	a := Answer{Ranked: ranked, Terms: terms, Clue: clue, Searched: st.Visible}
 	j := judge(ranked, terms, clue, q.Words, q.Apart)
-	a.Verdict, a.Confidence, a.Tied = j.Verdict, j.Confidence, j.Tied
+	a.Verdict, a.Confidence, a.Tied, a.Judgment = j.Verdict, j.Confidence, j.Tied, j
 	switch {
 	case len(ranked) == 0:
-	case j.Verdict == store.NotFound:
-		if j.NearMiss {
+	case j.Verdict == verdict.NotFound:
+		if j.Answer == verdict.NearMiss {
 			a.Shown = ranked[:1]
 		}
-	case j.Verdict == store.Ambiguous:
+	case j.Verdict == verdict.Ambiguous:
 		a.Shown = ranked[:1+j.Tied]
 	default:
 		a.Shown = ranked
@@ -111,12 +110,13 @@ func Search(ix *index.Index, q Query) (Answer, error) {
 	return a, nil
 }
 
-// judge builds the evidence of a ranking and asks the verdict; whether an
-// exact tie is between different things is asked only when it decides.
-func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string, apart func(a, b index.Doc) bool) store.Judgment {
-	e := store.Evidence{Ranked: len(ranked), QueryTerms: len(terms), Informative: len(terms) + len(clue)}
+// judge builds the evidence of a ranking and asks the verdict; whether a
+// tie is between different things is asked only when it decides
+// (verdict.Rejudge).
+func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string, apart func(a, b index.Doc) bool) verdict.Judgment {
+	e := verdict.Evidence{Ranked: len(ranked), QueryTerms: len(terms), Informative: len(terms) + len(clue)}
 	if len(ranked) == 0 {
-		return store.Judge(e)
+		return verdict.Judge(e)
 	}
 	e.Best = ranked[0].Score
 	e.Coverage = float64(bits.OnesCount64(ranked[0].Matched)) / float64(len(terms))
@@ -124,14 +124,11 @@ func judge(ranked []Hit, terms, clue []string, words func(index.Doc) []string, a
 		e.Rivals = append(e.Rivals, r.Score)
 	}
 	e.Covered = len(ranked) > 1 && ranked[1].Matched&ranked[0].Matched == ranked[0].Matched
-	j := store.Judge(e)
-	tie := len(ranked) > 1 && (store.ExactTie(e.Best, e.Rivals[0]) || e.Informative <= store.ShortQuery && store.NearTie(e.Best, e.Rivals[0]))
-	if j.Verdict == store.Found && tie && (words != nil || apart != nil) {
+	return verdict.Rejudge(e, verdict.Judge(e), func() bool {
 		a, b := ranked[0].Doc, ranked[1].Doc
-		e.Distinct = apart != nil && apart(a, b) || words != nil && store.DistinctTerms(words(a), words(b), append(append([]string{}, terms...), clue...))
-		j = store.Judge(e)
-	}
-	return j
+		asked := append(append([]string{}, terms...), clue...)
+		return apart != nil && apart(a, b) || words != nil && verdict.DistinctTerms(words(a), words(b), asked, tokenize.IsStopWord)
+	})
 }
 
 func containsAny(ix *index.Index, d index.Doc, terms []string) bool {
@@ -148,21 +145,21 @@ func parse(text, clue string) (terms, clueTerms []string, err error) {
 	for _, f := range []struct{ name, s string }{{"query", text}, {"clue", clue}} {
 		switch {
 		case len(f.s) > maxQueryBytes:
-			return nil, nil, fmt.Errorf("%w: the %s is %d bytes, at most %d", store.ErrInvalid, f.name, len(f.s), maxQueryBytes)
+			return nil, nil, fmt.Errorf("%w: the %s is %d bytes, at most %d", leaf.ErrInvalid, f.name, len(f.s), maxQueryBytes)
 		case !utf8.ValidString(f.s):
-			return nil, nil, fmt.Errorf("%w: the %s is not valid UTF-8", store.ErrInvalid, f.name)
+			return nil, nil, fmt.Errorf("%w: the %s is not valid UTF-8", leaf.ErrInvalid, f.name)
 		}
 	}
 	terms = tokenize.Terms(text)
 	if len(terms) == 0 {
-		return nil, nil, fmt.Errorf("%w: the query has no words to search for", store.ErrInvalid)
+		return nil, nil, fmt.Errorf("%w: the query has no words to search for", leaf.ErrInvalid)
 	}
 	if len(terms) > index.MaxQueryTerms {
-		return nil, nil, fmt.Errorf("%w: the query has %d distinct words, at most %d: keep the ones that matter", store.ErrInvalid, len(terms), index.MaxQueryTerms)
+		return nil, nil, fmt.Errorf("%w: the query has %d distinct words, at most %d: keep the ones that matter", leaf.ErrInvalid, len(terms), index.MaxQueryTerms)
 	}
 	clueTerms = tokenize.Terms(clue)
 	if len(clueTerms) > index.MaxQueryTerms {
-		return nil, nil, fmt.Errorf("%w: the clue has %d distinct words, at most %d", store.ErrInvalid, len(clueTerms), index.MaxQueryTerms)
+		return nil, nil, fmt.Errorf("%w: the clue has %d distinct words, at most %d", leaf.ErrInvalid, len(clueTerms), index.MaxQueryTerms)
 	}
 	return terms, clueTerms, nil
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
-	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 func TestSearch(t *testing.T) {
@@ -25,21 +26,21 @@ func TestSearch(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		q    Query
-		want store.Verdict
+		want verdict.Verdict
 		top  string // in the first shown hit
 	}{
-		{"found", Query{Text: "staging cluster region"}, store.Found, "eu-west-1"},
-		{"exact tie between different things", Query{Text: "who reviews billing module pull requests"}, store.Ambiguous, ""},
-		{"the clue decides", Query{Text: "who reviews billing module pull requests", Clue: "Bob"}, store.Found, "Bob"},
-		{"nothing shares a word", Query{Text: "kubernetes helm"}, store.NotFound, ""},
-		{"invisible group", Query{Text: "staging cluster region", Visible: func(g index.Group) bool { return g == 1 }}, store.NotFound, ""},
-		{"without the weight", Query{Text: "billing module alice import"}, store.Found, "import"}, // the control
+		{"found", Query{Text: "staging cluster region"}, verdict.Found, "eu-west-1"},
+		{"exact tie between different things", Query{Text: "who reviews billing module pull requests"}, verdict.Ambiguous, ""},
+		{"the clue decides", Query{Text: "who reviews billing module pull requests", Clue: "Bob"}, verdict.Found, "Bob"},
+		{"nothing shares a word", Query{Text: "kubernetes helm"}, verdict.NotFound, ""},
+		{"invisible group", Query{Text: "staging cluster region", Visible: func(g index.Group) bool { return g == 1 }}, verdict.NotFound, ""},
+		{"without the weight", Query{Text: "billing module alice import"}, verdict.Found, "import"}, // the control
 		{"a weight demotes", Query{Text: "billing module alice import", Weigh: func(d index.Doc, s float64) float64 {
 			if strings.HasPrefix(texts[d], "import") {
 				return s * 0.01
 			}
 			return s
-		}}, store.Found, "Alice reviews"},
+		}}, verdict.Found, "Alice reviews"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.q.Words = words
@@ -53,13 +54,13 @@ func TestSearch(t *testing.T) {
 			if c.top != "" && !strings.Contains(texts[a.Shown[0].Doc], c.top) {
 				t.Errorf("first %q, want one with %q", texts[a.Shown[0].Doc], c.top)
 			}
-			if c.want == store.Ambiguous && len(a.Shown) != 2 {
+			if c.want == verdict.Ambiguous && len(a.Shown) != 2 {
 				t.Errorf("a tie shows %d, want the two tied", len(a.Shown))
 			}
 		})
 	}
 	for _, bad := range []Query{{Text: ""}, {Text: "the a of"[:0]}, {Text: "x\xff"}, {Text: strings.Repeat("word ", 1000)}, {Text: "ok", Clue: "\xff"}} {
-		if _, err := Search(ix, bad); !errors.Is(err, store.ErrInvalid) {
+		if _, err := Search(ix, bad); !errors.Is(err, leaf.ErrInvalid) {
 			t.Errorf("%q: %v, want ErrInvalid", bad.Text, err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
 // A digest is what an agent needs of a long command output to decide what
@@ -215,7 +215,7 @@ func (s *Sessions) DigestOutput(id, text, label string) (Entry, Digest, Usage, e
 		label = "output"
 	}
 	if len(label) > 200 || strings.ContainsAny(label, "\n\r") {
-		return Entry{}, Digest{}, Usage{}, fmt.Errorf("%w: the label must be one line of at most 200 bytes", store.ErrInvalid)
+		return Entry{}, Digest{}, Usage{}, fmt.Errorf("%w: the label must be one line of at most 200 bytes", leaf.ErrInvalid)
 	}
 	if err := validText("output", text, s.lim.OutputBytes); err != nil {
 		return Entry{}, Digest{}, Usage{}, err

@@ -28,8 +28,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/screen"
-	"github.com/ihmt-dev/ihmt/pkg/store"
 )
 
 // Limits bound the scratch memory; the zero value of a field means its
@@ -295,19 +295,19 @@ func (s *Sessions) Note(id, text string) (Entry, Usage, error) {
 func validText(what, text string, limit int) error {
 	switch {
 	case len(text) == 0 || isBlank(text):
-		return fmt.Errorf("%w: the %s is empty", store.ErrInvalid, what)
+		return fmt.Errorf("%w: the %s is empty", leaf.ErrInvalid, what)
 	case len(text) > limit:
-		return fmt.Errorf("%w: the %s is %d bytes, at most %d: keep what matters", store.ErrInvalid, what, len(text), limit)
+		return fmt.Errorf("%w: the %s is %d bytes, at most %d: keep what matters", leaf.ErrInvalid, what, len(text), limit)
 	case !utf8.ValidString(text):
-		return fmt.Errorf("%w: the %s is not valid UTF-8", store.ErrInvalid, what)
+		return fmt.Errorf("%w: the %s is not valid UTF-8", leaf.ErrInvalid, what)
 	}
 	for i, r := range text {
 		if r == 0 || (r < 0x20 && r != '\n' && r != '\t' && r != '\r') {
-			return fmt.Errorf("%w: the %s holds control character %U at byte %d", store.ErrInvalid, what, r, i)
+			return fmt.Errorf("%w: the %s holds control character %U at byte %d", leaf.ErrInvalid, what, r, i)
 		}
 	}
 	if f := screen.Secrets(text); len(f) > 0 {
-		return fmt.Errorf("%w: the %s holds a secret (%s), so it is not kept: leave the secret out and call again", store.ErrInvalid, what, f[0])
+		return fmt.Errorf("%w: the %s holds a secret (%s), so it is not kept: leave the secret out and call again", leaf.ErrInvalid, what, f[0])
 	}
 	return nil
 }
@@ -315,10 +315,10 @@ func validText(what, text string, limit int) error {
 // validID checks a session id: the shim's, short and printable.
 func validID(id string) error {
 	if id == "" {
-		return fmt.Errorf("%w: no session id: scratch notes belong to an ihmt-mcp session", store.ErrInvalid)
+		return fmt.Errorf("%w: no session id: scratch notes belong to an ihmt-mcp session", leaf.ErrInvalid)
 	}
 	if len(id) > 128 || !utf8.ValidString(id) {
-		return fmt.Errorf("%w: session id %s is not one a shim sends", store.ErrInvalid, strconv.Quote(id[:min(len(id), 40)]))
+		return fmt.Errorf("%w: session id %s is not one a shim sends", leaf.ErrInvalid, strconv.Quote(id[:min(len(id), 40)]))
 	}
 	return nil
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // clock is a test's time.
@@ -29,7 +30,7 @@ func newTest(lim Limits) (*Sessions, *clock) {
 	return newSessions(lim, c.now), c
 }
 
-func recallStatus(t *testing.T, s *Sessions, id, q string) store.Verdict {
+func recallStatus(t *testing.T, s *Sessions, id, q string) verdict.Verdict {
 	t.Helper()
 	r, err := s.Recall(id, q, "", 0)
 	if err != nil {
@@ -51,14 +52,14 @@ func TestNoteRecallVerdicts(t *testing.T) {
 	}
 	for _, c := range []struct {
 		session, query, clue string
-		want                 store.Verdict
+		want                 verdict.Verdict
 		first                string
 	}{
-		{"a", "redis container port", "", store.Found, "6380"},
-		{"a", "who reviews billing module pull requests", "", store.Ambiguous, ""},
-		{"a", "who reviews billing module pull requests", "Bob", store.Found, "Bob"},
-		{"a", "kubernetes helm chart", "", store.NotFound, ""},
-		{"b", "redis container port", "", store.NotFound, ""}, // another session
+		{"a", "redis container port", "", verdict.Found, "6380"},
+		{"a", "who reviews billing module pull requests", "", verdict.Ambiguous, ""},
+		{"a", "who reviews billing module pull requests", "Bob", verdict.Found, "Bob"},
+		{"a", "kubernetes helm chart", "", verdict.NotFound, ""},
+		{"b", "redis container port", "", verdict.NotFound, ""}, // another session
 	} {
 		r, err := s.Recall(c.session, c.query, c.clue, 0)
 		if err != nil {
@@ -71,7 +72,7 @@ func TestNoteRecallVerdicts(t *testing.T) {
 		if c.first != "" && !strings.Contains(r.Hits[0].Text, c.first) {
 			t.Errorf("%q: first hit %q, want one with %q", c.query, r.Hits[0].Text, c.first)
 		}
-		if c.want == store.Ambiguous && len(r.Candidates) != 2 {
+		if c.want == verdict.Ambiguous && len(r.Candidates) != 2 {
 			t.Errorf("%q: %d candidates, want the two tied", c.query, len(r.Candidates))
 		}
 	}
@@ -87,7 +88,7 @@ func TestRefused(t *testing.T) {
 		{"control character", "a\x01b"},
 		{"secret", "key ghp_1A2b3C4d5E6f7G8h9I0jK1l2M3n4O5p6Q7r8"},
 	} {
-		if _, _, err := s.Note("a", c.text); !errors.Is(err, store.ErrInvalid) {
+		if _, _, err := s.Note("a", c.text); !errors.Is(err, leaf.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", c.name, err)
 		}
 		if c.name == "secret" {
@@ -97,7 +98,7 @@ func TestRefused(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := s.Note("", "fine"); !errors.Is(err, store.ErrInvalid) {
+	if _, _, err := s.Note("", "fine"); !errors.Is(err, leaf.ErrInvalid) {
 		t.Errorf("no session id: %v", err)
 	}
 	// Positive control: an ordinary note of the same size passes.
@@ -125,7 +126,7 @@ func TestBounds(t *testing.T) {
 	if u := note("a", 3); u.DroppedNow != 1 || u.Bytes > 1000 || u.DroppedTotal != 1 {
 		t.Fatalf("over the session bound: %+v", u)
 	}
-	if recallStatus(t, s, "a", "topic000") != store.NotFound || recallStatus(t, s, "a", "topic003") != store.Found {
+	if recallStatus(t, s, "a", "topic000") != verdict.NotFound || recallStatus(t, s, "a", "topic003") != verdict.Found {
 		t.Error("the oldest note should be gone and the newest kept")
 	}
 	// The total bound: the oldest entry of any session goes.
@@ -133,10 +134,10 @@ func TestBounds(t *testing.T) {
 	if u := note("b", 11); u.DroppedNow != 0 {
 		t.Errorf("b's own notes fit its bound, but it was told %d were dropped", u.DroppedNow)
 	}
-	if recallStatus(t, s, "a", "topic001") != store.NotFound {
+	if recallStatus(t, s, "a", "topic001") != verdict.NotFound {
 		t.Error("over the total, a's oldest note should have gone")
 	}
-	if recallStatus(t, s, "b", "topic010") != store.Found {
+	if recallStatus(t, s, "b", "topic010") != verdict.Found {
 		t.Error("b's notes should be kept")
 	}
 }
@@ -151,21 +152,21 @@ func TestLifetime(t *testing.T) {
 	s.Note("u", "a note from a session that never attaches")
 	c.add(2 * time.Minute)
 	s.Sweep()
-	if recallStatus(t, s, "a", "attached session note") != store.Found {
+	if recallStatus(t, s, "a", "attached session note") != verdict.Found {
 		t.Fatal("an attached session lost its note")
 	}
-	if recallStatus(t, s, "u", "never attaches") != store.NotFound {
+	if recallStatus(t, s, "u", "never attaches") != verdict.NotFound {
 		t.Error("an unattached session kept its note past the grace")
 	}
 	detach()
 	c.add(30 * time.Second)
 	s.Sweep()
-	if recallStatus(t, s, "a", "attached session note") != store.Found {
+	if recallStatus(t, s, "a", "attached session note") != verdict.Found {
 		t.Fatal("the note went within the grace (a shim restarting)")
 	}
 	c.add(31 * time.Second)
 	s.Sweep()
-	if recallStatus(t, s, "a", "attached session note") != store.NotFound {
+	if recallStatus(t, s, "a", "attached session note") != verdict.NotFound {
 		t.Error("the note outlived the grace after the detach")
 	}
 	if s.Held() {
@@ -221,7 +222,7 @@ func TestHanded(t *testing.T) {
 	if _, ok := s.Handed("a", "i"); ok {
 		t.Error("a file took the note's room")
 	}
-	if r, _ := s.Recall("a", strings.Repeat("n", 120), "", 0); r.Verdict != store.Found || r.Usage.DroppedTotal != 0 {
+	if r, _ := s.Recall("a", strings.Repeat("n", 120), "", 0); r.Verdict != verdict.Found || r.Usage.DroppedTotal != 0 {
 		t.Errorf("the note after files came and went: %v, dropped %d", r.Verdict, r.Usage.DroppedTotal)
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lookup"
-	"github.com/ihmt-dev/ihmt/pkg/store"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 type kind uint8
@@ -166,7 +167,7 @@ type Hit struct {
 
 // Recall is the answer to a recall.
 type Recall struct {
-	Verdict    store.Verdict
+	Verdict    verdict.Verdict
 	Confidence float64
 	// Hits answer (found, or a weak ambiguous match); Candidates are the
 	// tied entries of an ambiguous answer, or a not_found's near miss.
@@ -185,7 +186,7 @@ func (s *Sessions) Recall(id, query, clue string, limit int) (Recall, error) {
 		return Recall{}, err
 	}
 	if limit < 0 || limit > maxRecall {
-		return Recall{}, fmt.Errorf("%w: limit %d: use 1 to %d, or 0 for the best and two rivals", store.ErrInvalid, limit, maxRecall)
+		return Recall{}, fmt.Errorf("%w: limit %d: use 1 to %d, or 0 for the best and two rivals", leaf.ErrInvalid, limit, maxRecall)
 	}
 	if limit == 0 {
 		limit = 3
@@ -214,20 +215,14 @@ func (s *Sessions) Recall(id, query, clue string, limit int) (Recall, error) {
 		c := r.e.chunks[r.c]
 		hits = append(hits, Hit{Entry: r.e.public(), Text: c.text, First: c.first, Last: c.last, Score: h.Score})
 	}
+	out.Message = a.Judgment.Message(verdict.Notes, fmt.Sprintf("this session's %d notes and output chunks", a.Searched), a.Terms)
 	switch {
-	case a.Verdict == store.Found:
+	case a.Verdict == verdict.Found:
 		out.Hits = hits[:min(limit, len(hits))]
-		out.Message = fmt.Sprintf("Found among this session's %d notes and output chunks.", a.Searched)
-	case a.Verdict == store.Ambiguous:
+	case a.Verdict == verdict.Ambiguous || len(hits) > 0:
 		out.Candidates = hits
-		out.Message = fmt.Sprintf("%d notes match about equally.", len(hits))
-	case len(hits) > 0:
-		out.Candidates = hits
-		out.Message = "Nothing this session noted matches the query well; the nearest note shares only a few of its words (near miss, shown for reference)."
 	case ss == nil || len(ss.docs) == 0:
 		out.Message = "This session has no notes or digested outputs yet."
-	default:
-		out.Message = fmt.Sprintf("No note or output of this session contains any of: %s.", strings.Join(a.Terms, ", "))
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // The names a caller of the store works with, so that the daemon builds
@@ -29,4 +30,21 @@ const (
 	MaxContent = leaf.MaxContent
 	// MaxDocument bounds a document given to Ingest.
 	MaxDocument = leaf.MaxDocument
+)
+
+// Verdict is a search's outcome (pkg/verdict decides it).
+type Verdict = verdict.Verdict
+
+// The verdicts.
+const (
+	Found     = verdict.Found
+	Ambiguous = verdict.Ambiguous
+	NotFound  = verdict.NotFound
+)
+
+// evidence and judgment are the verdict policy's input and decision, as
+// the search gathers and reads them.
+type (
+	evidence = verdict.Evidence
+	judgment = verdict.Judgment
 )

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ func (s *Store) events(order []ranked, q question, terms []string) []int {
 	yearless := !yearIn.MatchString(q.text)
 	var at []int
 	var days []time.Time
-	for i, r := range order[:min(len(order), maxCandidates+1)] {
+	for i, r := range order[:min(len(order), verdict.MaxCandidates+1)] {
 		if !r.current || r.matched&about != about || r.score < eventWindow*order[0].score {
 			continue
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestTwoHappeningsInThePeriod(t *testing.T) {
 		t.Errorf("passport appointment: %v %v, want found with the passport memory first", r.Verdict, ids(r))
 	}
 	r = find(t, s, SearchInput{Query: "Which clinic is the appointment in December at?"})
-	if r.Verdict == Ambiguous && len(r.Hits) > 0 && r.Message == (judgment{answer: answerEvents}).message("", nil) {
+	if r.Verdict == Ambiguous && len(r.Hits) > 0 && r.Message == (judgment{Answer: verdict.Events}).Message(verdict.Memories, "", nil) {
 		t.Errorf("a question for no time: %v, want no clue request about the days", r.Verdict)
 	}
 }

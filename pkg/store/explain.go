@@ -113,41 +113,9 @@ func (t *tracer) trace(s *Store, q query, order []ranked, n int, j judgment, e e
 	if t == nil {
 		return nil
 	}
-	tr := &Trace{Terms: q.terms, Rewrites: t.rewrites, Decided: j.decided, Evidence: e.pairs()}
+	tr := &Trace{Terms: q.terms, Rewrites: t.rewrites, Decided: j.Decided, Evidence: e.Pairs()}
 	for _, r := range order[:min(len(order), n)] {
 		tr.Ranked = append(tr.Ranked, RankTrace{ID: s.docs[r.doc].ID, Base: t.base[r.doc], Factors: t.factors[r.doc], Score: r.score, Current: r.current})
 	}
 	return tr
-}
-
-// pairs is the evidence as the trace shows it: what is set, as name=value.
-func (e evidence) pairs() []string {
-	out := []string{fmt.Sprintf("ranked=%d", e.Ranked)}
-	if e.Ranked == 0 {
-		return out
-	}
-	out = append(out, fmt.Sprintf("best=%.3f", e.Best), fmt.Sprintf("coverage=%.2f", e.Coverage), fmt.Sprintf("shared=%d/%d", e.Shared, e.QueryTerms))
-	if len(e.Rivals) > 0 {
-		out = append(out, fmt.Sprintf("rival=%.3f", e.Rivals[0]))
-	}
-	for _, f := range []struct {
-		name string
-		on   bool
-		val  string
-	}{
-		{"topical", e.Topical, ""}, {"covered", e.Covered, ""}, {"distinct", e.Distinct, ""}, {"apart", e.Apart, ""},
-		{"unknown_name", e.Unknown != "", e.Unknown}, {"unowned", e.Unowned != "", e.Unowned},
-		{"late_period", e.Late, e.Period}, {"other_project", e.Elsewhere, e.Project},
-		{"wanted_value", e.Wanted != "", fmt.Sprintf("%s held=%v", e.Wanted, e.Held)},
-		{"stray", e.Unseen, ""},
-		{"referents", len(e.Referents) > 0, fmt.Sprint(len(e.Referents))}, {"events", len(e.Events) > 0, fmt.Sprint(len(e.Events))},
-	} {
-		switch {
-		case f.on && f.val != "":
-			out = append(out, f.name+"="+f.val)
-		case f.on:
-			out = append(out, f.name)
-		}
-	}
-	return out
 }

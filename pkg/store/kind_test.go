@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
 	"testing"
@@ -94,12 +95,12 @@ func TestCodeYieldsToProse(t *testing.T) {
 		return out
 	}
 	s.mu.RLock()
-	plain, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, candidatePool, false)
-	weighed, _ := s.score(nil, expand(terms, nil, true), vis, all, candidatePool, false)
+	plain, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, verdict.Pool, false)
+	weighed, _ := s.score(nil, expand(terms, nil, true), vis, all, verdict.Pool, false)
 	plainIDs, weighedIDs := idsOf(plain), idsOf(weighed)
 	s.mu.RUnlock()
 	if slices.Contains(plainIDs, home.Leaf.ID) {
-		t.Fatalf("control: plain BM25's first %d already hold the memory; the test needs more code", candidatePool)
+		t.Fatalf("control: plain BM25's first %d already hold the memory; the test needs more code", verdict.Pool)
 	}
 	if len(weighedIDs) == 0 || weighedIDs[0] != home.Leaf.ID {
 		t.Fatalf("with the priors the first hits are %v, want the memory %s", weighedIDs[:min(3, len(weighedIDs))], home.Leaf.ID)

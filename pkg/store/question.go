@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"math/bits"
 	"slices"
 	"strings"
@@ -262,7 +263,7 @@ func (s *Store) referents(order []ranked, q question) []int {
 		// then the memories that name them, wherever they rank, tell whom
 		// it may mean, by a full name wherever the text gives one.
 		scan := !s.ix.Contains(order[0].doc, name)
-		pool := order[:min(len(order), maxCandidates+1)]
+		pool := order[:min(len(order), verdict.MaxCandidates+1)]
 		if scan {
 			pool = order
 		}
@@ -270,7 +271,7 @@ func (s *Store) referents(order []ranked, q question) []int {
 		var at []int
 		plain := -1 // the first memory naming them by the name alone
 		for i, r := range pool {
-			if len(at) == maxCandidates {
+			if len(at) == verdict.MaxCandidates {
 				break
 			}
 			if !scan && r.score < referentWindow*order[0].score || !s.ix.Contains(r.doc, name) || !s.sameKind(order[0], r) {
@@ -295,7 +296,7 @@ func (s *Store) referents(order []ranked, q question) []int {
 		// The name alone, in a part of the store where no full name was
 		// given ("my brother Martín" among personal memories, "Martín
 		// Quiroga" in a project's), is someone else still.
-		if len(seen) >= 1 && plain >= 0 && len(at) < maxCandidates && s.apartFromAll(order, plain, at) && s.unlike(order, plain, at, q) {
+		if len(seen) >= 1 && plain >= 0 && len(at) < verdict.MaxCandidates && s.apartFromAll(order, plain, at) && s.unlike(order, plain, at, q) {
 			seen = append(seen, name)
 			at = append(at, plain)
 		}
@@ -589,7 +590,7 @@ func (s *Store) preferHome(order []ranked, q question, tr *tracer) {
 	}
 	for i := 1; i < min(len(order), holdingWindow); i++ {
 		r := order[i]
-		if !nearTie(best.score, r.score) {
+		if !verdict.NearTie(best.score, r.score) {
 			return
 		}
 		if r.current && s.home(r, q) && r.matched&best.matched == best.matched && kindOf(&s.docs[r.doc].Header) == kindStated {

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
 	"time"
@@ -47,8 +48,8 @@ type ranked struct {
 // rank is the one ranking function: every search's scored pool goes through
 // it, whatever produced the pool. It applies, in order:
 //
-//  1. the clue: memories that match it too rise (clueBoost), the rest sink
-//     (clueDemote);
+//  1. the clue: memories that match it too rise (verdict.ClueBoost), the rest sink
+//     (verdict.ClueDemote);
 //  2. trust and topic: verified memories get a small edge over asserted
 //     ones, the memories of projects a question does not name, when it
 //     names one, sink, and those at home (Store.home) and those about a
@@ -96,9 +97,9 @@ func (s *Store) weigh(raw []index.Hit, clue []string, q question, tr *tracer) (o
 		}
 		if len(clue) > 0 && s.on("clue") {
 			if s.containsAny(h.Doc, clue) {
-				times("clue", clueBoost)
+				times("clue", verdict.ClueBoost)
 			} else {
-				times("clue", clueDemote)
+				times("clue", verdict.ClueDemote)
 			}
 		}
 		if s.docs[h.Doc].Trust == leaf.TrustVerified && s.on("verified") {

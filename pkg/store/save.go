@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
 	"time"
@@ -165,7 +166,7 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 		followScope(in, req.leaf, old)
 		return nil
 	}
-	res, err := s.Search(SearchInput{Caller: in.Caller, Query: r, Limit: maxCandidates})
+	res, err := s.Search(SearchInput{Caller: in.Caller, Query: r, Limit: verdict.MaxCandidates})
 	if err != nil {
 		return fmt.Errorf("replaces: %w", err)
 	}
@@ -173,7 +174,7 @@ func (s *Store) resolveReplaces(in SaveInput, req *saveReq) error {
 	// memories is the caller's choice, even when the search would answer
 	// found, because linking the wrong one hides a memory.
 	tied := 1
-	for tied < len(res.Hits) && res.Hits[tied].Current && nearTie(res.Hits[0].Score, res.Hits[tied].Score) {
+	for tied < len(res.Hits) && res.Hits[tied].Current && verdict.NearTie(res.Hits[0].Score, res.Hits[tied].Score) {
 		tied++
 	}
 	switch {

@@ -20,7 +20,7 @@ import (
 //     a few branches' summaries and scores the leaves it reaches, then the
 //     guarantee pass (pkg/tree's MaxScore over the query's posting lists)
 //     scores whatever could still place. With the candidates the ranking
-//     needs (candidatePool), the last score is low, so the guarantee prunes
+//     needs (verdict.Pool), the last score is low, so the guarantee prunes
 //     little and pays per-leaf scoring and id lookups on top of the same
 //     posting walks: several times the index's time, and more the larger
 //     the store (BenchmarkSearch10k; README, Honest numbers). It stays for

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"math/bits"
 	"slices"
 	"strings"
@@ -40,14 +41,11 @@ func scopeName(s SearchScope) string {
 	return "global memories or this project"
 }
 
-// Search bounds, and the clue's weights (see rank). The verdict's thresholds
-// are in verdict.go.
+// Search bounds. The clue's weights, the candidate pool and the verdict's
+// thresholds are pkg/verdict's.
 const (
-	clueBoost       = 1.6
-	clueDemote      = 0.7
 	defaultLimit    = 5
 	maxLimit        = 50
-	candidatePool   = 50 // hits considered for clue re-ranking and ties
 	maxQueryRunes   = 2000
 	excerptMaxRunes = 160
 )
@@ -249,7 +247,7 @@ func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRank
 	for _, x := range q.exp.words() {
 		q.tr.note("expand: %s for %s (%s)", x.Term, q.terms[x.For], x.Source)
 	}
-	raw, cov := s.score(descend, expand(q.terms, q.exp, s.on("light")), vis, inView, max(q.limit, candidatePool), !q.view.zero())
+	raw, cov := s.score(descend, expand(q.terms, q.exp, s.on("light")), vis, inView, max(q.limit, verdict.Pool), !q.view.zero())
 	var order, rivals []ranked
 	held := true
 	if len(raw) > 0 {
@@ -277,14 +275,14 @@ func (s *Store) searchLocked(in SearchInput, q query, opts EvalOptions, keepRank
 		s.markInferred(rivals, now)
 	}
 	res := SearchResult{
-		Verdict:          j.verdict,
-		Confidence:       j.confidence,
+		Verdict:          j.Verdict,
+		Confidence:       j.Confidence,
 		Hits:             s.answer(j, order, rivals, q, t),
 		Coverage:         cov,
 		Terms:            q.terms,
 		ScopeDescription: desc,
-		Message:          j.message(desc, q.terms),
-		Trace:            q.tr.trace(s, q, order, max(q.limit, 1+len(j.at), 1+j.tied), j, e),
+		Message:          j.Message(verdict.Memories, desc, q.terms),
+		Trace:            q.tr.trace(s, q, order, max(q.limit, 1+len(j.At), 1+j.Tied), j, e),
 	}
 	var ranking []Hit
 	if keepRanking && len(order) > 0 {
@@ -373,7 +371,7 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 	if len(e.Referents) < 2 && s.on("events") {
 		e.Events = s.events(order, q.ask, q.terms)
 	}
-	if strayMatch(e) && s.on("stray") {
+	if verdict.StrayMatch(e) && s.on("stray") {
 		e.Unseen = s.unseen(q.terms, vis)
 	}
 	for i, r := range rivals {
@@ -396,19 +394,16 @@ func (s *Store) evidence(order, rivals []ranked, q query, vis func(index.Group) 
 // query of a word or two ("Luis": the cousin or the reviewer?).
 func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bool, held bool) (judgment, evidence) {
 	e := s.evidence(order, rivals, q, vis, held)
-	j := judge(e)
 	// A tie between a memory at home and one elsewhere is decided by
 	// where the question is asked (referentsApart), not by their words.
-	if j.verdict == Found && len(rivals) > 0 && s.sameKind(order[0], rivals[0]) && s.home(order[0], q.ask) == s.home(rivals[0], q.ask) &&
-		(exactTie(e.Best, e.Rivals[0]) || e.Informative <= shortQuery && nearTie(e.Best, e.Rivals[0])) && s.on("distinct") {
-		e.Distinct = s.distinct(order[0], rivals[0], q)
-		j = judge(e)
-	}
+	j := verdict.Rejudge(e, verdict.Judge(e), func() bool {
+		return s.on("distinct") && s.sameKind(order[0], rivals[0]) && s.home(order[0], q.ask) == s.home(rivals[0], q.ask) && s.distinct(order[0], rivals[0], q)
+	})
 	// A tie between parts of the store shows each part's memory of what is
 	// asked, not the memories that happen to score near the best.
-	if j.answer == answerTie && e.Apart {
-		if at := s.partsShown(order, rivals[:j.tied], q, max(q.limit, 1+j.tied)); at != nil {
-			j.answer, j.at, j.parts = answerReferents, at, true
+	if j.Answer == verdict.Tie && e.Apart {
+		if at := s.partsShown(order, rivals[:j.Tied], q, max(q.limit, 1+j.Tied)); at != nil {
+			j.Answer, j.At, j.Parts = verdict.Referents, at, true
 		}
 	}
 	return j, e
@@ -419,7 +414,7 @@ func (s *Store) judged(order, rivals []ranked, q query, vis func(index.Group) bo
 // both review pull requests), not a second wording of one thing.
 func (s *Store) distinct(a, b ranked, q query) bool {
 	terms := func(r ranked) []string { return tokenize.Terms(s.docShown(r.doc).Text) }
-	return distinctTerms(terms(a), terms(b), append(slices.Clone(q.terms), q.clue...))
+	return verdict.DistinctTerms(terms(a), terms(b), append(slices.Clone(q.terms), q.clue...), tokenize.IsStopWord)
 }
 
 // answer returns the hits a judgment shows: the answers for Found, the
@@ -428,28 +423,28 @@ func (s *Store) distinct(a, b ranked, q query) bool {
 func (s *Store) answer(j judgment, order, rivals []ranked, q query, t *tree.Tree) []Hit {
 	hit := func(r ranked) Hit { return s.hitOf(r, s.docShown(r.doc), q.view.tl) }
 	var hits []Hit
-	switch j.answer {
-	case answerNothing:
-	case answerNearMiss:
+	switch j.Answer {
+	case verdict.Nothing:
+	case verdict.NearMiss:
 		hits = []Hit{hit(order[0])}
-	case answerTie:
+	case verdict.Tie:
 		// The tied memories, then, up to the limit, the next alternatives
 		// that hold one of the best's query words themselves (not only lent
 		// by a neighbour): a clue may point at one just below the tie.
 		hits = append(hits, hit(order[0]))
 		for i, r := range rivals {
-			if len(hits) >= max(q.limit, 1+j.tied) {
+			if len(hits) >= max(q.limit, 1+j.Tied) {
 				break
 			}
-			if i < j.tied || r.matched&order[0].matched != 0 {
+			if i < j.Tied || r.matched&order[0].matched != 0 {
 				hits = append(hits, hit(r))
 			}
 		}
-	case answerReferents, answerEvents:
-		for _, i := range j.at {
+	case verdict.Referents, verdict.Events:
+		for _, i := range j.At {
 			hits = append(hits, hit(order[i]))
 		}
-	case answerFound:
+	case verdict.Ranking:
 		for _, r := range order[:min(len(order), q.limit)] {
 			h := hit(r)
 			if t != nil {
@@ -490,7 +485,7 @@ func (s *Store) referentsApart(best, rival ranked, e evidence, q query) bool {
 	if s.home(best, q.ask) == s.home(rival, q.ask) {
 		return true
 	}
-	return q.ask.from == "" && e.Covered && e.Best-e.Rivals[0] < apartTieGap*e.Best &&
+	return q.ask.from == "" && e.Covered && e.Best-e.Rivals[0] < verdict.ApartTieGap*e.Best &&
 		s.about(best, q.terms) && s.about(rival, q.terms)
 }
 

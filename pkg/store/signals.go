@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
 )
@@ -58,7 +59,7 @@ var Signals = []Signal{
 	{Name: "expand", Stage: StageRewrite, Why: "the lexicon adds words that mean the same, in either language, each weighing a share of the word it stands for", Bound: "≤ 3 dictionary words a query word; each ≤ its word's weight"},
 	{Name: "light", Stage: StageRewrite, Why: "a light word (\"get\", \"went\") carries grammar, not the subject: it weighs less", Low: lightWeight, High: 1, Bound: "a light word's weight ×0.3"},
 	{Name: "kind", Stage: StageScore, Why: "code and documents yield to what was stated unless the question is about code", Low: codeYield, High: 1},
-	{Name: "clue", Stage: StageRerank, Why: "memories matching the caller's clue rise, the rest sink", Low: clueDemote, High: clueBoost},
+	{Name: "clue", Stage: StageRerank, Why: "memories matching the caller's clue rise, the rest sink", Low: verdict.ClueDemote, High: verdict.ClueBoost},
 	{Name: "verified", Stage: StageRerank, Why: "what a person verified edges out an agent's assertion of about the same relevance", Low: 1, High: verifiedBoost},
 	{Name: "elsewhere", Stage: StageRerank, Why: "a question naming a project sinks other projects' memories", Low: elsewhereDemote, High: 1},
 	{Name: "home", Stage: StageRerank, Why: "the part of the store the question is asked from is likelier the one meant", Low: 1, High: homeBoost},

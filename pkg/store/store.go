@@ -26,7 +26,7 @@ var (
 	// ErrInvalid: the request is malformed; nothing was changed.
 	ErrInvalid = leaf.ErrInvalid
 	// ErrNotFound: no memory with that id is visible to the caller.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = leaf.ErrNotFound
 	// ErrClosed: the store is shutting down.
 	ErrClosed = errors.New("store closed")
 )
