@@ -171,6 +171,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"io/fs"
 	"os"
 	"slices"
@@ -1004,7 +1005,7 @@ func (x *Extractor) mayBeValue(p *pattern, text string, lo, hi int) bool {
 }
 
 // articles are the articles a value may start with.
-var articles = map[string]bool{"the": true, "a": true, "an": true, "el": true, "la": true, "los": true, "las": true, "un": true, "una": true}
+var articles = words.Set("value_articles")
 
 // kindAt looks up the kind a kind group captured in the file's kinds.
 // When the group ends the regex it may have stopped early ("text" of "text

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
@@ -108,22 +109,42 @@ func namedDay(text string, dated time.Time) (time.Time, bool) {
 }
 
 var (
-	dayMonth = regexp.MustCompile(`\b(\d{1,2})\s+(?:de\s+)?(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)\b`)
+	dayMonth = regexp.MustCompile(`\b(\d{1,2})\s+(?:(?:` + alternatives("day_month_links") + `)\s+)?(` + alternatives("months") + `)\b`)
 	yearIn   = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
 )
 
-// asksWhen reports whether a question asks for a time.
-func asksWhen(text string) bool {
-	words := tokenize.Words(text)
-	for i := 0; i+1 < len(words) && i < 3; i++ {
-		if words[i] == "what" && (words[i+1] == "time" || words[i+1] == "day" || words[i+1] == "date") ||
-			words[i] == "que" && (words[i+1] == "hora" || words[i+1] == "dia") {
-			return true
-		}
+// alternatives is a word list as a regular expression's alternatives.
+func alternatives(list string) string {
+	ws := words.List(list)
+	for i, w := range ws {
+		ws[i] = regexp.QuoteMeta(w)
 	}
-	return len(words) > 0 && (words[0] == "when" || words[0] == "cuando")
+	return strings.Join(ws, "|")
 }
 
-// timeWord are the terms of a question that ask for its time rather than
-// name what it is about.
-var timeWord = map[string]bool{"time": true, "day": true, "date": true, "hora": true, "dia": true, "fecha": true}
+// asksWhen reports whether a question asks for a time: it opens with a
+// one-word entry of asks_when, or holds a two-word one within its first
+// words.
+func asksWhen(text string) bool {
+	ws := tokenize.Words(text)
+	for _, p := range whenPhrases {
+		switch ph := strings.Fields(p); {
+		case len(ph) == 1 && len(ws) > 0 && ws[0] == ph[0]:
+			return true
+		case len(ph) == 2:
+			for i := 0; i+1 < len(ws) && i < 3; i++ {
+				if ws[i] == ph[0] && ws[i+1] == ph[1] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// whenPhrases open a question for a time; timeWord are the terms of a
+// question that ask for its time rather than name what it is about.
+var (
+	whenPhrases = words.List("asks_when")
+	timeWord    = words.Set("time_asked")
+)

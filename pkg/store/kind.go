@@ -9,6 +9,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/ingest"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // What a leaf holds, and what that changes: whether its sentences state
@@ -75,14 +76,8 @@ const (
 	maxKindPool = 1 << 14
 )
 
-// codeWords are stemmed words that make a question one about code.
-var codeWords = map[string]bool{
-	"code": true, "func": true, "function": true, "method": true, "class": true, "struct": true,
-	"interfac": true, "field": true, "variabl": true, "constant": true, "packag": true, "modul": true,
-	"implement": true, "signatur": true, "paramet": true, "argument": true, "return": true, "enum": true,
-	"constructor": true, "defin": true, "declar": true, "import": true, "compil": true,
-	"funcion": true, "metodo": true, "clase": true, "codigo": true, "variable": true,
-}
+// codeWords are the terms that make a question one about code.
+var codeWords = words.Set("code_terms")
 
 // aboutCode reports whether a question's terms ask about code: an
 // identifier written in camel case (the tokenizer gives the whole word and

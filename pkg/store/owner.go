@@ -7,6 +7,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
@@ -32,6 +33,13 @@ type ownership struct {
 	words, phrase string
 }
 
+// ownerLinks join a thing to its owner; englishOwnerLinks as often say
+// what a thing shows or where it is.
+var (
+	ownerLinks        = words.Set("owner_links")
+	englishOwnerLinks = words.Set("english_owner_links")
+)
+
 // maxOwnedWords bounds the words of a thing or an owner.
 const maxOwnedWords = 3
 
@@ -41,7 +49,7 @@ func ownershipIn(text string) ownership {
 	words := strings.Fields(text)
 	for i, w := range words {
 		link := strings.ToLower(w)
-		if (link != "of" && link != "for" && link != "de" && link != "del") || i == 0 {
+		if !ownerLinks[link] || i == 0 {
 			continue
 		}
 		thing := phraseBefore(words, i)
@@ -55,7 +63,7 @@ func ownershipIn(text string) ownership {
 			// of it holds the name, in no word of the question.
 			of, ofAt := phraseAfter(words, at+1)
 			owner, thing, end = o, append(thing, of...), max(at+1, ofAt+len(of))
-		} else if link == "of" || link == "for" {
+		} else if englishOwnerLinks[link] {
 			// "the painting of Aragorn", "the part of Tokyo": English says
 			// whose with an 's; an "of" is as often what a thing shows or
 			// where it is. Spanish has only "de".
@@ -103,7 +111,7 @@ func owned(thing, owner, span []string) ownership {
 		phrase: strings.TrimRightFunc(strings.Join(span, " "), unicode.IsPunct)}
 }
 
-var titles = map[string]bool{"dr": true, "dra": true, "mr": true, "mrs": true, "ms": true, "sr": true, "sra": true, "prof": true, "don": true, "doña": true}
+var titles = words.Set("titles")
 
 // possessiveAt reports whether a possessive ("Yerba's", "Dr. Sosa's")
 // starts at or after words[i] before any other word, and returns its
@@ -129,8 +137,7 @@ func possessiveAt(words []string, i int) ([]string, int, bool) {
 }
 
 // questionContraction are the words with an 's that are no possessive.
-var questionContraction = map[string]bool{"what's": true, "who's": true, "where's": true, "when's": true, "how's": true,
-	"that's": true, "it's": true, "there's": true, "here's": true, "let's": true, "what’s": true, "who’s": true, "where’s": true, "it’s": true}
+var questionContraction = words.Set("not_possessive")
 
 // phraseBefore returns the content words before words[at] back to an
 // article or a question word: "address" of "what's the address of".

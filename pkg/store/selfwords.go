@@ -7,6 +7,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
@@ -81,9 +82,9 @@ func selfWords(project, text string) []string {
 
 func possessive(w string) bool { return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") }
 
-var definingVerb = map[string]bool{"is": true, "es": true, "was": true, "era": true, "—": true, "-": true, "=": true}
+var definingVerb = words.Set("defining_verbs")
 
-var articles = map[string]bool{"a": true, "an": true, "the": true, "our": true, "my": true, "un": true, "una": true, "el": true, "la": true, "mi": true, "nuestro": true, "nuestra": true}
+var articles = words.Set("articles")
 
 // noteSelfWords remembers the project's own words a new stated memory
 // gives. Callers hold s.mu or run before the store is shared.

@@ -15,6 +15,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
@@ -356,12 +357,10 @@ func personal(text string) bool {
 	return false
 }
 
-var personWords = map[string]bool{"she": true, "he": true, "her": true, "his": true, "him": true, "herself": true, "himself": true,
-	"ella": true, "le": true, "les": true}
+var personWords = words.Set("person_pronouns")
 
 // auxWords follow a subject and open its verb, in English and Spanish.
-var auxWords = map[string]bool{"has": true, "had": true, "is": true, "was": true, "will": true, "now": true, "still": true, "no": true, "never": true,
-	"se": true, "ha": true, "había": true, "es": true, "está": true, "estaba": true, "ya": true, "ahora": true, "sigue": true, "nunca": true}
+var auxWords = words.Set("auxiliaries")
 
 // overlap returns the IDF-weighted share of the new memory's rarest terms
 // an older one holds, and those of them that are rare; translated counts
