@@ -71,7 +71,9 @@ func fenceBriefing(b *ihmtv1.BriefResponse, maxChars int) (string, []*ihmtv1.Bri
 	}
 	last := out[len(out)-1]
 	body := out[:len(out)-1]
-	size := func() int { return utf8.RuneCountInString(strings.Join(body, "\n")) + 1 + utf8.RuneCountInString(last) + 1 }
+	size := func() int {
+		return utf8.RuneCountInString(strings.Join(body, "\n")) + 1 + utf8.RuneCountInString(last) + 1
+	}
 	for size() > maxChars && len(body) > 2 {
 		if strings.HasPrefix(body[len(body)-1], "- ") && len(shown) > 0 {
 			shown = shown[:len(shown)-1]
