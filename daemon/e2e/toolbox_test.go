@@ -402,7 +402,7 @@ func TestProjectTools(t *testing.T) {
 		}{
 			{"read_file", map[string]any{"path": "config/config.go"}, true},
 			{"read_file", map[string]any{"path": filepath.Join(root, "alpha", "worker.go")}, true},
-			{"read_file", map[string]any{"path": "in"}, true}, // a symlink inside
+			{"read_file", map[string]any{"path": "in"}, false}, // a symlink inside: read_file follows none
 			{"read_file", map[string]any{"path": "../outside.txt"}, false},
 			{"read_file", map[string]any{"path": "config/../../outside.txt"}, false},
 			{"read_file", map[string]any{"path": outside}, false},
