@@ -36,7 +36,10 @@ func TestSessionNotesNeedTheirKey(t *testing.T) {
 	other := d.client(t)
 	for name, call := range map[string]func() error{
 		"recall": func() error { _, err := other.Recall(ctx, recall); return err },
-		"note":   func() error { _, err := other.Note(ctx, &ihmtv1.NoteRequest{Caller: caller, Text: "planted"}); return err },
+		"note": func() error {
+			_, err := other.Note(ctx, &ihmtv1.NoteRequest{Caller: caller, Text: "planted"})
+			return err
+		},
 		"digest": func() error {
 			_, err := other.DigestOutput(ctx, &ihmtv1.DigestOutputRequest{Caller: caller, Text: "ok\n"})
 			return err
