@@ -383,7 +383,7 @@ func openStoreIn(dir string, log *slog.Logger) (*store.Store, error) {
 	if err := store.CheckDir(dir, log); err != nil {
 		return nil, err
 	}
-	opts, err := storeOptions(dir)
+	opts, err := storeOptions(dir, log)
 	if err != nil {
 		return nil, err
 	}
