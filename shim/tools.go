@@ -151,9 +151,9 @@ func searchResult(resp *ihmtv1.SearchResponse, noLimit, full bool) SearchResult 
 // that, and five pasted documents would flood its context.
 func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 	m := r.GetMemory()
-	notices := r.GetNotices()
-	if notices == nil {
-		notices = []string{}
+	notices := []string{}
+	for _, n := range r.GetNotices() {
+		notices = append(notices, markup.Line(n)) // a notice may quote a memory
 	}
 	// A memory's text reaches the model as data: its markup neutralised
 	// here, for the text and the structured answer alike (pkg/markup).
@@ -345,7 +345,7 @@ func saveResult(resp *ihmtv1.SaveResponse) SaveResult {
 		out.ValidFrom, out.RecordedAt = "", ""
 	}
 	for _, c := range resp.GetCorrections() {
-		out.Corrections = append(out.Corrections, Correction{OldID: c.GetOldId(), Notice: c.GetNotice()})
+		out.Corrections = append(out.Corrections, Correction{OldID: c.GetOldId(), Notice: markup.Line(c.GetNotice())})
 	}
 	return out
 }

@@ -60,7 +60,7 @@ func issue29SecretCorpus() (hostile, benign []string) {
 }
 
 // TestSecretCorpus runs the secret screen over issue 29's corpus and holds
-// its figures (the README's closing note of the issue quotes them).
+// its figures.
 func TestSecretCorpus(t *testing.T) {
 	hostile, benign := issue29SecretCorpus()
 	caught, falseAlarms := corpusFigures(t, hostile, benign, func(s string) bool { return len(Secrets(s)) > 0 })

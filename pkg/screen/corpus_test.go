@@ -58,8 +58,7 @@ func corpusFigures(t *testing.T, hostile, benign []string, check func(string) bo
 // TestInstructionCorpus runs the instruction screen over the corpora of
 // issue 29 (testdata/corpus_instructions_*.txt) and holds its figures: the
 // hostile side held, the benign side (the same words, brackets and
-// spacing in ordinary notes) passed. The figures are in the README's
-// closing note of the issue.
+// spacing in ordinary notes) passed.
 func TestInstructionCorpus(t *testing.T) {
 	hostile := readCorpus(t, "corpus_instructions_hostile.txt")
 	benign := readCorpus(t, "corpus_instructions_benign.txt")
