@@ -96,6 +96,11 @@ type Client struct {
 
 	mu            sync.Mutex
 	daemonVersion string
+
+	// sessionKey proves, with each session call, that the caller is the
+	// one that opened the session: a session id is public (every memory
+	// names the session that wrote it), its key never leaves this process.
+	sessionKey string
 }
 
 // New returns a client for the daemon at opts.Socket. It does not connect.
@@ -117,7 +122,7 @@ func New(opts Options) (*Client, error) {
 	if opts.OpenTimeout == 0 {
 		opts.OpenTimeout = 45 * time.Second
 	}
-	c := &Client{opts: opts, socket: socket}
+	c := &Client{opts: opts, socket: socket, sessionKey: newSessionKey()}
 	conn, err := grpc.NewClient("unix://"+socket,
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		// Reconnect quickly: the daemon is local, and while it starts a

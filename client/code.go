@@ -27,5 +27,7 @@ func (c *Client) FindCode(ctx context.Context, req *ihmtv1.FindCodeRequest) (*ih
 // session was handed it before.
 func (c *Client) ReadFile(ctx context.Context, req *ihmtv1.ReadFileRequest) (*ihmtv1.ReadFileResponse, error) {
 	req.Caller = c.caller(req.Caller)
-	return call(ctx, c, func(ctx context.Context) (*ihmtv1.ReadFileResponse, error) { return c.code().ReadFile(ctx, req) })
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.ReadFileResponse, error) {
+		return c.code().ReadFile(c.withSessionKey(ctx), req)
+	})
 }

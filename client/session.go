@@ -2,10 +2,30 @@ package client
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
+
+	"google.golang.org/grpc/metadata"
 
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
+
+// SessionKeyHeader is the gRPC metadata that carries a session's key: a
+// session's notes, digests and file reads answer only to the key that
+// opened it, never to its id alone.
+const SessionKeyHeader = "ihmt-session-key"
+
+func newSessionKey() string {
+	b := make([]byte, 24)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// withSessionKey adds this client's session key to a session call.
+func (c *Client) withSessionKey(ctx context.Context) context.Context {
+	return metadata.AppendToOutgoingContext(ctx, SessionKeyHeader, c.sessionKey)
+}
 
 // The session scratch calls: notes, recall and digests, held by the daemon
 // for one ihmt-mcp session (Caller.session_id), and the stream that tells
@@ -18,20 +38,24 @@ func (c *Client) sessions() ihmtv1.SessionServiceClient {
 // Note keeps a note for the caller's session.
 func (c *Client) Note(ctx context.Context, req *ihmtv1.NoteRequest) (*ihmtv1.NoteResponse, error) {
 	req.Caller = c.caller(req.Caller)
-	return call(ctx, c, func(ctx context.Context) (*ihmtv1.NoteResponse, error) { return c.sessions().Note(ctx, req) })
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.NoteResponse, error) {
+		return c.sessions().Note(c.withSessionKey(ctx), req)
+	})
 }
 
 // Recall searches the caller's session notes and digested outputs.
 func (c *Client) Recall(ctx context.Context, req *ihmtv1.RecallRequest) (*ihmtv1.RecallResponse, error) {
 	req.Caller = c.caller(req.Caller)
-	return call(ctx, c, func(ctx context.Context) (*ihmtv1.RecallResponse, error) { return c.sessions().Recall(ctx, req) })
+	return call(ctx, c, func(ctx context.Context) (*ihmtv1.RecallResponse, error) {
+		return c.sessions().Recall(c.withSessionKey(ctx), req)
+	})
 }
 
 // DigestOutput condenses a command output and keeps it for Recall.
 func (c *Client) DigestOutput(ctx context.Context, req *ihmtv1.DigestOutputRequest) (*ihmtv1.DigestOutputResponse, error) {
 	req.Caller = c.caller(req.Caller)
 	return call(ctx, c, func(ctx context.Context) (*ihmtv1.DigestOutputResponse, error) {
-		return c.sessions().DigestOutput(ctx, req)
+		return c.sessions().DigestOutput(c.withSessionKey(ctx), req)
 	})
 }
 
@@ -41,7 +65,7 @@ func (c *Client) DigestOutput(ctx context.Context, req *ihmtv1.DigestOutputReque
 // It never starts a daemon: a session call does that, and a session whose
 // daemon stopped has lost its notes anyway.
 func (c *Client) Attach(ctx context.Context, caller *ihmtv1.Caller, attached func(*ihmtv1.AttachResponse)) error {
-	stream, err := c.sessions().Attach(ctx, &ihmtv1.AttachRequest{Caller: c.caller(caller)})
+	stream, err := c.sessions().Attach(c.withSessionKey(ctx), &ihmtv1.AttachRequest{Caller: c.caller(caller)})
 	if err != nil {
 		return c.translate(err)
 	}

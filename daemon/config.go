@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,8 +49,11 @@ func (r *reviewMode) UnmarshalText(text []byte) error {
 // storeOptions reads the store's settings from <data>/config.toml, the
 // person's extra fact patterns from <data>/patterns.json (store.LoadPatterns)
 // and their additions to the lexicon from <data>/lexicon.json
-// (store.LoadLexicon). All three files are optional.
-func storeOptions(data string) (store.Options, error) {
+// (store.LoadLexicon). All three files are optional. A problem with
+// lexicon.json is logged, not returned: the built-in lexicon serves, since
+// a file that only adds words must never keep the memory down (`ihmt
+// doctor` and `ihmt status` show the problem).
+func storeOptions(data string, log *slog.Logger) (store.Options, error) {
 	var opts store.Options
 	s, err := readSettings(filepath.Join(data, ConfigName))
 	if err != nil {
@@ -59,8 +63,9 @@ func storeOptions(data string) (store.Options, error) {
 	if opts.Facts, err = store.LoadPatterns(data); err != nil {
 		return opts, err
 	}
-	if opts.Lexicon, err = store.LoadLexicon(data); err != nil {
-		return opts, err
+	var lexErr error
+	if opts.Lexicon, lexErr = store.LoadLexicon(data); lexErr != nil {
+		log.Warn("lexicon.json is not used: the built-in lexicon serves", "problem", lexErr, "fix", "correct or remove the file, then restart ihmtd")
 	}
 	return opts, nil
 }

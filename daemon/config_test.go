@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func TestStoreOptions(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			opts, err := storeOptions(dir)
+			opts, err := storeOptions(dir, slog.New(slog.DiscardHandler))
 			if len(tt.want) == 0 {
 				if err != nil {
 					t.Fatalf("storeOptions: %v", err)

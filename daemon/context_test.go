@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,7 @@ func TestContextSettings(t *testing.T) {
 	// The daemon still opens a store whose config holds the [context] table.
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ConfigName), []byte("review = \"flagged\"\n[context]\nprompt = false\n"), 0o600)
-	if _, err := storeOptions(dir); err != nil {
+	if _, err := storeOptions(dir, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatalf("storeOptions with a [context] table: %v", err)
 	}
 }

@@ -127,13 +127,15 @@ func Run(ctx context.Context, cfg Config) error {
 		defer os.Remove(p.Socket)
 	}
 	if cfg.ProfileSocket != "" {
-		stopProfiles, err := d.serveProfiles(cfg.ProfileSocket)
-		if err != nil {
-			lis.Close()
-			return err
+		// Profiles are a person's diagnosis, not the memory: a profile
+		// socket that cannot be served is logged, and the daemon serves
+		// without it.
+		if stopProfiles, err := d.serveProfiles(cfg.ProfileSocket); err != nil {
+			d.log.Error("not serving runtime profiles; the memory is served as usual", "err", err)
+		} else {
+			defer stopProfiles()
+			defer os.Remove(cfg.ProfileSocket)
 		}
-		defer stopProfiles()
-		defer os.Remove(cfg.ProfileSocket)
 	}
 	served := d.serve(lis)
 	if err := d.openStore(); err != nil {
@@ -386,7 +388,7 @@ func openStoreIn(dir string, log *slog.Logger, signalsOff []string) (*store.Stor
 	if err := store.CheckDir(dir, log); err != nil {
 		return nil, err
 	}
-	opts, err := storeOptions(dir)
+	opts, err := storeOptions(dir, log)
 	if err != nil {
 		return nil, err
 	}

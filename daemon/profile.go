@@ -22,11 +22,11 @@ import (
 // user can reach (safesocket: a 0700 directory, mode 0600, peer uid
 // checked), never on a TCP port. It returns a stop function.
 func (d *daemon) serveProfiles(path string) (stop func(), err error) {
-	lis, err := safesocket.Listen(path, func(uid int, err error) {
+	lis, err := safesocket.ListenFor(path, "ihmtd's -pprof-socket", func(uid int, err error) {
 		d.log.Warn("refused a profile connection from another user", "uid", uid, "err", err)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("listen for profiles on %s: %w", path, err)
+		return nil, fmt.Errorf("the profile socket %s: %w", path, err)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)

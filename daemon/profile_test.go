@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/test/bufconn"
 
+	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 )
 
@@ -79,3 +81,60 @@ func getOverUnix(sock, path string) (string, error) {
 	}
 	return "", err
 }
+
+// TestProfileSocketRefused: a profile socket the daemon must refuse (its
+// directory open to others) costs the profiles only: the daemon serves
+// the memory, and the refusal names -pprof-socket, not IHMT_SOCKET. The
+// same socket in a private directory serves profiles (TestProfileSocket).
+func TestProfileSocketRefused(t *testing.T) {
+	dir, err := os.MkdirTemp("", "ihmtp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	open := filepath.Join(dir, "open")
+	if err := os.Mkdir(open, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o755)
+	var logs strings.Builder
+	var mu sync.Mutex
+	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return logs.Write(p) })
+	sock := filepath.Join(dir, "ihmtd.sock")
+	cfg := Config{Paths: paths.Paths{Data: filepath.Join(dir, "store"), Socket: sock},
+		ProfileSocket: filepath.Join(open, "pprof.sock"), Logger: slog.New(slog.NewTextHandler(w, nil))}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, cfg) }()
+	c, err := client.New(client.Options{Socket: sock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Ping(context.Background()) != nil {
+		select {
+		case err := <-done:
+			t.Fatalf("the daemon stopped over its profile socket: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon does not serve")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	mu.Lock()
+	got := logs.String()
+	mu.Unlock()
+	if !strings.Contains(got, "-pprof-socket") || strings.Contains(got, "IHMT_SOCKET") {
+		t.Errorf("the refusal should name -pprof-socket and only it:\n%s", got)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -84,9 +84,11 @@ func pumpFrames(in io.Reader, sdk *io.PipeWriter, w *lineWriter, log *slog.Logge
 	for {
 		line, tooLong, err := readFrame(r)
 		if len(line) > 0 || tooLong {
-			answer := checkFrame(line)
+			var answer []byte
 			if tooLong {
-				answer = errorFrame(nil, codeParseError, fmt.Sprintf("Parse error: a frame over %d bytes; send one message per line", maxFrameBytes))
+				answer = errorFrame(topLevelID(line), codeInvalidRequest, fmt.Sprintf("Invalid Request: a frame over %d bytes; send one message per line, and a long text in parts", maxFrameBytes))
+			} else {
+				answer = checkFrame(line)
 			}
 			if answer != nil {
 				log.Warn("answered a malformed MCP frame in the shim", "bytes", len(line), "answer", string(clipBytes(answer, 200)))
@@ -107,13 +109,18 @@ func pumpFrames(in io.Reader, sdk *io.PipeWriter, w *lineWriter, log *slog.Logge
 	}
 }
 
+// frameHead is how much of a line over maxFrameBytes is kept: enough for
+// the id a JSON-RPC message opens with, so its refusal can name it.
+const frameHead = 4 << 10
+
 // readFrame reads one line without its line ending; a line over
-// maxFrameBytes is read to its end and dropped (tooLong).
+// maxFrameBytes is read to its end and dropped (tooLong), all but its
+// first frameHead bytes.
 func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > maxFrameBytes {
-			tooLong, line = true, nil
+		if !tooLong && len(line)+len(chunk) > maxFrameBytes {
+			tooLong, line = true, append(line, chunk...)[:frameHead:frameHead]
 		} else if !tooLong {
 			line = append(line, chunk...)
 		}
@@ -129,10 +136,15 @@ func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 // checkFrame returns the answer to a frame that must not reach the SDK, or
 // nil for one that may.
 func checkFrame(line []byte) []byte {
+	// Depth first, on the bytes as they are: a decoder refuses a frame
+	// nested 10,000 deep as "not JSON" and loses its id, and a client
+	// drops an answer without the id it waits on.
+	if depth := jsonDepth(line); depth > maxFrameDepth {
+		return errorFrame(topLevelID(line), codeInvalidRequest, fmt.Sprintf("Invalid Request: the message nests %d levels deep, at most %d", depth, maxFrameDepth))
+	}
 	if !json.Valid(line) {
 		return errorFrame(nil, codeParseError, "Parse error: the frame is not JSON; send one JSON-RPC message per line")
 	}
-	depth := jsonDepth(line)
 	switch line[0] {
 	case '{':
 	case '[':
@@ -149,9 +161,6 @@ func checkFrame(line []byte) []byte {
 		Params  struct {
 			Name json.RawMessage `json:"name"`
 		} `json:"params"`
-	}
-	if depth > maxFrameDepth {
-		return errorFrame(idOf(line), codeInvalidRequest, fmt.Sprintf("Invalid Request: the message nests %d levels deep, at most %d", depth, maxFrameDepth))
 	}
 	if err := json.Unmarshal(line, &m); err != nil {
 		return errorFrame(idOf(line), codeInvalidRequest, "Invalid Request: "+err.Error())
@@ -209,6 +218,44 @@ func toolErrorFrame(id json.RawMessage, text string) []byte {
 		"isError": true,
 	}})
 	return b
+}
+
+// topLevelID is the "id" of the object a frame opens, read without
+// decoding the frame: from one nested beyond any decoder's limit, or from
+// the head of one too long to keep, as long as the id comes before the
+// cut. nil when there is no usable one.
+func topLevelID(b []byte) json.RawMessage {
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := stringEnd(b, i)
+			if depth == 1 && string(b[i:min(end+1, len(b))]) == `"id"` {
+				j := end + 1
+				for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == ':') {
+					j++
+				}
+				k := j
+				if k < len(b) && b[k] == '"' {
+					k = stringEnd(b, k) + 1
+				} else {
+					for k < len(b) && b[k] != ',' && b[k] != '}' && b[k] != ' ' {
+						k++
+					}
+				}
+				return validID(json.RawMessage(b[j:min(k, len(b))]))
+			}
+			i = end
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return nil
 }
 
 // idOf is the frame's id when it has a usable one, else nil.

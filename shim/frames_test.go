@@ -1,9 +1,15 @@
 package shim
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -74,4 +80,87 @@ func FuzzCheckFrame(f *testing.F) {
 			t.Fatalf("answer to %q is not JSON: %s", line, got)
 		}
 	})
+}
+
+// TestPumpHostileFrames: a frame nested 10,000 or 100,000 deep, and a
+// 100 MB line, each get a JSON-RPC error carrying their id, quickly; the
+// ping after them still reaches the SDK (the session keeps serving), and
+// so does the same ping sent alone (the control).
+func TestPumpHostileFrames(t *testing.T) {
+	deep := func(n int, id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"search_memory","arguments":{"query":` +
+			strings.Repeat("[", n) + strings.Repeat("]", n) + `}}}`
+	}
+	huge := `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"save_memory","arguments":{"content":"` + strings.Repeat("a", 100<<20) + `"}}}`
+	tests := []struct {
+		name, frame, wantID string
+	}{
+		{"10,000 deep", deep(10_000, "10"), `"id":10`},
+		{"100,000 deep", deep(100_000, "11"), `"id":11`},
+		{"100,000 deep, id last", `{"jsonrpc":"2.0","method":"ping","params":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `,"id":12}`, `"id":12`},
+		{"100 MB", huge, `"id":"big"`},
+		{"control: a ping alone", "", ""},
+	}
+	const ping = `{"jsonrpc":"2.0","id":99,"method":"ping"}`
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inR, inW := io.Pipe()
+			sdkR, sdkW := io.Pipe()
+			var out safeBuffer
+			go pumpFrames(inR, sdkW, &lineWriter{w: &out}, slog.New(slog.DiscardHandler))
+			begin := time.Now()
+			go func() {
+				if tt.frame != "" {
+					io.WriteString(inW, tt.frame+"\n")
+				}
+				io.WriteString(inW, ping+"\n")
+			}()
+			got := make(chan string, 1)
+			go func() {
+				line, _ := bufio.NewReader(sdkR).ReadString('\n')
+				got <- line
+			}()
+			select {
+			case line := <-got:
+				if !strings.Contains(line, `"id":99`) {
+					t.Fatalf("the SDK got %.100q, want the ping", line)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the ping after the frame never reached the SDK")
+			}
+			took := time.Since(begin)
+			inW.Close()
+			answer := out.String()
+			if tt.frame == "" {
+				if answer != "" {
+					t.Fatalf("control: a ping was answered in the shim: %s", answer)
+				}
+				return
+			}
+			if !strings.Contains(answer, tt.wantID) || !strings.Contains(answer, `"code":-32600`) || !json.Valid([]byte(strings.TrimSpace(answer))) {
+				t.Errorf("answer %.300s, want an Invalid Request error with %s", answer, tt.wantID)
+			}
+			if took > 10*time.Second {
+				t.Errorf("took %s", took)
+			}
+		})
+	}
+}
+
+// safeBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
@@ -237,7 +238,7 @@ func codeHits(hs []*ihmtv1.CodeHit) []CodeHit {
 	for _, h := range hs {
 		out = append(out, CodeHit{
 			Place: fmt.Sprintf("%s:%d-%d", h.GetPath(), h.GetFirstLine(), h.GetLastLine()), Name: h.GetName(), Kind: h.GetKind(),
-			Code: h.GetCode(), Truncated: h.GetTruncated(), Score: round3(h.GetScore()),
+			Code: markup.Neutralize(h.GetCode(), markup.Code), Truncated: h.GetTruncated(), Score: round3(h.GetScore()),
 		})
 	}
 	return out
@@ -269,7 +270,7 @@ func (s *server) readFile(ctx context.Context, caller *ihmtv1.Caller, args ReadA
 	if err != nil {
 		return nil, ReadResult{}, sessionError("read_file", err)
 	}
-	out := ReadResult{Path: resp.GetPath(), Mode: resp.GetMode(), Text: resp.GetText(), Lines: int(resp.GetLines()), Tokens: resp.GetTokens(), Notes: s.notes()}
+	out := ReadResult{Path: resp.GetPath(), Mode: resp.GetMode(), Text: markup.Neutralize(resp.GetText(), markup.Code), Lines: int(resp.GetLines()), Tokens: resp.GetTokens(), Notes: s.notes()}
 	var msg string
 	switch out.Mode {
 	case "unchanged":

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
@@ -184,10 +185,10 @@ func (s *server) recall(ctx context.Context, caller *ihmtv1.Caller, args RecallA
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", out.Status, out.Message)
 	for i, h := range out.Hits {
-		fmt.Fprintf(&b, "\n\n[%d] %s\n%s", i+1, hitPlace(h), strings.TrimRight(h.Text, "\n"))
+		b.WriteString("\n\n" + strings.TrimSuffix(markup.Quote(fmt.Sprintf("[%d] %s", i+1, hitPlace(h)), strings.TrimRight(h.Text, "\n"), markup.Prose), "\n"))
 	}
 	for _, h := range out.Candidates {
-		fmt.Fprintf(&b, "\n- %s: %s", hitPlace(h), ihmtv1.Excerpt(h.Text, rivalExcerptRunes))
+		fmt.Fprintf(&b, "\n- %s: %s", hitPlace(h), markup.Line(ihmtv1.Excerpt(h.Text, rivalExcerptRunes)))
 	}
 	b.WriteString("\n" + out.NextStep)
 	return reply(b.String(), out.Notes), out, nil
@@ -203,7 +204,7 @@ func hitPlace(h RecallHit) string {
 func recallHits(hs []*ihmtv1.RecallHit) []RecallHit {
 	out := []RecallHit{}
 	for _, h := range hs {
-		r := RecallHit{ID: h.GetId(), Kind: h.GetKind(), Label: h.GetLabel(), Text: h.GetText(), NotedAt: rfc3339(h.GetNotedAt()), Score: round3(h.GetScore())}
+		r := RecallHit{ID: h.GetId(), Kind: h.GetKind(), Label: markup.Line(h.GetLabel()), Text: markup.Neutralize(h.GetText(), markup.Prose), NotedAt: rfc3339(h.GetNotedAt()), Score: round3(h.GetScore())}
 		if r.Kind == "output" {
 			r.FirstLine, r.LastLine = int(h.GetFirstLine()), int(h.GetLastLine())
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
@@ -182,11 +183,13 @@ func why(t *ihmtv1.Trace) []string {
 // that, and five pasted documents would flood its context.
 func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 	m := r.GetMemory()
-	notices := r.GetNotices()
-	if notices == nil {
-		notices = []string{}
+	notices := []string{}
+	for _, n := range r.GetNotices() {
+		notices = append(notices, markup.Line(n)) // a notice may quote a memory
 	}
-	content, truncated := m.GetContent(), false
+	// A memory's text reaches the model as data: its markup neutralised
+	// here, for the text and the structured answer alike (pkg/markup).
+	content, truncated := markup.Neutralize(m.GetContent(), markup.Prose), false
 	if !full {
 		limit := rivalMaxRunes
 		if i == 0 {
@@ -211,7 +214,7 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 func candidates(cs []*ihmtv1.Candidate) []Candidate {
 	out := []Candidate{}
 	for _, c := range cs {
-		out = append(out, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
+		out = append(out, Candidate{ID: c.GetId(), Excerpt: markup.Line(c.GetExcerpt()), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
 	}
 	return out
 }
@@ -268,11 +271,11 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 			break
 		}
 		if i == 0 || full {
-			fmt.Fprintf(b, "\n\n[%d] %s · %s · by %s · %s · id %s\n", i+1, r.ValidFrom, whereResult(r), r.Agent, r.Trust, r.ID)
+			label := fmt.Sprintf("[%d] %s · %s · by %s · %s · id %s", i+1, r.ValidFrom, whereResult(r), r.Agent, r.Trust, r.ID)
 			if len(r.TreePath) > 0 {
-				fmt.Fprintf(b, "(in: %s)\n", strings.Join(r.TreePath, " › "))
+				label += " · in " + strings.Join(r.TreePath, " › ")
 			}
-			b.WriteString(r.Content)
+			b.WriteString("\n\n" + strings.TrimSuffix(markup.Quote(label, r.Content, markup.Prose), "\n"))
 			for _, n := range r.Notices {
 				fmt.Fprintf(b, "\nNOTICE: %s", n)
 			}
@@ -281,7 +284,7 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		if i == 1 {
 			b.WriteString("\n\nAlso matching:")
 		}
-		fmt.Fprintf(b, "\n[%d] %s · %s · id %s: %s", i+1, r.ValidFrom, whereResult(r), r.ID, ihmtv1.Excerpt(r.Content, rivalExcerptRunes))
+		fmt.Fprintf(b, "\n[%d] %s · %s · id %s: %s", i+1, r.ValidFrom, whereResult(r), r.ID, markup.Line(ihmtv1.Excerpt(r.Content, rivalExcerptRunes)))
 	}
 	if full {
 		how := "through the index"
@@ -377,7 +380,7 @@ func saveResult(resp *ihmtv1.SaveResponse) SaveResult {
 		out.ValidFrom, out.RecordedAt = "", ""
 	}
 	for _, c := range resp.GetCorrections() {
-		out.Corrections = append(out.Corrections, Correction{OldID: c.GetOldId(), Notice: c.GetNotice()})
+		out.Corrections = append(out.Corrections, Correction{OldID: c.GetOldId(), Notice: markup.Line(c.GetNotice())})
 	}
 	return out
 }

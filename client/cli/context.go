@@ -46,6 +46,24 @@ const hookTimeout = 2 * time.Second
 // maxHookInput bounds what a hook reads on stdin: a prompt and its fields.
 const maxHookInput = 1 << 20
 
+// hookInputWait bounds the wait for the hook's JSON on stdin. An agent may
+// write its JSON and keep stdin open, so the hook reads one JSON value and
+// goes on; one that writes nothing at all in this time gets nothing.
+const hookInputWait = time.Second
+
+// hookMaxChars bounds what a hook prints for the model, per client,
+// whatever the budget in tokens says (ids and dates cost more than four
+// characters a token). Claude Code cuts a hook's output at 10,000
+// characters; Codex and opencode document no cap, so they get the same
+// one, with room for the JSON around the text.
+var hookMaxChars = map[string]int{"claude": 9000, "codex": 9000, "opencode": 9000}
+
+// hookTokenCap is the budget in tokens a client's cap leaves: the store's
+// estimate is four characters a token, and the fence adds a few per line.
+func hookTokenCap(client string) int {
+	return hookMaxChars[client] * 3 / 4 / 4
+}
+
 // hookInput is what Claude Code and Codex send a command hook on stdin (the
 // opencode plugin sends the same fields); unknown fields are ignored.
 type hookInput struct {
@@ -76,8 +94,9 @@ func cmdContext(e *env, args []string) error {
 		}
 	}
 	in := hookInput{Prompt: *prompt}
+	begin := time.Now()
 	if *hook != "" {
-		if err := readHookInput(os.Stdin, &in); err != nil {
+		if err := readHookInput(os.Stdin, &in, hookInputWait); err != nil {
 			return e.hookFailed(err)
 		}
 		if in.Prompt == "" {
@@ -96,7 +115,7 @@ func cmdContext(e *env, args []string) error {
 	if in.Event == "" {
 		in.Event = eventStart
 	}
-	h := hookRun{e: e, client: *hook, in: in, maxTokens: *maxTokens, autoStart: !*noStart}
+	h := hookRun{e: e, client: *hook, in: in, maxTokens: *maxTokens, autoStart: !*noStart, deadline: begin.Add(hookTimeout)}
 	out, err := h.run()
 	if err != nil {
 		if *hook != "" {
@@ -114,18 +133,37 @@ func (e *env) hookFailed(err error) error {
 	return nil
 }
 
-func readHookInput(r io.Reader, in *hookInput) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
-	if err != nil {
-		return fmt.Errorf("read the hook's input: %w", err)
+// readHookInput reads the hook's JSON: one JSON value, however long the
+// agent keeps stdin open after it, bounded in size and in time (wait).
+// Nothing at all on a closed stdin is a run by hand.
+func readHookInput(r io.Reader, in *hookInput, wait time.Duration) error {
+	type read struct {
+		raw json.RawMessage
+		n   int64
+		err error
 	}
-	if len(data) > maxHookInput {
-		return fmt.Errorf("the hook's input is over %d bytes", maxHookInput)
+	got := make(chan read, 1)
+	go func() {
+		lr := &io.LimitedReader{R: r, N: maxHookInput + 1}
+		var raw json.RawMessage
+		err := json.NewDecoder(lr).Decode(&raw)
+		got <- read{raw, maxHookInput + 1 - lr.N, err}
+	}()
+	var x read
+	select {
+	case x = <-got:
+	case <-time.After(wait):
+		return fmt.Errorf("no hook input within %s: the agent must write its JSON on stdin", wait)
 	}
-	if len(strings.TrimSpace(string(data))) == 0 {
+	switch {
+	case x.err == io.EOF:
 		return nil // run by hand: the working directory, a session start
+	case x.err != nil && x.n > maxHookInput:
+		return fmt.Errorf("the hook's input is over %d bytes", maxHookInput)
+	case x.err != nil:
+		return fmt.Errorf("the hook's input is not JSON (%v): run it from the agent's hook, or without --hook", x.err)
 	}
-	if err := json.Unmarshal(data, in); err != nil {
+	if err := json.Unmarshal(x.raw, in); err != nil {
 		return fmt.Errorf("the hook's input is not JSON (%v): run it from the agent's hook, or without --hook", err)
 	}
 	switch in.Event {
@@ -143,6 +181,9 @@ type hookRun struct {
 	in        hookInput
 	maxTokens int
 	autoStart bool
+	// deadline is when the hook must have answered: hookTimeout from its
+	// start, whatever reading its input took.
+	deadline time.Time
 }
 
 // injection is what a run prints: the text for the model and what it holds.
@@ -175,13 +216,16 @@ func (h *hookRun) run() (injection, error) {
 	if session == "" {
 		session = client.NewSessionID()
 	}
-	c, err := client.New(client.Options{Socket: h.e.socket, AutoStart: h.autoStart, StartTimeout: hookTimeout,
+	if h.deadline.IsZero() {
+		h.deadline = time.Now().Add(hookTimeout)
+	}
+	c, err := client.New(client.Options{Socket: h.e.socket, AutoStart: h.autoStart, StartTimeout: max(time.Until(h.deadline), time.Millisecond),
 		Caller: &ihmtv1.Caller{AgentName: agent, AgentVersion: version.Version, SessionId: clipRunes(session, 120), Project: key}})
 	if err != nil {
 		return injection{}, err
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(h.e.ctx, hookTimeout)
+	ctx, cancel := context.WithDeadline(h.e.ctx, h.deadline)
 	defer cancel()
 	seen := openSeen(c.Socket(), h.client, h.in.SessionID)
 	out := injection{Event: h.in.Event, Project: key, IDs: []string{}}
@@ -203,12 +247,18 @@ func (h *hookRun) run() (injection, error) {
 // clear, compact) starts its record of what it was given afresh; a resumed
 // one keeps it.
 func (h *hookRun) start(ctx context.Context, c *client.Client, seen *seenFile, out *injection) error {
-	b, err := c.Brief(ctx, &ihmtv1.BriefRequest{MaxTokens: int32(h.maxTokens)})
+	budget, err := h.budget(ctx, c, func(s *ihmtv1.SettingsResponse) int { return int(s.GetStartTokens()) })
 	if err != nil {
 		return err
 	}
-	out.Text, out.Tokens, out.LeftOut = b.GetText(), int(b.GetTokens()), int(b.GetLeftOut())
-	for _, it := range b.GetItems() {
+	b, err := c.Brief(ctx, &ihmtv1.BriefRequest{MaxTokens: int32(budget)})
+	if err != nil {
+		return err
+	}
+	var shown []*ihmtv1.BriefItem
+	out.Text, shown = fenceBriefing(b, hookMaxChars[h.client])
+	out.Tokens, out.LeftOut = estimateTokens(out.Text), int(b.GetLeftOut())+len(b.GetItems())-len(shown)
+	for _, it := range shown {
 		out.IDs = append(out.IDs, it.GetId())
 	}
 	if h.in.Source != "resume" {
@@ -232,7 +282,11 @@ func (h *hookRun) print(out injection, asJSON bool) error {
 	case "claude", "codex":
 		// Both read hookSpecificOutput.additionalContext for these two
 		// events and add it to the model's context.
-		return json.NewEncoder(h.e.stdout).Encode(map[string]any{
+		// Not HTML-escaped: the fence writes "&lt;", which "\u0026lt;"
+		// would make six times longer against the client's cap.
+		enc := json.NewEncoder(h.e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(map[string]any{
 			"hookSpecificOutput": map[string]string{"hookEventName": out.Event, "additionalContext": out.Text},
 		})
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzReadHookInput: whatever an agent (or anything else) writes on the
@@ -18,7 +19,7 @@ func FuzzReadHookInput(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var in hookInput
-		if err := readHookInput(strings.NewReader(s), &in); err != nil {
+		if err := readHookInput(strings.NewReader(s), &in, time.Second); err != nil {
 			return
 		}
 		switch in.Event {

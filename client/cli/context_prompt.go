@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/client"
+	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
@@ -65,6 +66,9 @@ func (h *hookRun) prompt(ctx context.Context, c *client.Client, seen *seenFile, 
 	if budget == 0 {
 		budget = int(set.GetPromptTokens())
 	}
+	if _, ok := hookMaxChars[h.client]; ok {
+		budget = min(budget, hookTokenCap(h.client))
+	}
 	if r := resp.GetResults(); len(r) > 0 && !r[0].GetCurrent() {
 		// The best memory has a newer version (the one model of what is
 		// current): handed over alone it would read as the answer.
@@ -95,21 +99,22 @@ func pickForPrompt(results []*ihmtv1.SearchResult, seen *seenFile) []*ihmtv1.Sea
 
 // promptText renders the memories within budget, whole memories only; a
 // long memory's text is cut so that the first always fits, with its id to
-// read the rest, and its notices.
+// read the rest, and its notices. Each memory is fenced as quoted data
+// under a label with its provenance (pkg/markup).
 func promptText(results []*ihmtv1.SearchResult, budget int) (string, []string) {
-	head := "IHMT memory found for this prompt (dates are when each became true; check it still applies):\n"
+	head := "IHMT memory found for this prompt (dates are when each became true; check it still applies).\n" + quotedNote
 	var b strings.Builder
 	b.WriteString(head)
 	used := estimateTokens(head)
 	var ids []string
 	for i, r := range results {
 		m := r.GetMemory()
-		line := fmt.Sprintf("- %s (id %s): ", client.FormatTime(m.GetValidFrom().AsTime()), m.GetId())
+		label := "- memory " + m.GetId() + " · valid from " + client.FormatTime(m.GetValidFrom().AsTime()) + provenance(m)
 		var notes strings.Builder
 		for _, n := range r.GetNotices() {
-			notes.WriteString("  " + ihmtv1.Excerpt(n, 400) + "\n")
+			notes.WriteString("  NOTICE: " + markup.Line(ihmtv1.Excerpt(n, 400)) + "\n")
 		}
-		room := (budget-used-estimateTokens(line+notes.String()))*4 - 8
+		room := (budget-used-estimateTokens(label+notes.String()))*4 - 40
 		text := strings.Join(strings.Fields(m.GetContent()), " ")
 		if i > 0 && utf8.RuneCountInString(text) > room {
 			break // a second memory is shown whole or not at all
@@ -120,7 +125,7 @@ func promptText(results []*ihmtv1.SearchResult, budget int) (string, []string) {
 		if utf8.RuneCountInString(text) > room {
 			text = clipRunes(text, room-50) + "… (`ihmt get " + m.GetId() + "` for the rest)"
 		}
-		entry := line + text + "\n" + notes.String()
+		entry := markup.Quote(label, text, markup.Prose) + notes.String()
 		b.WriteString(entry)
 		used += estimateTokens(entry)
 		ids = append(ids, m.GetId())
@@ -129,6 +134,19 @@ func promptText(results []*ihmtv1.SearchResult, budget int) (string, []string) {
 		return "", nil
 	}
 	return b.String(), ids
+}
+
+// provenance says who saved a memory and how far it is trusted, for its
+// label: " · saved by claude-code · asserted".
+func provenance(m *ihmtv1.Memory) string {
+	var b strings.Builder
+	if a := m.GetAgent().GetName(); a != "" {
+		b.WriteString(" · saved by " + markup.Line(clipRunes(a, 60)))
+	}
+	if t := m.GetTrust(); t != ihmtv1.Trust_TRUST_UNSPECIFIED {
+		b.WriteString(" · " + strings.ToLower(strings.TrimPrefix(t.String(), "TRUST_")))
+	}
+	return b.String()
 }
 
 // estimateTokens is the store's estimate (pkg/store's briefing): four

@@ -45,6 +45,9 @@ func cmdStatus(e *env, args []string) error {
 	if st.GetIdleExit() {
 		fmt.Fprintln(e.stdout, "  started on demand: exits when idle")
 	}
+	if st.GetStorePath() != "" {
+		fmt.Fprint(e.stdout, lexiconWarning(st.GetStorePath()))
+	}
 	if st.GetVersion() != version.Version {
 		fmt.Fprintf(e.stdout, "  warning: %s\n", c.VersionMismatch())
 	}

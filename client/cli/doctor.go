@@ -126,6 +126,7 @@ func (d *doctor) run() []check {
 	d.socketDir()
 	d.store()
 	d.freeDict()
+	d.lexicon()
 	d.lock()
 	d.reportService()
 	d.agents()

@@ -95,6 +95,10 @@ func (s *CodeServer) FindCode(ctx context.Context, req *ihmtv1.FindCodeRequest) 
 // ReadFile returns a file, or — when this session was handed it before —
 // UNCHANGED or a unified diff against what it was handed.
 func (s *CodeServer) ReadFile(ctx context.Context, req *ihmtv1.ReadFileRequest) (*ihmtv1.ReadFileResponse, error) {
+	// What this session was handed is its own, as its notes are.
+	if err := claim(ctx, s.sessions, req.GetCaller().GetSessionId()); err != nil {
+		return nil, toStatus(err)
+	}
 	root, err := codeindex.Root(req.GetRoot())
 	if err != nil {
 		return nil, toStatus(err)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/ihmt-dev/ihmt/pkg/scratch"
@@ -29,12 +30,31 @@ func NewSessionServer(sessions *scratch.Sessions, log *slog.Logger) *SessionServ
 	return &SessionServer{sessions: sessions, log: log}
 }
 
+// sessionKeyHeader is the metadata a session call carries its key in
+// (client.SessionKeyHeader; the daemon does not import the client).
+const sessionKeyHeader = "ihmt-session-key"
+
+// claim checks that the call brings the key of the session it names: a
+// session id is public, so it alone reaches nothing (scratch.Claim).
+func claim(ctx context.Context, sessions *scratch.Sessions, id string) error {
+	var key string
+	if md, ok := metadata.FromIncomingContext(ctx); ok {
+		if v := md.Get(sessionKeyHeader); len(v) == 1 {
+			key = v[0]
+		}
+	}
+	return sessions.Claim(id, key)
+}
+
 // Attach holds the caller's session while its stream lasts: a shim opens
 // it on its first session call and keeps it until it exits, which is how
 // the daemon learns that the session is gone (after the grace period). It
 // ends when the daemon stops, too, so a graceful stop does not wait for it.
 func (s *SessionServer) Attach(req *ihmtv1.AttachRequest, stream grpc.ServerStreamingServer[ihmtv1.AttachResponse]) error {
 	id := req.GetCaller().GetSessionId()
+	if err := claim(stream.Context(), s.sessions, id); err != nil {
+		return toStatus(err)
+	}
 	detach, err := s.sessions.Attach(id)
 	if err != nil {
 		return toStatus(err)
@@ -58,6 +78,9 @@ func (s *SessionServer) Attach(req *ihmtv1.AttachRequest, stream grpc.ServerStre
 
 // Note keeps a note for the caller's session.
 func (s *SessionServer) Note(ctx context.Context, req *ihmtv1.NoteRequest) (*ihmtv1.NoteResponse, error) {
+	if err := claim(ctx, s.sessions, req.GetCaller().GetSessionId()); err != nil {
+		return nil, toStatus(err)
+	}
 	e, u, err := s.sessions.Note(req.GetCaller().GetSessionId(), req.GetText())
 	if err != nil {
 		return nil, toStatus(err)
@@ -67,6 +90,9 @@ func (s *SessionServer) Note(ctx context.Context, req *ihmtv1.NoteRequest) (*ihm
 
 // Recall searches the caller's session.
 func (s *SessionServer) Recall(ctx context.Context, req *ihmtv1.RecallRequest) (*ihmtv1.RecallResponse, error) {
+	if err := claim(ctx, s.sessions, req.GetCaller().GetSessionId()); err != nil {
+		return nil, toStatus(err)
+	}
 	r, err := s.sessions.Recall(req.GetCaller().GetSessionId(), req.GetQuery(), req.GetClue(), int(req.GetLimit()))
 	if err != nil {
 		return nil, toStatus(err)
@@ -86,6 +112,9 @@ func (s *SessionServer) Recall(ctx context.Context, req *ihmtv1.RecallRequest) (
 
 // DigestOutput condenses an output and keeps it in the caller's session.
 func (s *SessionServer) DigestOutput(ctx context.Context, req *ihmtv1.DigestOutputRequest) (*ihmtv1.DigestOutputResponse, error) {
+	if err := claim(ctx, s.sessions, req.GetCaller().GetSessionId()); err != nil {
+		return nil, toStatus(err)
+	}
 	e, d, u, err := s.sessions.DigestOutput(req.GetCaller().GetSessionId(), req.GetText(), req.GetLabel())
 	if err != nil {
 		return nil, toStatus(err)

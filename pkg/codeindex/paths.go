@@ -37,7 +37,62 @@ func Root(root string) (string, error) {
 	if !fi.IsDir() {
 		return "", fmt.Errorf("%w: the project root %s is not a directory", leaf.ErrInvalid, root)
 	}
+	if err := notHome(real); err != nil {
+		return "", err
+	}
 	return real, nil
+}
+
+// ErrHomeRoot means a project root is the home directory or above it.
+var ErrHomeRoot = fmt.Errorf("%w: the project root is the home directory or above it", leaf.ErrInvalid)
+
+// notHome refuses a root that is the home directory or one of its
+// parents. A session started outside any repository takes its starting
+// directory as the project, and from the home directory the code tools
+// would hand an agent ~/.ssh and every dotfile; a project is a directory
+// beneath it.
+func notHome(real string) error {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return nil
+	}
+	if h, err := filepath.EvalSymlinks(home); err == nil {
+		home = h
+	}
+	if inside(real, home) {
+		return fmt.Errorf("%w (%s): the code tools read only inside a project. Start the agent inside the project's directory (its git repository's top level becomes the root), or have the client name the project as its MCP root; IHMT_PROJECT names the project for memories", ErrHomeRoot, real)
+	}
+	return nil
+}
+
+// clean checks p as a path inside root without touching the disk and
+// returns it relative to root, slash-separated ("" for the root): no ".."
+// step, an absolute path only under root.
+func clean(root, p string) (string, error) {
+	if !utf8.ValidString(p) || strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("%w: the path is not valid UTF-8 text", leaf.ErrInvalid)
+	}
+	if len(p) > 4096 {
+		return "", fmt.Errorf("%w: the path is %d bytes long", leaf.ErrInvalid, len(p))
+	}
+	joined := p
+	if !filepath.IsAbs(p) {
+		for _, elem := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator }) {
+			if elem == ".." {
+				return "", fmt.Errorf("%w: %q climbs out with \"..\": give a path inside %s", ErrOutside, p, root)
+			}
+		}
+		joined = filepath.Join(root, p)
+	}
+	joined = filepath.Clean(joined)
+	if !inside(root, joined) {
+		return "", fmt.Errorf("%w: %q is not under the project root %s: give a path inside it, relative to it", ErrOutside, p, root)
+	}
+	rel, _ := filepath.Rel(root, joined)
+	if rel == "." {
+		rel = ""
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // Resolve returns where p leads inside root (absolute, symlinks resolved,

@@ -1,8 +1,9 @@
 package codeindex
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lookup"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
@@ -68,7 +70,7 @@ func (p *Project) fillIndex() {
 		if len(f.Symbols) == 0 || f.docs != nil {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(f.Path)))
+		data, _, err := readBeneath(p.root, f.Path, MaxFileBytes)
 		if err != nil || checksum(data) != f.Sum {
 			// Changed since the sync a moment ago: the next call
 			// re-splits it.
@@ -81,7 +83,7 @@ func (p *Project) fillIndex() {
 
 // text returns symbol s of f as the file holds it now.
 func (p *Project) text(f *file, s Symbol) (string, bool) {
-	data, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(f.Path)))
+	data, _, err := readBeneath(p.root, f.Path, MaxFileBytes)
 	if err != nil || s.End > len(data) || checksum(data) != f.Sum {
 		return "", false
 	}
@@ -455,31 +457,43 @@ func stem(p string) string {
 	return strings.TrimSuffix(b, path.Ext(b))
 }
 
-// Read returns the file at p inside root, whole, if it is text and not
-// over MaxFileBytes.
+// Read returns the file at p inside root, whole, if it is text, not over
+// MaxFileBytes and holds no credentials. It opens the file once, beneath
+// the root and through no symlink, and reads that descriptor (see
+// openBeneath), so a file swapped for a symlink meanwhile is never
+// followed out of the project.
 func Read(root, p string) (rel, text string, err error) {
-	abs, rel, err := Resolve(root, p)
+	rel, err = clean(root, p)
 	if err != nil {
 		return "", "", err
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", "", fmt.Errorf("%w: %s: %v", leaf.ErrNotFound, p, err)
-	}
+	data, fi, err := readBeneath(root, rel, MaxFileBytes)
 	switch {
-	case fi.IsDir():
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "", fmt.Errorf("%w: %s does not exist in the project (paths are relative to %s)", leaf.ErrNotFound, p, root)
+	case errors.Is(err, errSymlink):
+		return "", "", fmt.Errorf("%w: %q is a symlink (or under one): read_file follows none, since one could lead outside the project; read the file it points to, if it is in the project", leaf.ErrInvalid, p)
+	case errors.Is(err, errOutsideStep):
+		return "", "", fmt.Errorf("%w: %q leads out of the project root", ErrOutside, p)
+	case errors.Is(err, errIsDir):
 		return "", "", fmt.Errorf("%w: %s is a directory: use project_map to list it", leaf.ErrInvalid, p)
-	case !fi.Mode().IsRegular():
+	case errors.Is(err, errNotRegular):
 		return "", "", fmt.Errorf("%w: %s is not a regular file", leaf.ErrInvalid, p)
-	case fi.Size() > MaxFileBytes:
+	case errors.Is(err, errTooBig):
 		return "", "", fmt.Errorf("%w: %s is %d bytes, over the %d this tool returns: use find_code, or read a part with your own tools", leaf.ErrInvalid, p, fi.Size(), MaxFileBytes)
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
+	case err != nil:
 		return "", "", fmt.Errorf("read %s: %w", p, err)
 	}
 	if !isText(data) {
 		return "", "", fmt.Errorf("%w: %s is not UTF-8 text", leaf.ErrInvalid, p)
 	}
+	if found := screen.Secrets(string(data)); len(found) > 0 {
+		return "", "", fmt.Errorf("%w: %s holds %s: the code tools never hand credentials to an agent; tell the user where the secret is kept instead", ErrSecret, p, found[0])
+	}
 	return rel, string(data), nil
 }
+
+// ErrSecret means a file holds a private key or a credential, which the
+// code tools never return (read_file), index (find_code) or describe
+// (project_map) — as the memory never stores one.
+var ErrSecret = fmt.Errorf("%w: the file holds a credential", leaf.ErrInvalid)

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/pkg/ingest"
+	"github.com/ihmt-dev/ihmt/pkg/screen"
 )
 
 // sync brings the index up to date with the files. The caller holds p.mu.
@@ -101,9 +102,9 @@ func (p *Project) update(rel, abs string, info fs.FileInfo, st *Stats) bool {
 		p.files[rel] = p.newFile(rel, size, mtime, "too big")
 		return true
 	}
-	data, err := os.ReadFile(abs)
+	data, _, err := readBeneath(p.root, rel, MaxFileBytes)
 	if err != nil {
-		return false
+		return false // swapped for a symlink, gone or grown since the walk saw it
 	}
 	sum := checksum(data)
 	if f != nil && f.Sum == sum {
@@ -117,9 +118,14 @@ func (p *Project) update(rel, abs string, info fs.FileInfo, st *Stats) bool {
 	}
 	nf := p.newFile(rel, int64(len(data)), mtime, "")
 	nf.Sum = sum
-	if !isText(data) {
+	switch {
+	case !isText(data):
 		nf.Skipped = "not text"
-	} else {
+	case len(screen.Secrets(string(data))) > 0:
+		// Neither its symbols nor its lines are indexed: find_code never
+		// shows them, and project_map lists the file as not indexed.
+		nf.Skipped = "holds a credential"
+	default:
 		text := string(data)
 		nf.Lines = lineCount(text)
 		nf.Code, nf.Symbols = symbols(rel, text)

@@ -22,6 +22,10 @@ var ErrInvalid = errors.New("invalid input")
 // so that each boundary translates it once.
 var ErrNotFound = errors.New("not found")
 
+// ErrPermission is returned (wrapped) for what the caller may not do: a
+// person's operation asked by an agent, another session's notes.
+var ErrPermission = errors.New("only the person may do this")
+
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 }

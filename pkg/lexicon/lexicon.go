@@ -43,11 +43,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
@@ -155,25 +157,79 @@ func Default() *Lexicon {
 // translations of the first of FreeDictDirs that holds them. FreeDict is
 // an optional extra: a broken dictionary is left out rather than keep a
 // store from opening (`ihmt doctor` names the problem).
+//
+// A problem with the person's file — not a regular file, over
+// MaxFileBytes, not JSON, wrong types, too deep, too many concepts — is an
+// error, and the lexicon returned with it is the built-in one (with
+// FreeDict): a daemon logs the error and serves, it does not stop over a
+// file that only adds words (`ihmt doctor` and `ihmt status` show it).
 func Load(path string) (*Lexicon, error) { return load(path, FreeDictDirs) }
 
+// FileName is a person's lexicon file in the store directory.
+const FileName = "lexicon.json"
+
+// Check reports the problem of the person's lexicon file at path (nil:
+// none, or no file), as Load would meet it, without reading FreeDict: what
+// `ihmt doctor` and `ihmt status` show while the daemon serves with the
+// built-in lexicon.
+func Check(path string) error {
+	_, err := load(path, nil)
+	return err
+}
+
+// MaxFileBytes bounds a person's lexicon.json: the built-in one is a
+// fraction of it.
+const MaxFileBytes = 1 << 20
+
 func load(path string, dictDirs []string) (*Lexicon, error) {
-	var extra []byte
-	b, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		extra = b
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("lexicon: %w", err)
-	}
-	x, err := compile(builtin, extra)
-	if err != nil {
-		return nil, fmt.Errorf("lexicon %s: %w", path, err)
+	x, problem := Default(), error(nil)
+	if extra, err := ReadFile(path); err != nil {
+		problem = fmt.Errorf("lexicon %s: %w", path, err)
+	} else if extra != nil {
+		if own, err := compile(builtin, extra); err != nil {
+			problem = fmt.Errorf("lexicon %s: %w", path, err)
+		} else {
+			x = own
+		}
 	}
 	if t, err := FindFreeDict(dictDirs); err == nil && t != nil {
 		x.trans = t
 	}
-	return x, nil
+	return x, problem
+}
+
+// ReadFile reads a person's lexicon file at path: nil for none; an error
+// unless it is a regular file (a symlink to one is followed) of at most
+// MaxFileBytes. It opens without blocking, so a FIFO there cannot hold up
+// a start, and checks what it opened, so a symlink to /dev/zero is not
+// read without bound.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s): a lexicon is a JSON file", fi.Mode().Type())
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%d bytes, over the %d a lexicon file may have", fi.Size(), MaxFileBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("over the %d bytes a lexicon file may have", MaxFileBytes)
+	}
+	return data, nil
 }
 
 // compile reads the built-in file and, if given, a person's, whose
@@ -187,14 +243,21 @@ func compile(base, extra []byte) (*Lexicon, error) {
 		return nil, err
 	}
 	sp.Groups = words.Groups
+	builtins := len(sp.Concepts)
 	if extra != nil {
 		var more spec
 		if err := json.Unmarshal(extra, &more); err != nil {
 			return nil, fmt.Errorf("not a lexicon file: %w", err)
 		}
 		sp.merge(more)
+		if n := len(sp.Concepts); n > maxConcepts {
+			// Counted as the person wrote them: their own new concepts
+			// (one that adds to a built-in concept is not new).
+			return nil, fmt.Errorf("%d new concepts of your own, and the lexicon holds at most %d beside the %d built-in ones: remove %d",
+				n-builtins, maxConcepts-builtins, builtins, n-maxConcepts)
+		}
 	}
-	return build(sp)
+	return build(sp, builtins)
 }
 
 func (sp *spec) merge(o spec) {
@@ -230,7 +293,10 @@ func indexOf[T any](xs []T, f func(T) bool) int {
 	return -1
 }
 
-func build(sp spec) (*Lexicon, error) {
+// build compiles a spec whose first builtins concepts are the built-in
+// ones, so that a problem names the person's concept by its place in
+// their own file.
+func build(sp spec, builtins int) (*Lexicon, error) {
 	if len(sp.Concepts) > maxConcepts {
 		return nil, fmt.Errorf("%d concepts, at most %d", len(sp.Concepts), maxConcepts)
 	}
@@ -246,7 +312,7 @@ func build(sp spec) (*Lexicon, error) {
 	}
 	for i, c := range sp.Concepts {
 		if c.Name == "" || len(c.Words) == 0 {
-			return nil, fmt.Errorf("concept %d: a concept needs a name and words", i+1)
+			return nil, fmt.Errorf("concept %d of your own: a concept needs a name and words", i+1-builtins)
 		}
 		x.concepts = append(x.concepts, c.Name)
 		var holds func(string) bool

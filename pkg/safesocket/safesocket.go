@@ -57,11 +57,18 @@ var ErrOtherUser = errors.New("peer runs as a different user")
 // there is refused, because chmod through it could tighten a directory we
 // never meant to touch.
 func Listen(path string, onReject func(uid int, err error)) (net.Listener, error) {
+	return ListenFor(path, "IHMT_SOCKET", onReject)
+}
+
+// ListenFor is Listen for a socket whose path the person sets with
+// setting (an environment variable, a flag): its refusals tell them to
+// change that, not another socket's setting.
+func ListenFor(path, setting string, onReject func(uid int, err error)) (net.Listener, error) {
 	uid := os.Getuid()
-	if err := prepareDir(filepath.Dir(path), uid); err != nil {
+	if err := prepareDir(filepath.Dir(path), uid, setting); err != nil {
 		return nil, err
 	}
-	if err := removeStale(path); err != nil {
+	if err := removeStale(path, setting); err != nil {
 		return nil, err
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
@@ -80,7 +87,7 @@ func Listen(path string, onReject func(uid int, err error)) (net.Listener, error
 
 // prepareDir makes sure dir exists, is a real directory, is ours and is
 // private.
-func prepareDir(dir string, uid int) error {
+func prepareDir(dir string, uid int, setting string) error {
 	// MkdirAll also creates missing parents (say ~/.local/state) with 0700,
 	// which is what the XDG spec asks for those directories anyway.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -93,7 +100,7 @@ func prepareDir(dir string, uid int) error {
 		return fmt.Errorf("socket directory: %w", err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("socket directory %s is a symlink; make it a real directory or point IHMT_SOCKET elsewhere", dir)
+		return fmt.Errorf("socket directory %s is a symlink; make it a real directory or point %s elsewhere", dir, setting)
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("socket directory %s is not a directory", dir)
@@ -103,15 +110,15 @@ func prepareDir(dir string, uid int) error {
 		return fmt.Errorf("socket directory %s: cannot determine its owner on this system", dir)
 	}
 	if owner != uid {
-		return fmt.Errorf("socket directory %s is owned by uid %d, not by us (uid %d); remove it or point IHMT_SOCKET elsewhere", dir, owner, uid)
+		return fmt.Errorf("socket directory %s is owned by uid %d, not by us (uid %d); remove it or point %s elsewhere", dir, owner, uid, setting)
 	}
 	// An existing directory others can open is refused, never tightened:
 	// it may be a shared or personal directory (/tmp, the home directory)
 	// that IHMT_SOCKET happens to point into, and chmod-ing it would break
 	// whatever else lives there.
 	if perm := fi.Mode().Perm(); perm&^0o700 != 0 {
-		return fmt.Errorf("socket directory %s has mode %#o, but the socket must live in a directory only you can open: run `chmod 700 %s` if it is IHMT's own, or set IHMT_SOCKET to a path in a private directory (e.g. %s)",
-			dir, perm, dir, filepath.Join(dir, fmt.Sprintf("ihmt-%d", uid), "ihmtd.sock"))
+		return fmt.Errorf("socket directory %s has mode %#o, but the socket must live in a directory only you can open: run `chmod 700 %s` if it is IHMT's own, or set %s to a path in a private directory (e.g. %s)",
+			dir, perm, dir, setting, filepath.Join(dir, fmt.Sprintf("ihmt-%d", uid), "ihmtd.sock"))
 	}
 	return nil
 }
@@ -122,7 +129,7 @@ func prepareDir(dir string, uid int) error {
 // socket. So dial first, and never take a live socket away from its owner.
 // Anything that is not a socket is someone's file: refuse rather than
 // delete it.
-func removeStale(path string) error {
+func removeStale(path, setting string) error {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -131,10 +138,10 @@ func removeStale(path string) error {
 		return fmt.Errorf("check for stale socket: %w", err)
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
-		return fmt.Errorf("%s exists and is not a socket (mode %v); refusing to remove it: move it away or point IHMT_SOCKET elsewhere", path, fi.Mode())
+		return fmt.Errorf("%s exists and is not a socket (mode %v); refusing to remove it: move it away or point %s elsewhere", path, fi.Mode(), setting)
 	}
 	if paths.Listening(path) {
-		return fmt.Errorf("another process is already listening on %s (an ihmtd of another store?): stop it, or set IHMT_SOCKET to another path", path)
+		return fmt.Errorf("another process is already listening on %s (an ihmtd of another store?): stop it, or set %s to another path", path, setting)
 	}
 	if err := os.Remove(path); err != nil {
 		return fmt.Errorf("remove stale socket: %w", err)

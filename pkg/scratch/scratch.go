@@ -21,6 +21,8 @@
 package scratch
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"fmt"
 	"strconv"
 	"sync"
@@ -192,6 +194,42 @@ func (s *Sessions) Attach(id string) (detach func(), err error) {
 			ss.detachedAt = s.now()
 		})
 	}, nil
+}
+
+// ErrNotYours is a session call whose key is not the one that opened the
+// session: a session id is public (every memory names the session that
+// wrote it), so it alone opens nothing.
+var ErrNotYours = fmt.Errorf("%w: that session belongs to another caller", leaf.ErrPermission)
+
+// minKey is the shortest session key taken: a key is random, at least 128
+// bits in hex.
+const minKey = 32
+
+// Claim checks that key may use session id: the first key to use an id
+// opens the session and holds it for as long as it lives; any other key is
+// ErrNotYours. Every session call claims first.
+func (s *Sessions) Claim(id, key string) error {
+	if err := validID(id); err != nil {
+		return err
+	}
+	if len(key) < minKey {
+		return fmt.Errorf("%w: a session call needs its session's key (gRPC metadata ihmt-session-key, at least %d characters), which ihmt-mcp sends", leaf.ErrInvalid, minKey)
+	}
+	sum := sha256.Sum256([]byte(key))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[id]
+	if ss == nil {
+		ss = newSession()
+		ss.detachedAt, ss.lastUsed = s.now(), s.now()
+		ss.key = sum
+		s.sessions[id] = ss
+		return nil
+	}
+	if subtle.ConstantTimeCompare(ss.key[:], sum[:]) != 1 {
+		return ErrNotYours
+	}
+	return nil
 }
 
 // session returns the session id, made if new, for a write: it counts as

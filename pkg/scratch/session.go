@@ -60,6 +60,9 @@ type session struct {
 	detachedAt time.Time
 	lastUsed   time.Time
 	lastWrite  time.Time
+	// key is the digest of the key that opened the session; every later
+	// call must bring the same key (see Sessions.Claim).
+	key [32]byte
 }
 
 type docRef struct {

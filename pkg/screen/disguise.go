@@ -52,6 +52,10 @@ func screenViews(text string, depth int) []candidate {
 		h := join(f, true)
 		cs = append(cs, placed(scanJoined(h.text, f.text, h.from), f)...)
 	}
+	if depth == 0 {
+		cs = append(cs, reversedTokens(f)...)
+		cs = append(cs, lowerAWS(f.text, f)...)
+	}
 	if depth < maxDecodeDep {
 		for _, v := range []view{f, f.compose(j)} {
 			decoded := func(s, e int, decoded string) {
@@ -112,7 +116,11 @@ func scanJoined(j, f string, from []int) []candidate {
 				continue
 			}
 			tok, body := j[s:core], j[s+p.fixed:core]
-			if exampleMarked(tok) || sameChar(body) || charClasses(body) < p.classes || !randomBody(body) {
+			if exampleMarked(tok) || sameChar(body) {
+				continue
+			}
+			shaped := p.shape != nil && p.shape.MatchString(j[s:])
+			if !shaped && (charClasses(body) < p.classes || !randomBody(body)) {
 				continue
 			}
 			if p.check != nil && !p.check(j, s, e) {

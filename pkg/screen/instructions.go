@@ -160,7 +160,7 @@ var instructionRules = []instructionRule{
 
 	// 5. Chat-template tokens.
 	{`a chat-template token such as "<|im_start|>"`, []string{"<|", "[inst]", "[/inst]", "<<sys>>", "<start_of_turn>", "<end_of_turn>"}, shortReach, regexp.MustCompile(
-		`<\|[a-z0-9_]+\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>`)},
+		`<\|\s*[^|<>\n]{1,40}?\s*\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>`)},
 }
 
 // apostrophes folds the curly apostrophes of typed prose into "'".
@@ -241,6 +241,9 @@ func instructionsIn(text string) (reason string, ok bool) {
 			return "reads like an instruction to agents (" + r.label + ")", true
 		}
 	}
+	if label, ok := contextMarkup(lower); ok {
+		return "reads like an instruction to agents (" + label + ")", true
+	}
 	return "", false
 }
 
@@ -286,37 +289,69 @@ func instructionsViews(text string, depth int) (string, bool) {
 	return reason, found
 }
 
-// closeUp joins runs of single letters spaced out by one separator (a
-// space, a dot, a hyphen, an underscore) into words: "i g n o r e  a l l"
-// becomes "ignore all" (a wider gap, or a gap of another kind, stays a word
-// break), and reports whether it changed anything.
+// closeUp joins runs of single letters spaced out into words: "i g n o r e
+// a l l" becomes "ignore all", and so do "i.g.n.o.r.e", "i\tg\tn…" and
+// letters two spaces apart with words three apart. In a run, the gap most
+// of its letters are split by is the letters' gap and is dropped; any other
+// gap (wider, or of another kind) is a word break and becomes one space. It
+// reports whether it changed anything.
 func closeUp(t string) (string, bool) {
 	var b strings.Builder
 	changed := false
 	for i := 0; i < len(t); {
-		// A run: letter, sep, letter, sep, … with the same separator.
-		if isAlnum(t[i]) && (i == 0 || !isAlnum(t[i-1])) && i+2 < len(t) && !isAlnum(t[i+1]) && isAlnum(t[i+2]) &&
-			(i+3 >= len(t) || !isAlnum(t[i+3])) && strings.IndexByte(" .-_*", t[i+1]) >= 0 {
-			sep := t[i+1]
-			j, n := i, 0
-			for j < len(t) && isAlnum(t[j]) && (j+1 >= len(t) || !isAlnum(t[j+1])) {
-				b.WriteByte(t[j])
-				n++
-				if j+2 < len(t) && t[j+1] == sep && isAlnum(t[j+2]) {
-					j += 2
-					continue
-				}
-				j++
-				break
-			}
-			if n >= 3 {
-				changed = true
-			}
-			i = j
+		letters, gaps := spacedRun(t, i)
+		if len(letters) < 3 {
+			b.WriteByte(t[i])
+			i++
 			continue
 		}
-		b.WriteByte(t[i])
-		i++
+		gap := commonGap(gaps)
+		for k, at := range letters {
+			b.WriteByte(t[at])
+			if k < len(gaps) && gaps[k] != gap {
+				b.WriteByte(' ')
+			}
+		}
+		changed = true
+		i = letters[len(letters)-1] + 1
 	}
 	return b.String(), changed
+}
+
+// spacedRun returns the run of single letters or digits starting at t[i],
+// each apart from the next by a short gap of separators (space, tab, line
+// break, '.', '-', '_', '*'): the letters' offsets and the gaps between them.
+func spacedRun(t string, i int) (letters []int, gaps []string) {
+	single := func(k int) bool {
+		return k < len(t) && isAlnum(t[k]) && (k == 0 || !isAlnum(t[k-1])) && (k+1 >= len(t) || !isAlnum(t[k+1]))
+	}
+	if !single(i) {
+		return nil, nil
+	}
+	letters = append(letters, i)
+	for k := i + 1; ; {
+		j := k
+		for j < len(t) && j-k < 4 && strings.IndexByte(" \t\n.-_*", t[j]) >= 0 {
+			j++
+		}
+		if j == k || !single(j) {
+			return letters, gaps
+		}
+		gaps = append(gaps, t[k:j])
+		letters = append(letters, j)
+		k = j + 1
+	}
+}
+
+// commonGap is the gap that occurs most often, the shortest on a tie.
+func commonGap(gaps []string) string {
+	count := map[string]int{}
+	best := ""
+	for _, g := range gaps {
+		count[g]++
+		if best == "" || count[g] > count[best] || count[g] == count[best] && len(g) < len(best) {
+			best = g
+		}
+	}
+	return best
 }

@@ -114,6 +114,10 @@ func foldRune(r rune) string {
 	switch {
 	case r < utf8.RuneSelf:
 		return string(r)
+	case 0xE0020 <= r && r <= 0xE007E:
+		// A tag character: invisible, yet a model reads it as the ASCII
+		// it shadows ("ASCII smuggling"), so the screens read it so too.
+		return string(r - 0xE0000)
 	case invisible(r):
 		return ""
 	case unicode.IsSpace(r):

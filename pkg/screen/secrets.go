@@ -74,6 +74,10 @@ type tokenPattern struct {
 	// check, when set, decides the match given the whole text and the
 	// span of the secret.
 	check func(text string, s, e int) bool
+	// shape, when set, is the token's whole structure (anchored): in the
+	// joined view a match of it is a token even when the body's opening
+	// does not look random (a Slack token opens with digit groups).
+	shape *regexp.Regexp
 }
 
 var tokenPatterns = []tokenPattern{
@@ -82,7 +86,8 @@ var tokenPatterns = []tokenPattern{
 	{kind: kindGitHub, re: regexp.MustCompile(`gh[pousr]_[0-9A-Za-z]{36,251}`), body: 36, fixed: 4, classes: 2},
 	{kind: kindGitHub, re: regexp.MustCompile(`github_pat_[0-9A-Za-z_]{40,251}`), body: 40, fixed: 11, classes: 2},
 	{kind: kindGitLab, re: regexp.MustCompile(`glpat-[0-9A-Za-z_-]{20,}`), body: 20, fixed: 6, classes: 2},
-	{kind: kindSlack, re: regexp.MustCompile(`xox[abprs]-[0-9A-Za-z-]{10,}`), body: 10, fixed: 5, classes: 2, check: hasDigit},
+	{kind: kindSlack, re: regexp.MustCompile(`xox[abprs]-[0-9A-Za-z-]{10,}`), body: 10, fixed: 5, classes: 2, check: hasDigit,
+		shape: regexp.MustCompile(`^xox[abprs]-[0-9]{8,14}-[0-9]{8,14}(?:-[0-9]{8,14})?-[0-9A-Za-z]{20,40}`)},
 	{kind: kindSlackHook, re: regexp.MustCompile(`hooks\.slack\.com/services/[0-9A-Za-z_/]+`), check: slackHook},
 	{kind: kindStripe, re: regexp.MustCompile(`sk_(?:live|test)_[0-9A-Za-z]{16,}`), body: 16, fixed: 8, classes: 2},
 	{kind: kindStripe, re: regexp.MustCompile(`rk_(?:live|test)_[0-9A-Za-z]{16,}`), body: 16, fixed: 8, classes: 2},

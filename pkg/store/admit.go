@@ -156,6 +156,7 @@ func (s *Store) admit(d draft) (admission, error) {
 		if err := checkRecord(l); err != nil {
 			return admission{}, err
 		}
+		holdInstructions(l)
 	} else {
 		if err := leaf.ValidateText(l.Text); err != nil {
 			return admission{}, err
@@ -333,6 +334,23 @@ func validTags(in []string) ([]string, error) {
 	return tags, nil
 }
 
+func instructionsNote(reason string) string {
+	return "held for review: it " + reason + ", which is how a prompt injection persists; a person must approve it"
+}
+
+// holdInstructions holds an imported record for review when its text reads
+// like instructions to agents and it would otherwise answer: an export is
+// a file anyone may have edited, and an import is one more way in, screened
+// as a save is. Its id and checksum stay (neither covers its trust).
+func holdInstructions(l *leaf.Leaf) {
+	if l.Status != leaf.StatusActive || (l.Trust != leaf.TrustAsserted && l.Trust != leaf.TrustVerified) {
+		return
+	}
+	if reason, ok := screen.Instructions(l.Text); ok {
+		l.Trust, l.ReviewNote = leaf.TrustPending, instructionsNote(reason)
+	}
+}
+
 // refuseSecret logs a refused secret by kind and position only, and
 // returns the answer for the caller.
 func (s *Store) refuseSecret(c Caller, found []screen.Finding) string {
@@ -348,18 +366,20 @@ func (s *Store) refuseSecret(c Caller, found []screen.Finding) string {
 // screenTrust decides a new text's trust. What a person saves themselves
 // is verified: they are the one who confirms facts. A document a person
 // ingests is asserted, like an agent's save: keeping a file is not
-// vouching for every sentence in it. An agent's text waits for review when
-// it reads like instructions aimed at agents (how a prompt injection
-// persists), or when the person reviews everything.
+// vouching for every sentence in it. An agent's text, and a document
+// whoever ingests it (a file from the web reads the same to the agents
+// it is replayed to), waits for review when it reads like instructions
+// aimed at agents (how a prompt injection persists); an agent's, also
+// when the person reviews everything.
 func (s *Store) screenTrust(in intake) (trust, note string) {
-	switch {
-	case in.caller.IsPerson() && in.stated:
+	if in.caller.IsPerson() && in.stated {
 		return leaf.TrustVerified, ""
-	case in.caller.IsPerson():
-		return leaf.TrustAsserted, "" // a document the person keeps, not a statement they confirmed
 	}
 	if reason, ok := screen.Instructions(in.text); ok {
-		return leaf.TrustPending, "held for review: it " + reason + ", which is how a prompt injection persists; a person must approve it"
+		return leaf.TrustPending, instructionsNote(reason)
+	}
+	if in.caller.IsPerson() {
+		return leaf.TrustAsserted, "" // a document the person keeps, not a statement they confirmed
 	}
 	if s.reviewAll {
 		return leaf.TrustPending, "held for review: the memory's config says review = all"

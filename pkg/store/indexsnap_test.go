@@ -287,7 +287,7 @@ func FuzzUseIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		probe := newStore(dir, Options{})
 		probe.entries = s.entries
-		if r := decodeIndex(data); r.err == nil && probe.useIndex(r, all) == nil && !bytes.Equal(data, good) {
+		if r := probe.decodeIndexFile(data); r.err == nil && probe.useIndex(r, all) == nil && !bytes.Equal(data, good) {
 			// Accepted bytes other than the good ones must still be a
 			// working index of these leaves.
 			probe.ix.Search(index.Query{Terms: []string{"redi", "servic"}, Visible: func(index.Group) bool { return true }, Limit: 5})

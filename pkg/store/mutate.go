@@ -22,7 +22,7 @@ var (
 	ErrConflict = errors.New("not allowed in the memory's current state")
 	// ErrPermission: only the person may do this (review, restore, purge,
 	// import), not an agent; nothing changed.
-	ErrPermission = errors.New("only the person may do this")
+	ErrPermission = leaf.ErrPermission
 )
 
 // requirePerson refuses an operation that is the person's to make. The

@@ -40,6 +40,9 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create store: %w", err)
 	}
 	start := time.Now()
+	if err := removeStaleTemps(dir, s.log); err != nil {
+		return nil, err
+	}
 	snaps := s.readSnapshots()
 	d, j, err := s.readDisk()
 	if err != nil {
@@ -357,6 +360,34 @@ func (s *Store) loadLeaves() (loaded map[string]*leaf.Leaf, bad map[string]bool,
 	}
 	slices.SortFunc(batches, func(a, b *readBatch) int { return a.first - b.first })
 	return s.sortRead(batches, n)
+}
+
+// removeStaleTemps removes the temp files that writes cut short by a crash
+// left in the store directory: the log's rewrite (".log.jsonl.*.tmp", which
+// a purge writes, holding whatever the log held) and the atomic writes of
+// snapshots and settings (".<name>.tmp*"). The caller holds the store lock,
+// so no writer owns them; none is ever read. A purge cut short so leaves
+// nothing behind that it meant to take back.
+func removeStaleTemps(dir string, log *slog.Logger) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp") {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("remove leftover temp file %s: %w", name, err)
+		}
+		n++
+	}
+	if n > 0 {
+		log.Info("removed temp files left by an interrupted write (a purge or a snapshot)", "files", n)
+	}
+	return nil
 }
 
 // walkLeaves walks the leaf directory at root and hands every leaf file to

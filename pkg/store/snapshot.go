@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"cmp"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
@@ -51,12 +53,28 @@ func (s *Store) loadFacts() map[string][]facts.Fact {
 	if err != nil {
 		return nil
 	}
-	var snap factsSnapshot
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&snap); err != nil || snap.Key != s.snapshotKey() {
+	f, err := s.decodeFacts(data)
+	if err != nil {
 		s.log.Info("facts snapshot not usable; extracting facts again", "err", err)
 		return nil
 	}
-	return snap.Facts
+	return f
+}
+
+// decodeFacts checks a facts snapshot's seal (see seal) and decodes it.
+func (s *Store) decodeFacts(data []byte) (map[string][]facts.Fact, error) {
+	payload, err := s.unseal(factsName, data)
+	if err != nil {
+		return nil, err
+	}
+	var snap factsSnapshot
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&snap); err != nil {
+		return nil, err
+	}
+	if snap.Key != s.snapshotKey() {
+		return nil, fmt.Errorf("extracted by %q, this is %q", snap.Key, s.snapshotKey())
+	}
+	return snap.Facts, nil
 }
 
 // Facts wait in memory for the snapshot until too many would be lost to a
@@ -144,8 +162,12 @@ func (s *Store) writeFacts(add map[string][]facts.Fact) {
 		s.log.Warn("could not encode the facts snapshot", "err", err)
 		return
 	}
-	if err := atomicfile.Write(filepath.Join(s.dir, factsName), b.Bytes(), 0o600); err != nil {
-		s.log.Warn("could not write the facts snapshot; the next start extracts facts again", "err", fmt.Errorf("%w", err))
+	sealed, err := s.seal(factsName, b.Bytes())
+	if err == nil {
+		err = atomicfile.Write(filepath.Join(s.dir, factsName), sealed, 0o600)
+	}
+	if err != nil {
+		s.log.Warn("could not write the facts snapshot; the next start extracts facts again", "err", err)
 		return
 	}
 	// Facts depend only on a memory's text, which its id is derived from:
@@ -288,7 +310,17 @@ func (s *Store) readIndexFile() readIndex {
 	if err != nil {
 		return readIndex{err: err}
 	}
-	return decodeIndex(data)
+	return s.decodeIndexFile(data)
+}
+
+// decodeIndexFile checks an index snapshot's seal (see seal) and decodes
+// it.
+func (s *Store) decodeIndexFile(data []byte) readIndex {
+	payload, err := s.unseal(indexName, data)
+	if err != nil {
+		return readIndex{err: err}
+	}
+	return decodeIndex(payload)
 }
 
 // decodeIndex decodes an index snapshot and checks it was built by this
@@ -449,7 +481,11 @@ func (s *Store) writeIndex(snap indexSnapshot) bool {
 		s.log.Warn("could not encode the index snapshot", "err", err)
 		return false
 	}
-	if err := atomicfile.Write(filepath.Join(s.dir, indexName), b.Bytes(), 0o600); err != nil {
+	sealed, err := s.seal(indexName, b.Bytes())
+	if err == nil {
+		err = atomicfile.Write(filepath.Join(s.dir, indexName), sealed, 0o600)
+	}
+	if err != nil {
 		s.log.Warn("could not write the index snapshot; the next start builds the index again", "err", err)
 		return false
 	}
@@ -518,4 +554,81 @@ func (s *Store) saveIndexAtClose() {
 	if s.writeIndex(snap) {
 		s.indexAt = snap.Entries
 	}
+}
+
+// A snapshot is sealed with a key of this store's own. A checksum anyone
+// can compute says only that a file is whole: the index snapshot with one
+// word renamed and its crc32 recomputed was accepted (the word in the
+// memory then found nothing), and the facts snapshot edited from Madrid to
+// Berlin had the briefing tell agents "you live in Berlin" while the leaf
+// said Madrid. A derived file must never disagree with the leaves, so each
+// snapshot carries an HMAC-SHA256 of its name and bytes under a random key
+// kept in the store directory (sealKeyName, 0600), which a process that
+// only edits the snapshot cannot recompute; a seal that does not verify is
+// a snapshot not used, rebuilt from the leaves as when there was none. What
+// each was built from — the leaves' digest and the log's state for the
+// index, the patterns and program for the facts — is inside the sealed
+// bytes, checked as before.
+
+// sealKeyName is the store's key for sealing its snapshots.
+const sealKeyName = "snapshot.key"
+
+// sealMagic opens a sealed snapshot, before its 32-byte HMAC.
+const sealMagic = "IHMT-SNAPSHOT-1\n"
+
+// sealKey returns the store's sealing key, made on first use. A key that
+// is not there or not whole is made again: the snapshots sealed with the
+// old one then fail their check and are rebuilt.
+func (s *Store) sealKey() ([]byte, error) {
+	path := filepath.Join(s.dir, sealKeyName)
+	if key, err := os.ReadFile(path); err == nil && len(key) == sha256.Size {
+		return key, nil
+	}
+	key := make([]byte, sha256.Size)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("snapshot key: %w", err)
+	}
+	if err := atomicfile.Write(path, key, 0o600); err != nil {
+		return nil, fmt.Errorf("snapshot key: %w", err)
+	}
+	return key, nil
+}
+
+// sealSum is the HMAC of a snapshot's name and payload under key.
+func sealSum(key []byte, name string, payload []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(name))
+	m.Write([]byte{0})
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// seal returns the file for snapshot name holding payload.
+func (s *Store) seal(name string, payload []byte) ([]byte, error) {
+	key, err := s.sealKey()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(sealMagic)+sha256.Size+len(payload))
+	out = append(out, sealMagic...)
+	out = append(out, sealSum(key, name, payload)...)
+	return append(out, payload...), nil
+}
+
+// unseal returns the payload of snapshot name's file, or why it is not to
+// be trusted.
+func (s *Store) unseal(name string, data []byte) ([]byte, error) {
+	if len(data) < len(sealMagic)+sha256.Size || string(data[:len(sealMagic)]) != sealMagic {
+		return nil, errors.New("not a sealed snapshot")
+	}
+	sum, payload := data[len(sealMagic):len(sealMagic)+sha256.Size], data[len(sealMagic)+sha256.Size:]
+	path := filepath.Join(s.dir, sealKeyName)
+	key, err := os.ReadFile(path)
+	if err != nil || len(key) != sha256.Size {
+		return nil, errors.New("no snapshot key to check it with")
+	}
+	if !hmac.Equal(sum, sealSum(key, name, payload)) {
+		return nil, errors.New("its seal does not verify: edited, or sealed by another store")
+	}
+	return payload, nil
 }
