@@ -2,7 +2,6 @@ package gitsync
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
