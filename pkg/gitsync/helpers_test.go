@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 )
@@ -251,4 +252,22 @@ func sortedIDs(m map[string]record) []string {
 	return ids
 }
 
-var _ = time.Now
+
+func readJournalLines(path string, fn func(publication)) error {
+	return journal.Read(path, func(line []byte) error {
+		var p publication
+		if json.Unmarshal(line, &p) == nil {
+			fn(p)
+		}
+		return nil
+	})
+}
+
+func mustTime(t testing.TB, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
