@@ -45,8 +45,16 @@ func (s *Syncer) admit(ctx context.Context, st *state, rep *Report) error {
 	for _, p := range paths {
 		a, why := s.arrival(p, st.Device, vouched)
 		switch {
-		case why == "own":
+		case why == "own" && !st.Readmit:
+			// This machine's own versions came from its store. After an
+			// init that found this device's journal on the remote (a store
+			// set up again with its old device id), they are admitted
+			// once like any other.
 			continue
+		case why == "own":
+			a, why = s.arrival(p, "", vouched)
+		}
+		switch {
 		case why != "":
 			rep.Refused = append(rep.Refused, Refused{Path: p, Device: vouched[digestOf(p)].Device, Reason: why})
 			continue
@@ -64,7 +72,7 @@ func (s *Syncer) admit(ctx context.Context, st *state, rep *Report) error {
 	if _, err := s.prune(ids); err != nil {
 		return err
 	}
-	st.Admitted = head
+	st.Admitted, st.Readmit = head, false
 	return writeState(s.tree, *st)
 }
 
@@ -165,13 +173,17 @@ func (s *Syncer) arrival(p, self string, vouched map[string]publication) (arriva
 // merge hands one device's versions to the store, in batches, and names
 // what it refused.
 func (s *Syncer) merge(ctx context.Context, dev string, as []arrival, rep *Report) error {
+	st, err := s.store()
+	if err != nil {
+		return err
+	}
 	for len(as) > 0 {
 		n := min(len(as), mergeBatch)
 		recs := make([]string, n)
 		for i, a := range as[:n] {
 			recs[i] = a.data
 		}
-		res, err := s.store.Merge(ctx, caller(dev), recs)
+		res, err := st.Merge(ctx, caller(dev), recs)
 		if err != nil {
 			return fmt.Errorf("admit the versions %s published: %w", dev, err)
 		}

@@ -252,7 +252,6 @@ func sortedIDs(m map[string]record) []string {
 	return ids
 }
 
-
 func readJournalLines(path string, fn func(publication)) error {
 	return journal.Read(path, func(line []byte) error {
 		var p publication

@@ -30,38 +30,50 @@ const appendBatch = 4096
 // screen refuses (a secret a newer screen knows, a hand-edited leaf) is
 // named in the report and never leaves this machine. A purge removes every
 // other version of the memory, which holds its text, from the work tree.
-func (s *Syncer) publish(ctx context.Context, device string, rep *Report) error {
+//
+// It returns, for each memory of which it published a version or of which
+// the work tree holds several, the digest of the store's version: what
+// rejoin checks against the join of them all.
+func (s *Syncer) publish(ctx context.Context, device string, rep *Report) (current map[string]string, err error) {
 	jpath := journalPath(s.tree, device)
 	if err := os.MkdirAll(filepath.Dir(jpath), 0o700); err != nil {
-		return fmt.Errorf("publish: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	j, err := journal.Open(jpath) // cuts a line a killed sync left torn
 	if err != nil {
-		return fmt.Errorf("publish: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	defer j.Close()
-	published, _, err := readPublished(jpath)
+	published, versions, err := s.known()
 	if err != nil {
-		return fmt.Errorf("publish: read %s: %w", jpath, err)
+		return nil, err
 	}
+	current = map[string]string{}
 	var files []atomicfile.File
 	var lines [][]byte
 	purged := map[string]bool{}
 	seq := j.Entries()
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
 	for offset := 0; ; {
-		recs, next, err := s.store.SyncRecords(offset)
+		recs, next, err := st.SyncRecords(offset)
 		if err != nil {
-			return fmt.Errorf("publish: %w", err)
+			return nil, fmt.Errorf("publish: %w", err)
 		}
 		for _, r := range recs {
 			data := fileData(r)
 			sum := digest(data)
-			if _, ok := published[sum]; ok {
+			if p, ok := published[sum]; ok {
+				if versions[p.ID] > 1 {
+					current[p.ID] = sum
+				}
 				continue
 			}
 			rec, err := decodeRecord(data)
 			if err != nil {
-				return fmt.Errorf("publish: the store exported %w", err)
+				return nil, fmt.Errorf("publish: the store exported %w", err)
 			}
 			if why := screenOutgoing(rec); why != "" {
 				rep.Refused = append(rep.Refused, Refused{Outgoing: true, ID: rec.ID, Reason: why})
@@ -75,6 +87,7 @@ func (s *Syncer) publish(ctx context.Context, device string, rep *Report) error 
 			seq++
 			line, _ := json.Marshal(publication{Seq: seq, Time: s.now().UTC(), Op: opPublish, Device: device, ID: rec.ID, Record: sum, Status: rec.Status})
 			lines = append(lines, line)
+			current[rec.ID] = sum
 			if rec.Status == leaf.StatusPurged {
 				purged[rec.ID] = true
 			}
@@ -85,21 +98,48 @@ func (s *Syncer) publish(ctx context.Context, device string, rep *Report) error 
 		offset = next
 	}
 	if err := atomicfile.WriteBatch(files, 0o600); err != nil {
-		return fmt.Errorf("publish: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	for len(lines) > 0 {
 		n := min(len(lines), appendBatch)
 		if err := j.Append(lines[:n]); err != nil {
-			return fmt.Errorf("publish: %w", err)
+			return nil, fmt.Errorf("publish: %w", err)
 		}
 		rep.Published += n
 		lines = lines[n:]
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	_, err = s.prune(sortedKeys(purged))
-	return err
+	if _, err := s.prune(sortedKeys(purged)); err != nil {
+		return nil, err
+	}
+	return current, nil
+}
+
+// known reads every device's journal: the versions published by any, by
+// digest, and how many versions of each memory they list. A version
+// another device published is not published again.
+func (s *Syncer) known() (map[string]publication, map[string]int, error) {
+	devs, err := devices(s.tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := map[string]publication{}
+	versions := map[string]int{}
+	for _, d := range devs {
+		pubs, _, err := readPublished(journalPath(s.tree, d))
+		if err != nil {
+			return nil, nil, fmt.Errorf("publish: read the journal of %s: %w", d, err)
+		}
+		for sum, p := range pubs {
+			if _, ok := all[sum]; !ok {
+				all[sum] = p
+				versions[p.ID]++
+			}
+		}
+	}
+	return all, versions, nil
 }
 
 // holds reports whether the file at path holds exactly data.
@@ -164,4 +204,83 @@ func (s *Syncer) prune(ids []string) (int, error) {
 		}
 	}
 	return removed, nil
+}
+
+// rejoin hands the store every version the work tree holds of a memory
+// whose version in the store (current: id → digest) is not the join of
+// them all: the store then holds that join, as every other machine does.
+// It is what undoes here a restore of a memory forgotten elsewhere, which
+// every other machine undoes on arrival (see leaf.Join).
+func (s *Syncer) rejoin(ctx context.Context, device string, current map[string]string, rep *Report) error {
+	known, _, err := s.known()
+	if err != nil {
+		return err
+	}
+	var as []arrival
+	for _, id := range sortedKeys(current) {
+		vs, err := s.versions(id, known)
+		if err != nil {
+			return err
+		}
+		if len(vs) < 2 {
+			continue
+		}
+		var joined leaf.Leaf
+		for i, a := range vs {
+			r, err := decodeRecord([]byte(a.data))
+			if err != nil {
+				continue // refused on arrival, if it is someone's
+			}
+			l := leaf.Leaf{Header: r.Header, Text: r.Text}
+			if i == 0 {
+				joined = l
+			} else {
+				joined = leaf.Join(joined, l)
+			}
+		}
+		b, err := json.Marshal(record{Header: joined.Header, Text: joined.Text})
+		if err == nil && digest(fileData(string(b))) == current[id] {
+			continue
+		}
+		for i := range vs {
+			vs[i].device = device
+		}
+		as = append(as, vs...)
+	}
+	if len(as) == 0 {
+		return nil
+	}
+	var joined Report
+	if err := s.merge(ctx, device, as, &joined); err != nil {
+		return err
+	}
+	rep.Admitted += joined.Admitted
+	rep.Refused = append(rep.Refused, joined.Refused...)
+	return nil
+}
+
+// versions reads every version of memory id in the work tree that a
+// device's journal lists under its digest.
+func (s *Syncer) versions(id string, known map[string]publication) ([]arrival, error) {
+	dir := filepath.Join(s.tree, memoriesDir, id[:2], id)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the versions of %s: %w", id, err)
+	}
+	var out []arrival
+	for _, e := range ents {
+		p := filepath.ToSlash(filepath.Join(memoriesDir, id[:2], id, e.Name()))
+		data, err := os.ReadFile(filepath.Join(s.tree, p))
+		if err != nil {
+			return nil, fmt.Errorf("read the versions of %s: %w", id, err)
+		}
+		if _, sum, ok := parseRecordPath(p); !ok || digest(data) != sum || known[sum].ID != id {
+			continue // not a published version, or a damaged one: never joined
+		}
+		out = append(out, arrival{path: p, id: id, data: strings.TrimSuffix(string(data), "\n")})
+	}
+	return out, nil
 }

@@ -21,7 +21,10 @@ type state struct {
 	// published have been handed to the store; "" before the first.
 	// Everything added since is admitted at the next sync, so a sync cut
 	// short admits at the next one what it did not get to.
-	Admitted  string    `json:"admitted,omitempty"`
+	Admitted string `json:"admitted,omitempty"`
+	// Readmit: init found this device's journal on the remote, so its own
+	// versions there are admitted at the next sync (see admit).
+	Readmit   bool      `json:"readmit,omitempty"`
 	LastSync  time.Time `json:"last_sync,omitzero"`
 	LastError string    `json:"last_error,omitempty"`
 	// Refused are the versions the last syncs refused, each way, newest
@@ -52,6 +55,7 @@ func readState(tree string) (state, error) {
 }
 
 func writeState(tree string, st state) error {
+	st.Refused = latestRefusals(st.Refused)
 	if n := len(st.Refused); n > maxRefused {
 		st.Refused = st.Refused[n-maxRefused:]
 	}
@@ -63,4 +67,21 @@ func writeState(tree string, st state) error {
 		return fmt.Errorf("write sync state: %w", err)
 	}
 	return nil
+}
+
+// latestRefusals keeps the last of each refusal that repeats (an outgoing
+// version is refused again at every sync), in the order of their last
+// occurrence.
+func latestRefusals(rs []Refused) []Refused {
+	last := map[Refused]int{}
+	for i, r := range rs {
+		last[r] = i
+	}
+	out := make([]Refused, 0, len(last))
+	for i, r := range rs {
+		if last[r] == i {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -81,13 +81,17 @@ func (s *Syncer) status(ctx context.Context, fetch bool) (Status, error) {
 
 // toSend counts the store's versions this device has not published.
 func (s *Syncer) toSend(device string) (int, error) {
-	published, _, err := readPublished(journalPath(s.tree, device))
+	published, _, err := s.known()
+	if err != nil {
+		return 0, err
+	}
+	st, err := s.store()
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for offset := 0; ; {
-		recs, next, err := s.store.SyncRecords(offset)
+		recs, next, err := st.SyncRecords(offset)
 		if err != nil {
 			return 0, err
 		}

@@ -29,18 +29,32 @@ const branch = "main"
 // Syncer syncs one store. The daemon owns one per store; its methods are
 // serialised, so two syncs never run git in the work tree at once.
 type Syncer struct {
-	store *store.Store
-	tree  string
-	mu    sync.Mutex
-	now   func() time.Time
+	open func() *store.Store
+	tree string
+	mu   sync.Mutex
+	now  func() time.Time
 	// hook, when set, is called at each step of a sync (tests stop a sync
 	// there to kill it).
 	hook func(step string)
 }
 
-// New returns the Syncer of the store in dir.
+// New returns the Syncer of the store st, whose directory is dir.
 func New(st *store.Store, dir string) *Syncer {
-	return &Syncer{store: st, tree: filepath.Join(dir, workDir), now: time.Now}
+	return NewFor(func() *store.Store { return st }, dir)
+}
+
+// NewFor returns the Syncer of the store in dir that open returns: the
+// daemon's, which a rebuild replaces (nil while it opens).
+func NewFor(open func() *store.Store, dir string) *Syncer {
+	return &Syncer{open: open, tree: filepath.Join(dir, workDir), now: time.Now}
+}
+
+// store is the open store, or an error saying it is opening.
+func (s *Syncer) store() (*store.Store, error) {
+	if st := s.open(); st != nil {
+		return st, nil
+	}
+	return nil, fmt.Errorf("%w: the store is opening; sync again in a moment", store.ErrClosed)
 }
 
 // Dir is the work tree.
@@ -101,7 +115,8 @@ func (s *Syncer) Init(ctx context.Context, remote, device string) (Status, error
 	if err := s.create(ctx, remote, device); err != nil {
 		return Status{}, err
 	}
-	if err := writeState(s.tree, state{Device: device}); err != nil {
+	_, err = os.Stat(journalPath(s.tree, device))
+	if err := writeState(s.tree, state{Device: device, Readmit: err == nil}); err != nil {
 		return Status{}, err
 	}
 	st, err := s.status(ctx, false)
@@ -252,10 +267,14 @@ func (s *Syncer) run(ctx context.Context, st *state) (Report, error) {
 	remote, _ := git(ctx, s.tree, "remote", "get-url", "origin")
 	rep.Remote = strings.TrimSpace(remote)
 	for try := 1; ; try++ {
-		if err := s.publish(ctx, st.Device, &rep); err != nil {
+		current, err := s.publish(ctx, st.Device, &rep)
+		if err != nil {
 			return rep, err
 		}
 		s.step("published")
+		if err := s.rejoin(ctx, st.Device, current, &rep); err != nil {
+			return rep, err
+		}
 		if err := s.commit(ctx, fmt.Sprintf("ihmt sync: %s published %d versions", st.Device, rep.Published)); err != nil {
 			return rep, err
 		}
@@ -270,13 +289,13 @@ func (s *Syncer) run(ctx context.Context, st *state) (Report, error) {
 		s.step("admitted")
 		// What the store made of what arrived (a join, a hold for review)
 		// is published in the same sync.
-		if err := s.publish(ctx, st.Device, &rep); err != nil {
+		if _, err := s.publish(ctx, st.Device, &rep); err != nil {
 			return rep, err
 		}
 		if err := s.commit(ctx, fmt.Sprintf("ihmt sync: %s published %d versions", st.Device, rep.Published)); err != nil {
 			return rep, err
 		}
-		_, err := git(ctx, s.tree, "push", "-q", "origin", "HEAD:refs/heads/"+branch)
+		_, err = git(ctx, s.tree, "push", "-q", "origin", "HEAD:refs/heads/"+branch)
 		if err == nil {
 			rep.Pushed = true
 			break
