@@ -26,7 +26,12 @@ func (d *doctor) syncCheck() {
 		}
 		return
 	}
-	c, err := client.New(client.Options{Socket: d.paths.Socket})
+	who, err := d.e.caller() // sync is the person's: the daemon answers only them
+	if err != nil {
+		d.add(name, checkFail, err.Error(), "")
+		return
+	}
+	c, err := client.New(client.Options{Socket: d.paths.Socket, Caller: who})
 	if err != nil {
 		d.add(name, checkFail, err.Error(), "")
 		return
