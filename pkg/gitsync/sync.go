@@ -375,7 +375,13 @@ func (s *Syncer) fetchMerge(ctx context.Context) error {
 	}
 	out, _ := git(ctx, s.tree, "diff", "--name-only", "--diff-filter=U")
 	_, _ = git(ctx, s.tree, "merge", "--abort")
-	if paths := strings.Fields(out); len(paths) > 0 {
+	paths := strings.Fields(out)
+	for _, p := range paths {
+		if dev, ok := strings.CutSuffix(strings.TrimPrefix(p, devicesDir+"/"), journalExt); ok && !strings.Contains(dev, "/") {
+			return fmt.Errorf("two machines publish as device %s (its journal %s conflicts): give this one its own id — remove %s and run `ihmt sync init REMOTE --device ANOTHER-NAME` — and sync again", dev, p, s.tree)
+		}
+	}
+	if len(paths) > 0 {
 		return fmt.Errorf("the remote's files conflict with this machine's in %s: sync never edits a file it wrote, so someone edited the repository by hand; restore those files on the remote (git log -- PATH) and sync again", strings.Join(paths, ", "))
 	}
 	return fmt.Errorf("merge: %w", err)
