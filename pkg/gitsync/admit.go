@@ -69,9 +69,11 @@ func (s *Syncer) admit(ctx context.Context, st *state, rep *Report) error {
 			return err
 		}
 	}
-	if _, err := s.prune(ids); err != nil {
+	removed, err := s.prune(ids)
+	if err != nil {
 		return err
 	}
+	s.dirty = s.dirty || removed > 0
 	st.Admitted, st.Readmit = head, false
 	return writeState(s.tree, *st)
 }
@@ -144,6 +146,9 @@ func (s *Syncer) arrival(p, self string, vouched map[string]publication) (arriva
 		return arrival{}, "not a memory version's name (memories/<id[:2]>/<id>/<digest>.json)"
 	}
 	pub, listed := vouched[sum]
+	if listed && pub.Device == self && self != "" {
+		return arrival{}, "own" // this machine wrote it from its store: nothing to read
+	}
 	data, err := os.ReadFile(filepath.Join(s.tree, p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return arrival{path: p}, ""
@@ -163,9 +168,6 @@ func (s *Syncer) arrival(p, self string, vouched map[string]publication) (arriva
 		return arrival{}, err.Error()
 	} else if rec.ID != id {
 		return arrival{}, fmt.Sprintf("it holds memory %s", rec.ID)
-	}
-	if pub.Device == self {
-		return arrival{}, "own"
 	}
 	return arrival{path: p, id: id, device: pub.Device, data: strings.TrimSuffix(string(data), "\n")}, ""
 }

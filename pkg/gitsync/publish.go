@@ -51,6 +51,7 @@ func (s *Syncer) publish(ctx context.Context, device string, rep *Report) (curre
 	current = map[string]string{}
 	var files []atomicfile.File
 	var lines [][]byte
+	published0 := rep.Published
 	purged := map[string]bool{}
 	seq := j.Entries()
 	st, err := s.store()
@@ -111,9 +112,11 @@ func (s *Syncer) publish(ctx context.Context, device string, rep *Report) (curre
 			return nil, err
 		}
 	}
-	if _, err := s.prune(sortedKeys(purged)); err != nil {
+	removed, err := s.prune(sortedKeys(purged))
+	if err != nil {
 		return nil, err
 	}
+	s.dirty = s.dirty || len(files) > 0 || published0 != rep.Published || removed > 0
 	return current, nil
 }
 

@@ -36,6 +36,9 @@ type Syncer struct {
 	// hook, when set, is called at each step of a sync (tests stop a sync
 	// there to kill it).
 	hook func(step string)
+	// dirty: the work tree may hold changes not committed yet. A sync
+	// starts dirty (a sync killed before its commit left some).
+	dirty bool
 }
 
 // New returns the Syncer of the store st, whose directory is dir.
@@ -107,6 +110,11 @@ func (s *Syncer) Init(ctx context.Context, remote, device string) (Status, error
 	if _, err := git(ctx, "", "ls-remote", "--", remote); err != nil {
 		return Status{}, fmt.Errorf("the remote %s cannot be read (%w): check the URL and that this machine can reach it (an ssh key or credential helper; the daemon cannot answer a password prompt); for a new one on local disk, run `git init --bare PATH` first", remote, err)
 	}
+	// A work tree without its state is an init that never finished:
+	// nothing in it was published, so it is made again from the start.
+	if err := os.RemoveAll(s.tree); err != nil {
+		return Status{}, fmt.Errorf("remove the unfinished set-up in %s: %w", s.tree, err)
+	}
 	if device == "" {
 		if device, err = newDevice(); err != nil {
 			return Status{}, err
@@ -136,6 +144,9 @@ func (s *Syncer) create(ctx context.Context, remote, device string) error {
 		{"config", "user.email", device + "@ihmt.invalid"},
 		{"config", "commit.gpgsign", "false"},
 		{"config", "core.autocrlf", "false"},
+		// A symbolic link from the remote is checked out as a plain file:
+		// sync never follows one out of the work tree.
+		{"config", "core.symlinks", "false"},
 		// Versions are named by their digest and never edited: a
 		// deletion beside an addition is not a rename.
 		{"config", "merge.renames", "false"},
@@ -266,6 +277,7 @@ func (s *Syncer) run(ctx context.Context, st *state) (Report, error) {
 	}
 	remote, _ := git(ctx, s.tree, "remote", "get-url", "origin")
 	rep.Remote = strings.TrimSpace(remote)
+	s.dirty = true
 	for try := 1; ; try++ {
 		current, err := s.publish(ctx, st.Device, &rep)
 		if err != nil {
@@ -283,17 +295,23 @@ func (s *Syncer) run(ctx context.Context, st *state) (Report, error) {
 			return rep, err
 		}
 		s.step("merged")
+		admitted := rep.Admitted
 		if err := s.admit(ctx, st, &rep); err != nil {
 			return rep, err
 		}
 		s.step("admitted")
-		// What the store made of what arrived (a join, a hold for review)
-		// is published in the same sync.
-		if _, err := s.publish(ctx, st.Device, &rep); err != nil {
-			return rep, err
+		if rep.Admitted > admitted {
+			// What the store made of what arrived (a join, a hold for
+			// review) is published in the same sync.
+			if _, err := s.publish(ctx, st.Device, &rep); err != nil {
+				return rep, err
+			}
+			if err := s.commit(ctx, fmt.Sprintf("ihmt sync: %s published %d versions", st.Device, rep.Published)); err != nil {
+				return rep, err
+			}
 		}
-		if err := s.commit(ctx, fmt.Sprintf("ihmt sync: %s published %d versions", st.Device, rep.Published)); err != nil {
-			return rep, err
+		if !s.ahead(ctx) {
+			break
 		}
 		_, err = git(ctx, s.tree, "push", "-q", "origin", "HEAD:refs/heads/"+branch)
 		if err == nil {
@@ -341,12 +359,26 @@ func (s *Syncer) recover(ctx context.Context) error {
 	})
 }
 
+// ahead reports whether HEAD holds commits the remote's branch (as last
+// fetched) lacks — all of them when the remote has no branch yet.
+func (s *Syncer) ahead(ctx context.Context) bool {
+	if _, err := git(ctx, s.tree, "rev-parse", "-q", "--verify", "origin/"+branch); err != nil {
+		return true
+	}
+	n, err := git(ctx, s.tree, "rev-list", "--count", "origin/"+branch+"..HEAD")
+	return err != nil || atoi(n) > 0
+}
+
 // commit commits everything in the work tree, when anything changed.
 func (s *Syncer) commit(ctx context.Context, msg string) error {
+	if !s.dirty {
+		return nil
+	}
 	if _, err := git(ctx, s.tree, "add", "-A", "--", "."); err != nil {
 		return fmt.Errorf("stage: %w", err)
 	}
 	if _, err := git(ctx, s.tree, "diff", "--cached", "--quiet"); err == nil {
+		s.dirty = false
 		return nil
 	} else if exitCode(err) != 1 {
 		return fmt.Errorf("stage: %w", err)
@@ -354,6 +386,7 @@ func (s *Syncer) commit(ctx context.Context, msg string) error {
 	if _, err := git(ctx, s.tree, "commit", "-q", "--no-verify", "-m", msg); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.dirty = false
 	return nil
 }
 
