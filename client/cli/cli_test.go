@@ -151,7 +151,7 @@ func TestJSONNumbersAreNumbers(t *testing.T) {
 		{"search", "where do I live"}, {"get", ids[0]}, {"facts"}, {"timeline", "user::lives_in"},
 		{"conflicts"}, {"log"}, {"audit", "verify"}, {"review"}, {"tree"}, {"consolidate"},
 		{"ingest", doc}, {"mark-outdated", ids[2], ids[1]}, {"forget", ids[2], "--reason", "test"},
-		{"restore", ids[2]},
+		{"restore", ids[2]}, {"sync", "status", "--offline"},
 	}
 	for _, args := range commands {
 		code, out, errs := run(append(args, "--json")...)
