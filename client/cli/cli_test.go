@@ -312,3 +312,20 @@ func TestFirstMinutes(t *testing.T) {
 		t.Errorf("a document the person ingested: trust %s, want asserted", got)
 	}
 }
+
+func TestAbsRemote(t *testing.T) {
+	wd, _ := os.Getwd()
+	cases := []struct{ in, want string }{
+		{"ssh://box/~/memory.git", "ssh://box/~/memory.git"},
+		{"git@github.com:me/memory.git", "git@github.com:me/memory.git"},
+		{"box:memory.git", "box:memory.git"},
+		{"/mnt/backup/memory.git", "/mnt/backup/memory.git"},
+		{"../memory.git", filepath.Join(filepath.Dir(wd), "memory.git")},
+		{"./odd:name.git", filepath.Join(wd, "odd:name.git")},
+	}
+	for _, c := range cases {
+		if got, err := absRemote(c.in); err != nil || got != c.want {
+			t.Errorf("absRemote(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,8 +26,12 @@ func cmdSync(e *env, args []string) error {
 			return c.Sync(e.ctx, &ihmtv1.SyncRequest{})
 		}, func(resp *ihmtv1.SyncResponse) error { return e.printSyncReport(resp.GetReport()) })
 	case pos[0] == "init" && len(pos) == 2:
+		remote, err := absRemote(pos[1])
+		if err != nil {
+			return err
+		}
 		return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SyncServiceInitResponse, error) {
-			return c.SyncInit(e.ctx, &ihmtv1.SyncServiceInitRequest{Remote: pos[1], Device: *device})
+			return c.SyncInit(e.ctx, &ihmtv1.SyncServiceInitRequest{Remote: remote, Device: *device})
 		}, func(resp *ihmtv1.SyncServiceInitResponse) error {
 			st := resp.GetStatus()
 			fmt.Fprintf(e.stdout, "sync is set up: this machine is device %s, syncing with %s through %s\n", st.GetDevice(), st.GetRemote(), st.GetDir())
@@ -39,6 +44,23 @@ func cmdSync(e *env, args []string) error {
 		}, func(resp *ihmtv1.SyncServiceStatusResponse) error { return e.printSyncStatus(resp.GetStatus()) })
 	}
 	return usageError{"use: ihmt sync | ihmt sync init REMOTE [--device NAME] | ihmt sync status [--offline]"}
+}
+
+// absRemote makes a remote that is a local path absolute: the daemon runs
+// git in its own directory, not in this one. URLs (scheme://…) and ssh's
+// host:path form are left as they are.
+func absRemote(r string) (string, error) {
+	if strings.Contains(r, "://") {
+		return r, nil
+	}
+	if i := strings.Index(r, ":"); i >= 0 && !strings.Contains(r[:i], "/") {
+		return r, nil // host:path
+	}
+	abs, err := filepath.Abs(r)
+	if err != nil {
+		return "", fmt.Errorf("remote %s: %w", r, err)
+	}
+	return abs, nil
 }
 
 func (e *env) printSyncReport(r *ihmtv1.SyncReport) error {
