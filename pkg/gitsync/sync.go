@@ -108,7 +108,7 @@ func (s *Syncer) Init(ctx context.Context, remote, device string) (Status, error
 		return s.status(ctx, false)
 	}
 	if _, err := git(ctx, "", "ls-remote", "--", remote); err != nil {
-		return Status{}, fmt.Errorf("the remote %s cannot be read (%w): check the URL and that this machine can reach it (an ssh key or credential helper; the daemon cannot answer a password prompt); for a new one on local disk, run `git init --bare PATH` first", remote, err)
+		return Status{}, fmt.Errorf("%w: the remote %s cannot be read (%v): check the URL and that this machine can reach it (an ssh key or credential helper; the daemon cannot answer a password prompt); for a new one on local disk, run `git init --bare PATH` first", ErrInvalid, remote, err)
 	}
 	// A work tree without its state is an init that never finished:
 	// nothing in it was published, so it is made again from the start.
