@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/store"
 )
@@ -303,4 +305,72 @@ func copyTree(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A version that holds a secret is refused on arrival even when a device
+// whose journal verifies published it (another program, an older or
+// modified sync): admission screens it as it screens an import. The same
+// device's clean version beside it is admitted (the control).
+func TestArrivingSecretIsRefused(t *testing.T) {
+	remote := bareRemote(t)
+	a := newMachine(t, remote, "a")
+	a.sync(t)
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitIn(t, "", "clone", "-q", remote, clone)
+	secret := publishByHand(t, clone, "rogue", "The deploy token is ghp_"+strings.Repeat("x1Y2", 9)+" for the CI bot.")
+	clean := publishByHand(t, clone, "rogue", "The CI bot deploys from the release branch.")
+	gitIn(t, clone, "add", "-A")
+	gitIn(t, clone, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-qm", "rogue device")
+	gitIn(t, clone, "push", "-q", "origin", "HEAD:main")
+
+	rep := a.sync(t)
+	all := strings.Join(refusals(rep), "\n")
+	if !strings.Contains(all, secret) || !strings.Contains(all, "secret") {
+		t.Errorf("the report does not name %s as holding a secret: %q", secret, all)
+	}
+	if _, err := a.st.Get(person, secret, store.ScopeAll); err == nil {
+		t.Errorf("the memory holding a secret was stored")
+	}
+	if _, err := a.st.Get(person, clean, store.ScopeAll); err != nil {
+		t.Errorf("the clean memory of the same device was not admitted: %v", err)
+	}
+}
+
+// publishByHand writes a version of a new memory holding text into a clone
+// of the remote, listed in device's journal as sync would list it, and
+// returns the memory's id.
+func publishByHand(t *testing.T, tree, device, text string) string {
+	t.Helper()
+	h := leaf.Header{Scope: leaf.ScopeGlobal, Agent: leaf.Agent{Name: "codex"}, Trust: leaf.TrustAsserted, Status: leaf.StatusActive}
+	h.RecordedAt = mustTime(t, "2025-06-01T10:00:00Z")
+	h.ValidFrom = h.RecordedAt
+	h.Checksum = leaf.Checksum(text)
+	h.ID = leaf.ID(h, text)
+	b, err := json.Marshal(record{Header: h, Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := fileData(string(b))
+	sum := digest(data)
+	p := filepath.Join(tree, recordPath(h.ID, sum))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jp := journalPath(tree, device)
+	if err := os.MkdirAll(filepath.Dir(jp), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(jp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	line, _ := json.Marshal(publication{Seq: j.Entries() + 1, Op: opPublish, Device: device, ID: h.ID, Record: sum, Status: h.Status})
+	if err := j.Append([][]byte{line}); err != nil {
+		t.Fatal(err)
+	}
+	return h.ID
 }
