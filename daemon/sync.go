@@ -15,8 +15,9 @@ type syncSettings struct {
 }
 
 // minSyncInterval keeps a background sync from running back to back: a
-// sync forks git a dozen times and reads the remote.
-const minSyncInterval = time.Minute
+// sync forks git a dozen times and reads the remote. A variable for the
+// test that runs the background loop.
+var minSyncInterval = time.Minute
 
 // syncInterval is the background sync's interval from config.toml, read at
 // each call (0: off). A setting that cannot be read is off, and logged.
@@ -46,8 +47,8 @@ func (d *daemon) readSyncInterval() (time.Duration, error) {
 }
 
 // syncCheck is how often the background loop reads the config again, so a
-// changed interval takes effect without a restart.
-const syncCheck = time.Minute
+// changed interval takes effect without a restart (a variable for tests).
+var syncCheck = time.Minute
 
 // startBackgroundSync runs sync every interval of config.toml's [sync],
 // when sync is set up, until ctx ends. A failed sync is logged and tried
