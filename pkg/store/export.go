@@ -360,15 +360,19 @@ func (s *Store) joinRecords(c Caller, admitted []admission, now time.Time, res M
 			j := leaf.Join(full, *l)
 			l = &j
 		}
+		held := false
 		if l.Trust == leaf.TrustAsserted && l.Status == leaf.StatusActive {
 			if reason, ok := screen.Instructions(l.Text); ok {
 				l.Trust, l.ReviewNote = leaf.TrustPending, "held for review: it arrived by sync and "+reason+", which is how a prompt injection persists; a person must approve it"
-				res.Held++
+				held = true
 			}
 		}
 		if stored != nil && headerEqual(stored.Header, l.Header) {
 			res.Unchanged++
 			continue
+		}
+		if held {
+			res.Held++
 		}
 		e := s.newEntry(opImport, c, now)
 		e.ID, e.Detail = l.ID, "sync"
