@@ -43,8 +43,11 @@
 // are a union, and two machines that saved the same text at once keep one
 // memory (the earlier save's provenance). A restore cannot be expressed in
 // that order: a memory forgotten on any machine stays forgotten on every
-// machine that syncs, and `ihmt restore` of it is undone by the next sync
-// (save it again to bring it back — see README).
+// machine that syncs, and `ihmt restore` of it is undone by the next sync,
+// on the machine that restored it too (rejoin) — to bring it back, save
+// what it said in other words (README). A version another device already
+// published is never published again: each version is listed by the
+// journal of the device that wrote it first.
 //
 // # The daemon stays the single writer
 //
