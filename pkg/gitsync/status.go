@@ -52,7 +52,7 @@ func (s *Syncer) status(ctx context.Context, fetch bool) (Status, error) {
 	}
 	remote, _ := git(ctx, s.tree, "remote", "get-url", "origin")
 	out.Remote = strings.TrimSpace(remote)
-	if out.ToSend, err = s.toSend(st.Device); err != nil {
+	if out.ToSend, err = s.toSend(); err != nil {
 		return out, err
 	}
 	if fetch {
@@ -79,8 +79,8 @@ func (s *Syncer) status(ctx context.Context, fetch bool) (Status, error) {
 	return out, nil
 }
 
-// toSend counts the store's versions this device has not published.
-func (s *Syncer) toSend(device string) (int, error) {
+// toSend counts the store's versions no device has published.
+func (s *Syncer) toSend() (int, error) {
 	published, _, err := s.known()
 	if err != nil {
 		return 0, err

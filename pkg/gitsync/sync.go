@@ -420,16 +420,6 @@ func (s *Syncer) fetchMerge(ctx context.Context) error {
 	return fmt.Errorf("merge: %w", err)
 }
 
-// commitTime reads a commit's time, for status.
-func commitTime(ctx context.Context, dir, rev string) time.Time {
-	out, err := git(ctx, dir, "log", "-1", "--format=%cI", rev)
-	if err != nil {
-		return time.Time{}
-	}
-	t, _ := time.Parse(time.RFC3339, strings.TrimSpace(out))
-	return t
-}
-
 // sortedKeys is the keys of m in order.
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
