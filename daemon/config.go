@@ -26,9 +26,12 @@ const ConfigName = "config.toml"
 //	start_tokens = 800  # the session-start briefing's budget
 //	prompt_tokens = 300 # the per-prompt injection's budget
 //	prompt = false      # no per-prompt injection (default true)
+//	[sync]              # sync over git (see sync.go)
+//	interval = "15m"    # sync in the background this often (default: off)
 type settings struct {
 	Review  reviewMode      `toml:"review"`
 	Context contextSettings `toml:"context"`
+	Sync    syncSettings    `toml:"sync"`
 }
 
 // reviewMode is the review setting: true holds every agent save.
@@ -91,7 +94,7 @@ func readSettings(path string) (settings, error) {
 		return s, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
 	}
 	if keys := md.Undecoded(); len(keys) > 0 {
-		return s, fmt.Errorf("%s: unknown setting %q (known: review, context.start_tokens, context.prompt_tokens, context.prompt)", path, keys[0].String())
+		return s, fmt.Errorf("%s: unknown setting %q (known: review, context.start_tokens, context.prompt_tokens, context.prompt, sync.interval)", path, keys[0].String())
 	}
 	return s, nil
 }

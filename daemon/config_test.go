@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/paths"
 )
 
 // TestStoreOptions: config.toml sets what it knows, and refuses an unknown
@@ -59,5 +62,39 @@ func TestStoreOptions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSyncInterval(t *testing.T) {
+	cases := []struct {
+		config string
+		want   time.Duration
+		err    string
+	}{
+		{"", 0, ""},
+		{"[sync]\ninterval = \"15m\"\n", 15 * time.Minute, ""},
+		{"[sync]\ninterval = \"0\"\n", 0, ""},
+		{"[sync]\ninterval = \"10s\"\n", 0, "at least 1m0s"},
+		{"[sync]\ninterval = \"often\"\n", 0, "use a duration"},
+		{"[sync]\nintervl = \"15m\"\n", 0, "unknown setting"},
+	}
+	for _, tc := range cases {
+		dir := t.TempDir()
+		if tc.config != "" {
+			if err := os.WriteFile(filepath.Join(dir, ConfigName), []byte(tc.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d := &daemon{cfg: Config{Paths: paths.Paths{Data: dir}}}
+		got, err := d.readSyncInterval()
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want one saying %q", tc.config, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %v, %v; want %v", tc.config, got, err, tc.want)
+		}
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	"github.com/ihmt-dev/ihmt/daemon/rpc"
+	"github.com/ihmt-dev/ihmt/pkg/gitsync"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
 	"github.com/ihmt-dev/ihmt/pkg/safesocket"
 	"github.com/ihmt-dev/ihmt/pkg/scratch"
@@ -91,6 +92,9 @@ type daemon struct {
 	sessions *scratch.Sessions
 	// page is the person's web page, served on demand (page.go).
 	page *page
+	// syncer is sync over git (sync.go); background is its loop.
+	syncer     *gitsync.Syncer
+	background sync.WaitGroup
 }
 
 // RebuildReport is what a rebuild derived.
@@ -142,7 +146,11 @@ func Run(ctx context.Context, cfg Config) error {
 		d.server.Stop()
 		return err
 	}
+	syncCtx, stopSync := context.WithCancel(ctx)
+	d.startBackgroundSync(syncCtx)
 	serveErr := d.wait(ctx, served)
+	stopSync()
+	d.background.Wait()
 	if err := d.stop(); err != nil {
 		return err
 	}
@@ -160,6 +168,7 @@ func newDaemon(cfg Config) *daemon {
 		d.log = slog.Default()
 	}
 	d.sessions = newSessions(d.log)
+	d.syncer = gitsync.NewFor(d.store.Load, cfg.Paths.Data)
 	d.api = rpc.New(rpc.Config{
 		Log:        d.log,
 		Store:      d.store.Load,
@@ -213,6 +222,7 @@ func (d *daemon) serve(lis net.Listener) <-chan error {
 	ihmtv1.RegisterMemoryServiceServer(d.server, d.api)
 	d.registerToolbox(d.server)
 	ihmtv1.RegisterContextServiceServer(d.server, d.api.Context(d.contextSettings))
+	ihmtv1.RegisterSyncServiceServer(d.server, d.api.Sync(d.syncer, d.syncInterval))
 	d.health = health.NewServer()
 	d.setServing(false)
 	healthpb.RegisterHealthServer(d.server, d.health)

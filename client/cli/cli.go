@@ -64,6 +64,10 @@ Moving memories:
   import FILE         restore an export exactly (twice changes nothing)
   import --from-ihmt-python DIR
                       migrate a store of the original Python IHMT
+  sync init REMOTE    one memory across your machines, over a git remote
+                      (a bare repository, ssh, a private hosting service)
+  sync                sync now: send what is new here, receive the others'
+  sync status         what waits each way, the last sync, the remote (--offline)
 
 Daemon:
   status              daemon version, store, socket and counts
@@ -125,6 +129,7 @@ var commands = map[string]func(*env, []string) error{
 	"audit":         cmdAudit,
 	"export":        cmdExport,
 	"import":        cmdImport,
+	"sync":          cmdSync,
 	"service":       cmdService,
 	"mcp":           cmdMCP,
 	"doctor":        cmdDoctor,

@@ -151,7 +151,7 @@ func TestJSONNumbersAreNumbers(t *testing.T) {
 		{"search", "where do I live"}, {"get", ids[0]}, {"facts"}, {"timeline", "user::lives_in"},
 		{"conflicts"}, {"log"}, {"audit", "verify"}, {"review"}, {"tree"}, {"consolidate"},
 		{"ingest", doc}, {"mark-outdated", ids[2], ids[1]}, {"forget", ids[2], "--reason", "test"},
-		{"restore", ids[2]},
+		{"restore", ids[2]}, {"sync", "status", "--offline"},
 	}
 	for _, args := range commands {
 		code, out, errs := run(append(args, "--json")...)
@@ -310,5 +310,22 @@ func TestFirstMinutes(t *testing.T) {
 	}
 	if got := trust("staging deploys merge"); got != "TRUST_ASSERTED" {
 		t.Errorf("a document the person ingested: trust %s, want asserted", got)
+	}
+}
+
+func TestAbsRemote(t *testing.T) {
+	wd, _ := os.Getwd()
+	cases := []struct{ in, want string }{
+		{"ssh://box/~/memory.git", "ssh://box/~/memory.git"},
+		{"git@github.com:me/memory.git", "git@github.com:me/memory.git"},
+		{"box:memory.git", "box:memory.git"},
+		{"/mnt/backup/memory.git", "/mnt/backup/memory.git"},
+		{"../memory.git", filepath.Join(filepath.Dir(wd), "memory.git")},
+		{"./odd:name.git", filepath.Join(wd, "odd:name.git")},
+	}
+	for _, c := range cases {
+		if got, err := absRemote(c.in); err != nil || got != c.want {
+			t.Errorf("absRemote(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
 	}
 }

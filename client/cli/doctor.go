@@ -123,6 +123,7 @@ func (d *doctor) run() []check {
 	d.serviceStatus() // before the daemon: it says whether one should be running
 	d.daemon()
 	d.page()
+	d.syncCheck()
 	d.socketDir()
 	d.store()
 	d.freeDict()

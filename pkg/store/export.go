@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/facts"
+	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/screen"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // record is the export format: a leaf's complete header and its text, one
@@ -43,10 +45,16 @@ func (s *Store) Export(c Caller, scope SearchScope, offset int) (records []strin
 	}
 	s.mu.RLock()
 	vis, _, err := s.visible(c, scope)
+	s.mu.RUnlock()
 	if err != nil {
-		s.mu.RUnlock()
 		return nil, 0, err
 	}
+	return s.exportFrom(vis, offset)
+}
+
+// exportFrom is Export's page of the memories vis lets through.
+func (s *Store) exportFrom(vis func(index.Group) bool, offset int) (records []string, next int, err error) {
+	s.mu.RLock()
 	var ls []*leaf.Leaf
 	for _, l := range s.docs {
 		if vis(s.groupOf(l)) {
@@ -238,4 +246,162 @@ func (s *Store) storedAs(l *leaf.Leaf) bool {
 		stored.Checksum = l.Checksum
 	}
 	return headerEqual(stored.Header, l.Header)
+}
+
+// SyncRecords is one page of every memory in the store, as Export writes
+// them, for the daemon's sync (pkg/gitsync) to publish. It is the daemon's
+// own read, not a person's look across projects, so no read is logged.
+func (s *Store) SyncRecords(offset int) (records []string, next int, err error) {
+	if offset < 0 {
+		return nil, 0, fmt.Errorf("%w: offset %d is negative", ErrInvalid, offset)
+	}
+	return s.exportFrom(func(index.Group) bool { return true }, offset)
+}
+
+// MergeResult says what a sync's merge did.
+type MergeResult struct {
+	// Admitted counts the memories the merge stored or changed; Unchanged
+	// the records the store already held as they are (or as their join with
+	// what it holds); Purged the memories whose text it removed.
+	Admitted, Unchanged, Purged int
+	// Held counts the memories the instruction screen held for review.
+	Held int
+	// Refused names each record that was not admitted, by its position in
+	// the call, with why.
+	Refused []Refusal
+}
+
+// Refusal is a record a merge did not admit.
+type Refusal struct {
+	Index  int
+	Reason string
+}
+
+// Merge admits records another machine published (pkg/gitsync) through
+// the same admission as an import — the record must be whole and
+// consistent, and secrets are refused — and stores for each memory the
+// join of what it holds with what arrived (leaf.Join): the rule that makes
+// every machine end with the same memory whatever order versions came in.
+// A record that fails admission is refused and named; the others are
+// stored. What arrives asserted and reads like instructions aimed at
+// agents is held for review, as an agent's save would be. A purge that
+// arrives removes the text here as `ihmt purge` does: from the leaf file,
+// the log, the snapshots and the summary tree.
+func (s *Store) Merge(ctx context.Context, c Caller, records []string) (MergeResult, error) {
+	if err := validateCaller(c); err != nil {
+		return MergeResult{}, err
+	}
+	if err := requirePerson(c, "sync"); err != nil {
+		return MergeResult{}, err
+	}
+	if len(records) > maxImportBatch {
+		return MergeResult{}, fmt.Errorf("%w: %d records in one merge, at most %d: send them in batches", ErrInvalid, len(records), maxImportBatch)
+	}
+	var res MergeResult
+	admitted := make([]admission, 0, len(records))
+	for i, r := range records {
+		a, err := s.admitRecord(r)
+		if err != nil {
+			res.Refused = append(res.Refused, Refusal{Index: i, Reason: err.Error()})
+			continue
+		}
+		admitted = append(admitted, a)
+	}
+	var purged []string
+	out, err := doOp(ctx, s, func(now time.Time) (*changeOf[MergeResult], error) {
+		ch, p := s.joinRecords(c, admitted, now, res)
+		purged = p
+		return ch, nil
+	})
+	if err != nil {
+		return MergeResult{}, fmt.Errorf("merge: %w", err)
+	}
+	for _, id := range purged {
+		if _, err := s.treePurge(ctx, id); err != nil {
+			return out, fmt.Errorf("memory %s is purged, but removing its words from the summary tree failed (the next start retries; ihmt rebuild also removes them): %w", id, err)
+		}
+	}
+	return out, nil
+}
+
+// joinRecords is a merge's change, which the writer builds: for each
+// memory, the join of the stored version and every version that arrived,
+// when it differs from what is stored; and the ids whose text a purge
+// removes.
+func (s *Store) joinRecords(c Caller, admitted []admission, now time.Time, res MergeResult) (*changeOf[MergeResult], []string) {
+	ch := &changeOf[MergeResult]{facts: map[string][]facts.Fact{}}
+	joined := map[string]*leaf.Leaf{}
+	extracted := map[string][]facts.Fact{} // by admit, which extracts a live record's facts
+	var order []string
+	for _, a := range admitted {
+		l := *a.leaf
+		if a.facts != nil {
+			extracted[l.ID] = a.facts
+		}
+		if cur, ok := joined[l.ID]; ok {
+			l = leaf.Join(*cur, l)
+		} else {
+			order = append(order, l.ID)
+		}
+		joined[l.ID] = &l
+	}
+	strip := map[string]bool{}
+	var purged []string
+	for _, id := range order {
+		l := joined[id]
+		var stored *leaf.Leaf
+		if d, ok := s.byID[id]; ok {
+			full, err := s.withText(s.docs[d])
+			if err != nil {
+				res.Refused = append(res.Refused, Refusal{Index: -1, Reason: fmt.Sprintf("memory %s: its stored leaf is unreadable, so nothing arriving can be joined with it: %v", id, err)})
+				continue
+			}
+			stored = &full
+			j := leaf.Join(full, *l)
+			l = &j
+		}
+		held := false
+		if l.Trust == leaf.TrustAsserted && l.Status == leaf.StatusActive {
+			if reason, ok := screen.Instructions(l.Text); ok {
+				l.Trust, l.ReviewNote = leaf.TrustPending, "held for review: it arrived by sync and "+reason+", which is how a prompt injection persists; a person must approve it"
+				held = true
+			}
+		}
+		if stored != nil && headerEqual(stored.Header, l.Header) {
+			res.Unchanged++
+			continue
+		}
+		if held {
+			res.Held++
+		}
+		e := s.newEntry(opImport, c, now)
+		e.ID, e.Detail = l.ID, "sync"
+		if l.Status == leaf.StatusPurged && stored != nil && stored.Text != "" {
+			e.Op, e.Leaves = opPurge, []leaf.Header{l.Header}
+			strip[id] = true
+			purged = append(purged, id)
+			tokenize.Forget(stored.Text)
+		} else {
+			e.Leaf, e.Text = &l.Header, l.Text
+		}
+		ch.entries = append(ch.entries, e)
+		ch.leaves = append(ch.leaves, l)
+		if fs, ok := extracted[l.ID]; ok && isLive(l) {
+			ch.facts[l.ID] = fs // else replaceWith extracts them, if the memory is live
+		}
+		res.Admitted++
+	}
+	res.Purged = len(purged)
+	ch.done = func(j *journal.Journal) (MergeResult, error) {
+		if len(strip) == 0 {
+			return res, nil
+		}
+		if _, err := j.Rewrite(stripText(strip)); err != nil {
+			return res, fmt.Errorf("a purge arrived, but removing its text from the log failed (the next start retries): %w", err)
+		}
+		s.flushFiles()
+		s.purgeSnapshots()
+		return res, nil
+	}
+	return ch, purged
 }
