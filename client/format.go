@@ -1,6 +1,7 @@
 package client
 
 import (
+	"strconv"
 	"time"
 
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -25,3 +26,29 @@ func Where(m *ihmtv1.Memory) string {
 	}
 	return "global"
 }
+
+// Confidence renders a confidence for people: two decimals, or as many
+// more (up to six) as it takes for the printed value to fall on the same
+// side of each threshold as the real one. "0.597, under the 0.6" explains a
+// decision; "0.60, under the 0.60" does not.
+func Confidence(c float64, thresholds ...float64) string {
+	for digits := 2; ; digits++ {
+		s := strconv.FormatFloat(c, 'f', digits, 64)
+		if digits == 6 {
+			return s
+		}
+		shown, _ := strconv.ParseFloat(s, 64)
+		same := true
+		for _, t := range thresholds {
+			if (shown >= t) != (c >= t) {
+				same = false
+			}
+		}
+		if same {
+			return s
+		}
+	}
+}
+
+// Threshold renders a threshold as short as it is: 0.6, not 0.60.
+func Threshold(t float64) string { return strconv.FormatFloat(t, 'f', -1, 64) }

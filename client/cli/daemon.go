@@ -52,10 +52,10 @@ func cmdStatus(e *env, args []string) error {
 }
 
 func cmdDaemon(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"say start, stop or status"}
+	sub, args, err := subcommand("daemon", args)
+	if err != nil {
+		return err
 	}
-	sub, args := args[0], args[1:]
 	fs, asJSON := e.flags("daemon "+sub, "")
 	if err := noArgs(fs, args); err != nil {
 		return err

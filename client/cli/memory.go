@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -218,36 +221,49 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
 // candidates apart, and more questions would only annoy.
 const maxClues = 5
 
-// cmdAsk is search with the clue loop at the terminal: while the answer is
-// ambiguous it shows the candidates and asks for a detail that tells them
-// apart, the way an agent is told to.
+// cmdAsk is search with the clue loop at a terminal: while the answer is
+// ambiguous it shows the candidates, numbered, and asks which one is meant
+// (a number) or for a detail that tells them apart, the way an agent is
+// told to. Anywhere else — stdin a pipe or a file, or --json — nobody is
+// there to answer, so it answers exactly as search does.
 func cmdAsk(e *env, args []string) error {
 	fs, asJSON := e.flags("ask", "QUESTION...")
+	clue := fs.String("clue", "", "a detail that tells apart the candidates of an ambiguous answer")
 	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
 	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
 	q, err := query(fs, args, "ask a question: ihmt ask who reviews my pull requests")
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return usageError{"ask is interactive; use `ihmt search --json --clue …` in scripts"}
-	}
 	sc, err := searchScope(*scope)
 	if err != nil {
 		return err
 	}
-	return e.withClient(func(c *client.Client) error {
-		return e.ask(c, &ihmtv1.SearchRequest{Query: q, Scope: sc, AsOf: *asOf})
-	})
+	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, AsOf: *asOf}
+	if *asJSON || !e.interactive() {
+		return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
+			return c.Search(e.ctx, req)
+		}, func(resp *ihmtv1.SearchResponse) error {
+			printSearch(e.stdout, resp, false)
+			return nil
+		})
+	}
+	return e.withClient(func(c *client.Client) error { return e.ask(c, req) })
 }
 
-// ask searches until the answer is not ambiguous, asking for a clue each
-// round it is.
+// interactive reports whether a person is at the terminal to answer.
+func (e *env) interactive() bool {
+	if e.tty != nil {
+		return *e.tty
+	}
+	return term.IsTerminal(int(os.Stdin.Fd()))
+}
+
+// ask searches until the answer is not ambiguous, asking each round it is
+// which candidate is meant or for a detail that tells them apart.
 func (e *env) ask(c *client.Client, req *ihmtv1.SearchRequest) error {
-	in := bufio.NewScanner(os.Stdin)
-	clue := ""
+	in := bufio.NewScanner(e.input())
 	for round := 1; ; round++ {
-		req.Clue = clue
 		resp, err := c.Search(e.ctx, req)
 		if err != nil {
 			return err
@@ -261,27 +277,44 @@ func (e *env) ask(c *client.Client, req *ihmtv1.SearchRequest) error {
 			printSearch(e.stdout, resp, false)
 			return nil
 		}
-		more, ok := e.askClue(in, resp)
+		answer, ok := e.askClue(in, resp)
 		if !ok {
 			return nil
 		}
-		clue = strings.TrimSpace(clue + " " + more)
+		cands := resp.GetCandidates()
+		if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(cands) {
+			got, err := c.Get(e.ctx, &ihmtv1.GetRequest{Id: cands[n-1].GetId(), Scope: req.GetScope()})
+			if err != nil {
+				return err
+			}
+			return e.printMemory(got.GetMemory())
+		}
+		req.Clue = strings.TrimSpace(req.GetClue() + " " + answer)
 	}
 }
 
-// askClue shows an ambiguous answer's candidates and reads a detail that
-// tells them apart; false when the person gives none.
+// input is where ask reads a person's answers.
+func (e *env) input() io.Reader {
+	if e.stdin != nil {
+		return e.stdin
+	}
+	return os.Stdin
+}
+
+// askClue shows an ambiguous answer's candidates, numbered, and reads which
+// one is meant or a detail that tells them apart; false when the person
+// gives neither.
 func (e *env) askClue(in *bufio.Scanner, resp *ihmtv1.SearchResponse) (string, bool) {
 	fmt.Fprintf(e.stdout, "%s Which one do you mean?\n", resp.GetMessage())
-	for _, cand := range resp.GetCandidates() {
-		fmt.Fprintf(e.stdout, "  - %s\n", cand.GetExcerpt())
+	for i, cand := range resp.GetCandidates() {
+		fmt.Fprintf(e.stdout, "  %d. %s (%s): %s\n", i+1, cand.GetId(), client.FormatTime(cand.GetValidFrom().AsTime()), cand.GetExcerpt())
 	}
-	fmt.Fprint(e.stdout, "a detail that tells them apart (empty to stop): ")
+	fmt.Fprintf(e.stdout, "a number (1-%d), or a detail that tells them apart (empty to stop): ", len(resp.GetCandidates()))
 	if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
 		fmt.Fprintln(e.stdout, "\nno clue given; the candidates above are all the memory has")
 		return "", false
 	}
-	return in.Text(), true
+	return strings.TrimSpace(in.Text()), true
 }
 
 func cmdGet(e *env, args []string) error {

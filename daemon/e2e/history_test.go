@@ -226,7 +226,7 @@ func TestMigrateFromPythonIHMT(t *testing.T) {
 	for _, l := range leaves {
 		var a cliAnswer
 		e.cliJSON(t, &a, env, "search", "--json", l.text)
-		if a.Status != "SEARCH_STATUS_FOUND" || a.Results[0].Memory.Content != l.text || a.Results[0].Memory.Agent.Name != "ihmt-python import" {
+		if a.Status != "found" || a.Results[0].Memory.Content != l.text || a.Results[0].Memory.Agent.Name != "ihmt-python import" {
 			t.Fatalf("migrated leaf %s not found as itself: %+v", l.id, a)
 		}
 	}
@@ -287,7 +287,7 @@ func TestIngestThroughCLI(t *testing.T) {
 	}
 	var a cliAnswer
 	e.cliJSON(t, &a, env, "search", "--json", "refund failed order card")
-	if a.Status != "SEARCH_STATUS_FOUND" || !strings.Contains(a.Results[0].Memory.Content, "func Refund(orderID string) error {") {
+	if a.Status != "found" || !strings.Contains(a.Results[0].Memory.Content, "func Refund(orderID string) error {") {
 		t.Fatalf("search into the ingested code: %+v", a)
 	}
 	if r := e.ihmt(env, "ingest", filepath.Join(dir, "pay.go")); r.code != 0 || !strings.Contains(r.stdout, "unchanged") {
