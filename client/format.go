@@ -52,3 +52,34 @@ func Confidence(c float64, thresholds ...float64) string {
 
 // Threshold renders a threshold as short as it is: 0.6, not 0.60.
 func Threshold(t float64) string { return strconv.FormatFloat(t, 'f', -1, 64) }
+
+// Where a saved memory's valid time came from: the date the call gave,
+// the one its text opens with, or neither — then the moment of the save.
+const (
+	DateGiven = "given"
+	DateText  = "text"
+	DateSave  = "save"
+)
+
+// DateSource says where a saved memory's valid time came from (DateGiven,
+// DateText or DateSave), for the save's answer: an undated note about
+// another time becomes the current value, so the answer says so. given is
+// the date the request carried ("" for none).
+func DateSource(given string, m *ihmtv1.Memory) string {
+	switch {
+	case m.GetValidFrom().AsTime().Equal(m.GetRecordedAt().AsTime()):
+		// The store sets the valid time to the record time exactly when
+		// it knows no other.
+		return DateSave
+	case given != "":
+		return DateGiven
+	}
+	return DateText
+}
+
+// DateSourceText is a DateSource in words, for people and models.
+var DateSourceText = map[string]string{
+	DateGiven: "the date given",
+	DateText:  "the date the text opens with",
+	DateSave:  "the time of the save: no date was given and the text opens with none",
+}

@@ -36,6 +36,9 @@ type SearchResult struct {
 	Message    string      `json:"message"`
 	NextStep   string      `json:"next_step" jsonschema:"what to do with this answer"`
 	Notes      []string    `json:"notes" jsonschema:"things to tell the user about this session"`
+	// Elsewhere, for a not_found, names the other projects whose memories
+	// match: the answer may have been saved from another directory.
+	Elsewhere []string `json:"elsewhere,omitempty" jsonschema:"for not_found: other projects whose memories match (search with scope=all to see them)"`
 }
 
 // nextStep tells the model what each verdict asks of it. It is in the
@@ -91,6 +94,10 @@ func (s *server) search(ctx context.Context, caller *ihmtv1.Caller, args SearchA
 	}
 	out := searchResult(resp, args.Limit == 0, full)
 	out.Notes = s.notes()
+	if other := s.cfg.Client.FindElsewhere(ctx, req, resp); other != nil {
+		out.Elsewhere = other.Projects
+		out.NextStep = fmt.Sprintf("Nothing here, but other projects hold matching memories (%s): if the user may mean those, search again with scope=\"all\"; else say the memory holds no answer.", strings.Join(other.Projects, ", "))
+	}
 	var b strings.Builder
 	renderSearch(&b, out, full)
 	return reply(b.String(), out.Notes), out, nil
@@ -299,6 +306,10 @@ type SaveResult struct {
 	Candidates  []Candidate  `json:"candidates"`
 	Message     string       `json:"message,omitempty"`
 	Notes       []string     `json:"notes" jsonschema:"things to tell the user about this session"`
+	// DateFrom says where valid_from came from: given (the date argument),
+	// text (the date the content opens with) or save (neither: the time of
+	// the save, so the memory reads as true from now on).
+	DateFrom string `json:"date_from,omitempty" jsonschema:"given, text or save: where valid_from came from"`
 }
 
 // Correction names a memory this save superseded.
@@ -320,6 +331,9 @@ func (s *server) save(ctx context.Context, caller *ihmtv1.Caller, args SaveArgs)
 	}
 	out := saveResult(resp)
 	out.Notes = s.notes()
+	if resp.GetStatus() == ihmtv1.SaveStatus_SAVE_STATUS_SAVED || resp.GetStatus() == ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW {
+		out.DateFrom = client.DateSource(args.Date, resp.GetMemory())
+	}
 	return reply(saveText(resp, out), out.Notes), out, nil
 }
 
@@ -360,7 +374,16 @@ func saveText(resp *ihmtv1.SaveResponse, out SaveResult) string {
 	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
 		fmt.Fprintf(&b, "pending_review: stored as %s but %s. Tell the user it waits for their review (`ihmt review`); only they may approve it, so do not run that yourself.", out.ID, out.Message)
 	default:
-		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, client.Where(m), out.ValidFrom)
+		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s", out.ID, client.Where(m), out.ValidFrom)
+		switch out.DateFrom {
+		case client.DateSave:
+			b.WriteString(", the time of the save: no date was given and the content opens with none). " +
+				"If it speaks of another time (a meeting, a past change, an old note), it now wrongly reads as the current value: save it again with date and the content reworded slightly, then forget_memory this id.")
+		case client.DateGiven:
+			b.WriteString(", the date given).")
+		default:
+			b.WriteString(", the date the content opens with).")
+		}
 	}
 	if len(out.IDs) > 1 {
 		fmt.Fprintf(&b, " The text was long, so it was stored as %d memories split at block boundaries: %s.", len(out.IDs), strings.Join(out.IDs, ", "))

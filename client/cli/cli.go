@@ -161,6 +161,11 @@ type env struct {
 	// terminal, in tests of ask; nil means the real ones.
 	stdin io.Reader
 	tty   *bool
+	// files is set by the commands that store what a person hands in (save,
+	// ingest): from a directory above every project (see
+	// project.AboveProjects) they file it as global. atHome says it did.
+	files, atHome bool
+	home          string // the home directory; "" reads $HOME
 }
 
 // Run runs the CLI with args (without the program name) and returns the exit
@@ -339,6 +344,15 @@ func (e *env) caller() (*ihmtv1.Caller, error) {
 	key, err := project.Detect(e.proj, nil, dir)
 	if err != nil {
 		return nil, fmt.Errorf("determine the project: %w (pass --project KEY or set IHMT_PROJECT)", err)
+	}
+	if e.files && strings.TrimSpace(e.proj) == "" {
+		home := e.home
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		if above, err := project.AboveProjects(dir, home); err == nil && above {
+			key, e.atHome = "", true
+		}
 	}
 	return &ihmtv1.Caller{AgentName: ihmtv1.PersonAgent, AgentVersion: version.Version, SessionId: client.NewSessionID(), Project: key}, nil
 }

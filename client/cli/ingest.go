@@ -60,6 +60,7 @@ func cmdIngest(e *env, args []string) error {
 		return err
 	}
 	like := &ihmtv1.IngestRequest{Type: *typ, Domain: f.domain, Tags: f.tags, Scope: sc, Date: f.date}
+	e.files = true
 	return e.withClient(func(c *client.Client) error {
 		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like, prog: e.progress(*asJSON || len(files) < 2)}
 		for i, name := range files {

@@ -58,13 +58,14 @@ func cmdSave(e *env, args []string) error {
 		return err
 	}
 	req := &ihmtv1.SaveRequest{Content: text, Date: f.date, Scope: sc, Domain: f.domain, Tags: f.tags, Replaces: *replaces}
+	e.files = true
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SaveResponse, error) {
 		resp, err := c.Save(e.ctx, req)
 		if err == nil {
 			e.warnVersion(c)
 		}
 		return resp, err
-	}, e.printSave)
+	}, func(resp *ihmtv1.SaveResponse) error { return e.printSave(req, resp) })
 }
 
 // saveText is the text to save: the arguments, or stdin for "-".
@@ -83,8 +84,10 @@ func saveText(pos []string) (string, error) {
 	return text, nil
 }
 
-// printSave says what became of a save; a refused one fails the command.
-func (e *env) printSave(resp *ihmtv1.SaveResponse) error {
+// printSave says what became of a save — where it was filed and why when
+// that was the home directory, and which date it holds and where that
+// came from; a refused one fails the command.
+func (e *env) printSave(req *ihmtv1.SaveRequest, resp *ihmtv1.SaveResponse) error {
 	m := resp.GetMemory()
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
@@ -95,7 +98,14 @@ func (e *env) printSave(resp *ihmtv1.SaveResponse) error {
 	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
 		fmt.Fprintf(e.stdout, "stored %s, pending review: %s\n", resp.GetId(), resp.GetMessage())
 	default:
-		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s)\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetValidFrom().AsTime()))
+		source := client.DateSource(req.GetDate(), m)
+		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s, %s)\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetValidFrom().AsTime()), client.DateSourceText[source])
+		if source == client.DateSave {
+			fmt.Fprintf(e.stdout, "if it speaks of another time, it now reads as the current value: save it again with --date YYYY-MM-DD and the words changed a little (the same text is a duplicate), then `ihmt forget %s --reason undated`\n", resp.GetId())
+		}
+		if e.atHome && m.GetScope() == ihmtv1.Scope_SCOPE_GLOBAL {
+			fmt.Fprintln(e.stdout, "global: saved from the home directory, which is no project (from inside a repository it files under that project; --project KEY names one)")
+		}
 	}
 	for _, c := range resp.GetCorrections() {
 		fmt.Fprintf(e.stdout, "supersedes %s: %s\n", c.GetOldId(), c.GetNotice())
@@ -132,16 +142,30 @@ func cmdSearch(e *env, args []string) error {
 		return err
 	}
 	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt}
+	var other *client.Elsewhere
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
 		resp, err := c.Search(e.ctx, req)
 		if err == nil {
 			e.warnVersion(c)
+			if !*asJSON {
+				other = c.FindElsewhere(e.ctx, req, resp)
+			}
 		}
 		return resp, err
 	}, func(resp *ihmtv1.SearchResponse) error {
 		printSearch(e.stdout, resp, *full)
+		printElsewhere(e.stdout, other)
 		return nil
 	})
+}
+
+// printElsewhere says, under a not_found, which other projects hold
+// matches and how to see them.
+func printElsewhere(w io.Writer, other *client.Elsewhere) {
+	if other == nil {
+		return
+	}
+	fmt.Fprintf(w, "Other projects hold matches: %s. See them with --scope all.\n", strings.Join(other.Projects, ", "))
 }
 
 // A compact answer shows a result's first lines only: an ingested function
