@@ -7,14 +7,26 @@ import (
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
-// FormatTime renders a memory's time as people and models read it: a date
-// when it is midnight UTC (how dates without a time are stored), else RFC
-// 3339. The shim and the CLI both use it, so a memory reads the same in an
-// agent's answer and at the terminal.
+// FormatTime renders a time for people, in one format everywhere a person
+// reads one (the CLI's text, and the page, whose app.js when() follows the
+// same rule): the date alone when the time is midnight UTC — how a date
+// without a time is stored, so the time is unknown — else the date and the
+// minute in UTC, "2026-12-07 18:29 UTC". JSON carries JSONTime instead.
 func FormatTime(t time.Time) string {
 	t = t.UTC()
 	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-		return t.Format("2006-01-02")
+		return t.Format(time.DateOnly)
+	}
+	return t.Format("2006-01-02 15:04 UTC")
+}
+
+// JSONTime renders a time for JSON a script or a model reads: RFC 3339 in
+// UTC, as a full date alone when the time is midnight (the shim's valid_from
+// is "2024-03-11" for a memory dated by day, as its contract says).
+func JSONTime(t time.Time) string {
+	t = t.UTC()
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+		return t.Format(time.DateOnly)
 	}
 	return t.Format(time.RFC3339)
 }

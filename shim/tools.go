@@ -174,7 +174,7 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 		path = r.GetTreePath()
 	}
 	return Result{
-		ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.FormatTime(m.GetValidFrom().AsTime()),
+		ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.JSONTime(m.GetValidFrom().AsTime()),
 		RecordedAt: rfc3339(m.GetRecordedAt()), Scope: ihmtv1.ScopeName(m.GetScope()),
 		Project: m.GetProject(), Agent: agentName(m.GetAgent()), Session: m.GetSessionId(), Trust: ihmtv1.TrustName(m.GetTrust()),
 		Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()), TreePath: path,
@@ -186,7 +186,7 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 func candidates(cs []*ihmtv1.Candidate) []Candidate {
 	out := []Candidate{}
 	for _, c := range cs {
-		out = append(out, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
+		out = append(out, Candidate{ID: c.GetId(), Excerpt: c.GetExcerpt(), ValidFrom: client.JSONTime(c.GetValidFrom().AsTime())})
 	}
 	return out
 }
@@ -346,7 +346,7 @@ func saveResult(resp *ihmtv1.SaveResponse) SaveResult {
 		Status:      ihmtv1.SaveStatusName(resp.GetStatus()),
 		Scope:       ihmtv1.ScopeName(m.GetScope()),
 		Project:     m.GetProject(),
-		ValidFrom:   client.FormatTime(m.GetValidFrom().AsTime()),
+		ValidFrom:   client.JSONTime(m.GetValidFrom().AsTime()),
 		RecordedAt:  rfc3339(m.GetRecordedAt()),
 		Corrections: []Correction{},
 		Candidates:  candidates(resp.GetCandidates()),

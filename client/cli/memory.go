@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -372,7 +371,7 @@ func memoryOf[T interface{ GetMemory() *ihmtv1.Memory }](rpc func(*client.Client
 // printMemory shows one memory with its full header, then its text.
 func (e *env) printMemory(m *ihmtv1.Memory) error {
 	fmt.Fprintf(e.stdout, "id:          %s\nvalid from:  %s\nrecorded at: %s\nscope:       %s\nagent:       %s %s (session %s)\ntrust:       %s\nstatus:      %s\n",
-		m.GetId(), client.FormatTime(m.GetValidFrom().AsTime()), m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), client.Where(m),
+		m.GetId(), client.FormatTime(m.GetValidFrom().AsTime()), client.FormatTime(m.GetRecordedAt().AsTime()), client.Where(m),
 		m.GetAgent().GetName(), m.GetAgent().GetVersion(), m.GetSessionId(), ihmtv1.TrustName(m.GetTrust()), m.GetStatus())
 	for _, f := range []struct{ label, value string }{
 		{"domain:      ", m.GetDomain()},
@@ -387,9 +386,9 @@ func (e *env) printMemory(m *ihmtv1.Memory) error {
 		}
 	}
 	if t := m.GetTombstone(); t != nil {
-		fmt.Fprintf(e.stdout, "forgotten:   %s by %s: %s\n", t.GetForgottenAt().AsTime().UTC().Format(time.RFC3339), t.GetBy().GetName(), t.GetReason())
+		fmt.Fprintf(e.stdout, "forgotten:   %s by %s: %s\n", client.FormatTime(t.GetForgottenAt().AsTime()), t.GetBy().GetName(), t.GetReason())
 		if t.GetPurgedAt() != nil {
-			fmt.Fprintf(e.stdout, "purged:      %s (text removed)\n", t.GetPurgedAt().AsTime().UTC().Format(time.RFC3339))
+			fmt.Fprintf(e.stdout, "purged:      %s (text removed)\n", client.FormatTime(t.GetPurgedAt().AsTime()))
 		}
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimRight(m.GetContent(), "\n"))
