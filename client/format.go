@@ -1,8 +1,12 @@
 package client
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -94,4 +98,115 @@ var DateSourceText = map[string]string{
 	DateGiven: "the date given",
 	DateText:  "the date the text opens with",
 	DateSave:  "the time of the save: no date was given and the text opens with none",
+}
+
+// AsWritten rewrites the terms a search answer names — the stems its
+// message lists ("No memory in global contains any of: kubernet, postgr.")
+// and its terms — as the query wrote them ("kubernetes", "postgres"). A
+// stem is matched to the query word it is the start of (all but its last
+// letter at least, so "januari" meets "January"); a term no query word
+// spells (a month a date yields) stays as it is. It reads no word list:
+// people see their own words, whatever the language.
+func AsWritten(query string, terms []string) map[string]string {
+	words := strings.FieldsFunc(query, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	out := make(map[string]string, len(terms))
+	for _, t := range terms {
+		best, bestLen := "", 0
+		for _, w := range words {
+			n := commonPrefix(strings.ToLower(w), t)
+			if n > bestLen && n >= 3 && n >= utf8.RuneCountInString(t)-1 {
+				best, bestLen = w, n
+			}
+		}
+		if best != "" && !strings.EqualFold(best, t) {
+			out[t] = best
+		}
+	}
+	return out
+}
+
+// commonPrefix counts the runes a and b start with alike.
+func commonPrefix(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	n := 0
+	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
+		n++
+	}
+	return n
+}
+
+// Unstem replaces each whole-word stem in text by its word (AsWritten).
+func Unstem(text string, written map[string]string) string {
+	if len(written) == 0 {
+		return text
+	}
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := text[start:end]
+		if r, ok := written[w]; ok {
+			w = r
+		}
+		b.WriteString(w)
+		start = -1
+	}
+	for i, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+		b.WriteRune(r)
+	}
+	flush(len(text))
+	return b.String()
+}
+
+// From says which document an ingested memory came from, for a result's
+// provenance: "docs/RELEASING.md (part 2 of 5)"; "" for a memory that was
+// saved, not ingested.
+func From(m *ihmtv1.Memory) string {
+	src := m.GetSource()
+	if src.GetName() == "" {
+		return ""
+	}
+	if src.GetParts() > 1 {
+		return fmt.Sprintf("%s (part %d of %d)", src.GetName(), src.GetPart(), src.GetParts())
+	}
+	return src.GetName()
+}
+
+// Distinct drops a result whose text is the same as a better-ranked one's
+// (a paragraph ingested from two files, a note saved globally and in a
+// project): a person reads it once. copies maps each kept result's id to
+// the ids of the results dropped as its copies.
+func Distinct(results []*ihmtv1.SearchResult) (kept []*ihmtv1.SearchResult, copies map[string][]string) {
+	first := map[string]string{} // content → id of the kept result
+	copies = map[string][]string{}
+	for _, r := range results {
+		m := r.GetMemory()
+		text := strings.TrimSpace(m.GetContent())
+		if id, ok := first[text]; ok && text != "" && r.GetCurrent() == currentOf(kept, id) {
+			copies[id] = append(copies[id], m.GetId())
+			continue
+		}
+		first[text] = m.GetId()
+		kept = append(kept, r)
+	}
+	return kept, copies
+}
+
+// currentOf is whether the kept result with id is current.
+func currentOf(kept []*ihmtv1.SearchResult, id string) bool {
+	for _, r := range kept {
+		if r.GetMemory().GetId() == id {
+			return r.GetCurrent()
+		}
+	}
+	return false
 }

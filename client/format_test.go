@@ -45,3 +45,26 @@ func TestConfidenceExplainsThreshold(t *testing.T) {
 		t.Errorf("Threshold(0.6) = %q", got)
 	}
 }
+
+func TestAsWritten(t *testing.T) {
+	q := "Which Kubernetes dotfiles, postgres or redis cache since January?"
+	w := AsWritten(q, []string{"kubernet", "dotfil", "postgr", "redi", "cach", "januari", "may", "which"})
+	for stem, want := range map[string]string{"kubernet": "Kubernetes", "dotfil": "dotfiles", "postgr": "postgres", "redi": "redis", "cach": "cache", "januari": "January"} {
+		if w[stem] != want {
+			t.Errorf("AsWritten %q = %q, want %q", stem, w[stem], want)
+		}
+	}
+	if _, ok := w["may"]; ok { // a month a date yields, no word of the query: as it is
+		t.Errorf("AsWritten made up a word for may: %q", w["may"])
+	}
+	if _, ok := w["which"]; ok { // written as it is already
+		t.Errorf("AsWritten rewrote a word spelled alike: %q", w["which"])
+	}
+	got := Unstem("No memory in global contains any of: kubernet, postgr, redi.", w)
+	if got != "No memory in global contains any of: Kubernetes, postgres, redis." {
+		t.Errorf("Unstem = %q", got)
+	}
+	if got := Unstem("a redirect stays", w); got != "a redirect stays" { // whole words only
+		t.Errorf("Unstem rewrote part of a word: %q", got)
+	}
+}

@@ -65,6 +65,7 @@ type Result struct {
 	Notices    []string `json:"notices"`
 	Score      float64  `json:"score"`
 	TreePath   []string `json:"tree_path,omitempty" jsonschema:"the summary branches above it, root first (only with detail full)"`
+	From       string   `json:"from,omitempty" jsonschema:"the document an ingested memory came from, e.g. docs/RELEASING.md (part 2 of 5)"`
 }
 
 // Candidate is a memory offered for a choice, not as an answer.
@@ -93,6 +94,7 @@ func (s *server) search(ctx context.Context, caller *ihmtv1.Caller, args SearchA
 		return nil, SearchResult{}, toolError("search_memory", err)
 	}
 	out := searchResult(resp, args.Limit == 0, full)
+	out.Message = client.Unstem(out.Message, client.AsWritten(args.Query, resp.GetTerms()))
 	out.Notes = s.notes()
 	if other := s.cfg.Client.FindElsewhere(ctx, req, resp); other != nil {
 		out.Elsewhere = other.Projects
@@ -142,7 +144,8 @@ func searchResult(resp *ihmtv1.SearchResponse, noLimit, full bool) SearchResult 
 		Searched: resp.GetScopeDescription(),
 		Message:  resp.GetMessage(),
 	}
-	for i, r := range resp.GetResults() {
+	results, _ := client.Distinct(resp.GetResults()) // the same text twice is read once
+	for i, r := range results {
 		if !full && noLimit && i == compactResults {
 			break
 		}
@@ -177,7 +180,7 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 		ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.JSONTime(m.GetValidFrom().AsTime()),
 		RecordedAt: rfc3339(m.GetRecordedAt()), Scope: ihmtv1.ScopeName(m.GetScope()),
 		Project: m.GetProject(), Agent: agentName(m.GetAgent()), Session: m.GetSessionId(), Trust: ihmtv1.TrustName(m.GetTrust()),
-		Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()), TreePath: path,
+		Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()), TreePath: path, From: client.From(m),
 	}
 }
 
@@ -244,6 +247,9 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		}
 		if i == 0 || full {
 			fmt.Fprintf(b, "\n\n[%d] %s · %s · by %s · %s · id %s\n", i+1, r.ValidFrom, whereResult(r), r.Agent, r.Trust, r.ID)
+			if r.From != "" {
+				fmt.Fprintf(b, "(from %s)\n", r.From)
+			}
 			if len(r.TreePath) > 0 {
 				fmt.Fprintf(b, "(in: %s)\n", strings.Join(r.TreePath, " › "))
 			}

@@ -152,7 +152,7 @@ func cmdSearch(e *env, args []string) error {
 		}
 		return resp, err
 	}, func(resp *ihmtv1.SearchResponse) error {
-		printSearch(e.stdout, resp, *full)
+		printSearch(e.stdout, req.GetQuery(), resp, *full)
 		printElsewhere(e.stdout, other)
 		return nil
 	})
@@ -215,12 +215,15 @@ func query(fs *flag.FlagSet, args []string, hint string) (string, error) {
 	return q, nil
 }
 
-// printSearch renders a search for a person: the verdict, then each result
-// with its provenance, or the candidates to choose between.
-func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
+// printSearch renders a search for a person: the verdict, in the query's
+// own words, then each result with its provenance, or the candidates to
+// choose between.
+func printSearch(w io.Writer, query string, resp *ihmtv1.SearchResponse, full bool) {
 	cov := resp.GetCoverage()
-	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", ihmtv1.SearchStatusName(resp.GetStatus()), resp.GetConfidence(), resp.GetMessage())
-	for i, r := range resp.GetResults() {
+	written := client.AsWritten(query, resp.GetTerms())
+	fmt.Fprintf(w, "%s (confidence %s) — %s\n", ihmtv1.SearchStatusName(resp.GetStatus()), client.Confidence(resp.GetConfidence()), client.Unstem(resp.GetMessage(), written))
+	results, copies := client.Distinct(resp.GetResults())
+	for i, r := range results {
 		m := r.GetMemory()
 		state := ihmtv1.TrustName(m.GetTrust())
 		if !r.GetCurrent() {
@@ -228,6 +231,12 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
 		}
 		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, client.FormatTime(m.GetValidFrom().AsTime()), client.Where(m),
 			state, m.GetAgent().GetName(), m.GetId(), r.GetScore())
+		if from := client.From(m); from != "" {
+			fmt.Fprintf(w, "   from %s\n", from)
+		}
+		if ids := copies[m.GetId()]; len(ids) > 0 {
+			fmt.Fprintf(w, "   (the same text is also stored as %s)\n", strings.Join(ids, ", "))
+		}
 		printContent(w, m, full)
 		for _, n := range r.GetNotices() {
 			fmt.Fprintf(w, "   NOTICE: %s\n", n)
@@ -267,7 +276,7 @@ func cmdAsk(e *env, args []string) error {
 		return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
 			return c.Search(e.ctx, req)
 		}, func(resp *ihmtv1.SearchResponse) error {
-			printSearch(e.stdout, resp, false)
+			printSearch(e.stdout, req.GetQuery(), resp, false)
 			return nil
 		})
 	}
@@ -292,12 +301,12 @@ func (e *env) ask(c *client.Client, req *ihmtv1.SearchRequest) error {
 			return err
 		}
 		if resp.GetStatus() != ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS {
-			printSearch(e.stdout, resp, false)
+			printSearch(e.stdout, req.GetQuery(), resp, false)
 			return nil
 		}
 		if round > maxClues {
 			fmt.Fprintf(e.stdout, "still ambiguous after %d clues; look at each with `ihmt get ID`\n", maxClues)
-			printSearch(e.stdout, resp, false)
+			printSearch(e.stdout, req.GetQuery(), resp, false)
 			return nil
 		}
 		answer, ok := e.askClue(in, resp)

@@ -465,18 +465,40 @@
     const out = $("search-out");
     await guarded(out, async () => {
       const [r] = await Promise.all([api("Search", body), loadSuccessors().catch(() => {})]);
-      lastSearch = { r, scope: body.scope };
+      lastSearch = { r, scope: body.scope, query: body.query };
       renderSearch(lastSearch);
     });
   }
-  function renderSearch({ r, scope }) {
+  // asWritten maps the stems a search names (its terms, the words of its
+  // message) to the query's words they start — as client.AsWritten does
+  // for the command line: people see "kubernetes", not "kubernet".
+  function asWritten(query, terms) {
+    const words = String(query || "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const out = new Map();
+    for (const t of terms) {
+      let best = "", bestLen = 0;
+      for (const w of words) {
+        const a = [...w.toLowerCase()], b = [...t];
+        let n = 0;
+        while (n < a.length && n < b.length && a[n] === b[n]) n++;
+        if (n > bestLen && n >= 3 && n >= b.length - 1) { best = w; bestLen = n; }
+      }
+      if (best && best.toLowerCase() !== t) out.set(t, best);
+    }
+    return out;
+  }
+  function unstem(text, written) {
+    return String(text || "").replace(/[\p{L}\p{N}]+/gu, (w) => written.get(w) || w);
+  }
+  function renderSearch({ r, scope, query }) {
     const st = word(r.status, "SEARCH_STATUS_");
     const results = r.results || [];
     const cov = r.coverage || {};
     const conf = Number(r.confidence || 0);
     const bar = h("div", { class: "meter" }, h("div", { class: "fill" }));
     bar.firstChild.style.width = Math.round(conf * 100) + "%";
-    const why = [h("p", {}, said(r.message)), h("p", { class: "terms" }, h("strong", {}, t("terms"), ": "), (r.terms || []).map((x) => [chip(x), " "]))];
+    const written = asWritten(query, r.terms || []);
+    const why = [h("p", {}, said(unstem(r.message, written))), h("p", { class: "terms" }, h("strong", {}, t("terms"), ": "), (r.terms || []).map((x) => [chip(written.get(x) || x), " "]))];
     if (results.length > 1) {
       const s1 = Number(results[0].score), s2 = Number(results[1].score);
       why.push(h("p", {}, h("strong", {}, t("margin"), ": "), `${s1.toFixed(2)} − ${s2.toFixed(2)} = ${(s1 - s2).toFixed(2)}`, s1 > 0 ? ` (${Math.round(((s1 - s2) / s1) * 100)} %)` : ""));
