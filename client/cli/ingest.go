@@ -2,8 +2,8 @@ package cli
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
