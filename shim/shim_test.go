@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -336,7 +337,44 @@ func TestShimScenario(t *testing.T) {
 
 		checkBadInput(t, d, cs)
 		checkVerdictTexts(t, cs)
+		checkSaveDates(t, cs)
+		checkElsewhere(t, d, cs)
 	})
+}
+
+// checkSaveDates: a save's answer says where its date came from, and an
+// undated one tells the model what that means and what to do.
+func checkSaveDates(t *testing.T, cs *mcp.ClientSession) {
+	for _, tt := range []struct {
+		args      map[string]any
+		from, say string
+	}{
+		{map[string]any{"content": "The standup is at 9:00 in room Kepler."}, "save", "no date was given"},
+		{map[string]any{"content": "The standup moved to 9:30 in room Kepler.", "date": "2025-10-06"}, "given", "the date given"},
+		{map[string]any{"content": "2025-10-07 The standup moved back to room Halley."}, "text", "the date the content opens with"},
+	} {
+		got, text := ok(t, cs, "save_memory", tt.args)
+		if got["date_from"] != tt.from || !strings.Contains(text, tt.say) {
+			t.Errorf("save %v: date_from %v, text %q; want %s, %q", tt.args, got["date_from"], text, tt.from, tt.say)
+		}
+	}
+}
+
+// checkElsewhere: a not_found names the other projects whose memories
+// match, and how to see them; with scope all, it finds them.
+func checkElsewhere(t *testing.T, d *testDaemon, cs *mcp.ClientSession) {
+	other := &ihmtv1.Caller{AgentName: "ihmt-cli", SessionId: "s-other", Project: "github.com/org/other"}
+	if _, err := d.api.Save(context.Background(), &ihmtv1.SaveRequest{Caller: other, Content: "The flamingo exporter ships metrics to Grafana Cloud."}); err != nil {
+		t.Fatal(err)
+	}
+	nf, text := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics"})
+	if nf["status"] != "not_found" || !strings.Contains(fmt.Sprint(nf["elsewhere"]), "github.com/org/other") || !strings.Contains(text, `scope="all"`) {
+		t.Errorf("search of another project's memory: %v\n%s", nf, text)
+	}
+	all, _ := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics", "scope": "all"})
+	if all["status"] != "found" || all["elsewhere"] != nil {
+		t.Errorf("with scope all: %v", all)
+	}
 }
 
 func checkTools(t *testing.T, cs *mcp.ClientSession) {
