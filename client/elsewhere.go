@@ -23,6 +23,11 @@ type Elsewhere struct {
 // elsewhere (or the answer was not a not_found, or it looked everywhere).
 // A failure of the second search is no answer either: the first one
 // stands.
+//
+// It is for the person (the CLI), who may read every project: the second
+// search is a read across every project and is logged as one. An agent's
+// search never calls it — naming the projects that hold matching memories
+// would tell one project's session about another's.
 func (c *Client) FindElsewhere(ctx context.Context, req *ihmtv1.SearchRequest, resp *ihmtv1.SearchResponse) *Elsewhere {
 	if resp.GetStatus() != ihmtv1.SearchStatus_SEARCH_STATUS_NOT_FOUND || req.GetScope() == ihmtv1.SearchScope_SEARCH_SCOPE_ALL {
 		return nil

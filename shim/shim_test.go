@@ -338,7 +338,7 @@ func TestShimScenario(t *testing.T) {
 		checkBadInput(t, d, cs)
 		checkVerdictTexts(t, cs)
 		checkSaveDates(t, cs)
-		checkElsewhere(t, d, cs)
+		checkNothingElsewhere(t, d, cs)
 	})
 }
 
@@ -357,23 +357,6 @@ func checkSaveDates(t *testing.T, cs *mcp.ClientSession) {
 		if got["date_from"] != tt.from || !strings.Contains(text, tt.say) {
 			t.Errorf("save %v: date_from %v, text %q; want %s, %q", tt.args, got["date_from"], text, tt.from, tt.say)
 		}
-	}
-}
-
-// checkElsewhere: a not_found names the other projects whose memories
-// match, and how to see them; with scope all, it finds them.
-func checkElsewhere(t *testing.T, d *testDaemon, cs *mcp.ClientSession) {
-	other := &ihmtv1.Caller{AgentName: "ihmt-cli", SessionId: "s-other", Project: "github.com/org/other"}
-	if _, err := d.api.Save(context.Background(), &ihmtv1.SaveRequest{Caller: other, Content: "The flamingo exporter ships metrics to Grafana Cloud."}); err != nil {
-		t.Fatal(err)
-	}
-	nf, text := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics"})
-	if nf["status"] != "not_found" || !strings.Contains(fmt.Sprint(nf["elsewhere"]), "github.com/org/other") || !strings.Contains(text, `scope="all"`) {
-		t.Errorf("search of another project's memory: %v\n%s", nf, text)
-	}
-	all, _ := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics", "scope": "all"})
-	if all["status"] != "found" || all["elsewhere"] != nil {
-		t.Errorf("with scope all: %v", all)
 	}
 }
 
@@ -724,5 +707,24 @@ func TestShimHistoryTools(t *testing.T) {
 	got, err := d.api.Get(context.Background(), &ihmtv1.GetRequest{Caller: person, Id: fs["id"].(string)})
 	if err != nil || got.GetMemory().GetAgent().GetName() == ihmtv1.PersonAgent {
 		t.Fatalf("an MCP client recorded as the person: %v %v", got.GetMemory().GetAgent(), err)
+	}
+}
+
+// checkNothingElsewhere: an agent's not_found says nothing of other
+// projects — not their memories, not their names, not that they match —
+// and reads none of them (no read across every project is logged); the
+// person's `ihmt search` is the one that names them.
+func checkNothingElsewhere(t *testing.T, d *testDaemon, cs *mcp.ClientSession) {
+	other := &ihmtv1.Caller{AgentName: "ihmt-cli", SessionId: "s-other", Project: "github.com/org/other"}
+	if _, err := d.api.Save(context.Background(), &ihmtv1.SaveRequest{Caller: other, Content: "The flamingo exporter ships metrics to Grafana Cloud."}); err != nil {
+		t.Fatal(err)
+	}
+	nf, text := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics"})
+	if nf["status"] != "not_found" || strings.Contains(fmt.Sprint(nf), "org/other") || strings.Contains(text, "org/other") {
+		t.Errorf("an agent's search names another project: %v\n%s", nf, text)
+	}
+	all, _ := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics", "scope": "all"})
+	if all["status"] != "found" { // positive control: the memory is there
+		t.Errorf("with scope all: %v", all)
 	}
 }

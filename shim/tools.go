@@ -36,9 +36,6 @@ type SearchResult struct {
 	Message    string      `json:"message"`
 	NextStep   string      `json:"next_step" jsonschema:"what to do with this answer"`
 	Notes      []string    `json:"notes" jsonschema:"things to tell the user about this session"`
-	// Elsewhere, for a not_found, names the other projects whose memories
-	// match: the answer may have been saved from another directory.
-	Elsewhere []string `json:"elsewhere,omitempty" jsonschema:"for not_found: other projects whose memories match (search with scope=all to see them)"`
 }
 
 // nextStep tells the model what each verdict asks of it. It is in the
@@ -96,10 +93,6 @@ func (s *server) search(ctx context.Context, caller *ihmtv1.Caller, args SearchA
 	out := searchResult(resp, args.Limit == 0, full)
 	out.Message = client.Unstem(out.Message, client.AsWritten(args.Query, resp.GetTerms()))
 	out.Notes = s.notes()
-	if other := s.cfg.Client.FindElsewhere(ctx, req, resp); other != nil {
-		out.Elsewhere = other.Projects
-		out.NextStep = fmt.Sprintf("Nothing here, but other projects hold matching memories (%s): if the user may mean those, search again with scope=\"all\"; else say the memory holds no answer.", strings.Join(other.Projects, ", "))
-	}
 	var b strings.Builder
 	renderSearch(&b, out, full)
 	return reply(b.String(), out.Notes), out, nil

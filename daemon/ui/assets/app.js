@@ -514,7 +514,7 @@
     const cands = r.candidates || [];
     if (cands.length) {
       parts.push(h("section", {}, h("h2", {}, t("candidates")), h("p", { class: "hint" }, st === "ambiguous" ? t("candidates-ambiguous") : t("candidates-near")),
-        table([t("score"), t("text"), t("valid-from")], cands.map((c) => [Number(c.score).toFixed(2), memoryButton(c.id, c.excerpt, scope), when(c.valid_from)]))));
+        table([t("score"), t("text"), t("valid-from")], cands.map((c) => [Number(c.score).toFixed(2), memoryButton(c.id, c.excerpt, scope), nowrap(when(c.valid_from))]))));
     }
     if (results.length) {
       const top = Math.max(...results.map((x) => Number(x.score)), 1e-9);
@@ -524,7 +524,7 @@
           const m = x.memory || {};
           const sb = h("div", { class: "scorebar" }, h("div", { class: "fill" }));
           sb.firstChild.style.width = Math.round((Number(x.score) / top) * 100) + "%";
-          return [String(i + 1), [Number(x.score).toFixed(3), sb], memoryButton(m.id, excerpt(m.content, 160), scope), when(m.valid_from),
+          return [String(i + 1), [Number(x.score).toFixed(3), sb], memoryButton(m.id, excerpt(m.content, 160), scope), nowrap(when(m.valid_from)),
             (m.agent || {}).name || "—", [chip(x.current ? t("current") : t("superseded"), x.current ? "good" : "warn"), " ", trustChip(m)],
             (x.notices || []).map((n) => h("div", { class: "notice-line" }, said(n))),
             correctedBy(m).map((id) => [memoryButton(id, null, scope), " "]), treePath(x.tree_path)];
