@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -111,12 +112,18 @@ type scene struct {
 // explore: the outline lists a memory, which opens with its header.
 func (s *scene) explore() {
 	s.t.Helper()
-	b := s.b
+	t, b := s.t, s.b
 	b.do("expand the outline", chromedp.Click(chromedp.CSS("#explore-expand")))
 	b.waitTrue("the outline lists a memory", `document.querySelector("#outline").textContent.includes("I live in Lisbon")`)
 	b.openLeaf("I live in Lisbon")
 	b.waitTrue("the memory opens", `document.querySelector("#memory pre.content")?.textContent === `+jsString(textLisbon))
 	b.waitTrue("its audit entries load", `document.querySelector("#memory .entries table") !== null`)
+	// Times read as the CLI prints them (client.FormatTime): the date alone
+	// for a date, else the date and minute in UTC — never a locale's form.
+	times := run(b, "read the memory's times", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#memory dl.fields dd")].map(d => d.textContent).filter(x => /^\d{4}-/.test(x))`))
+	if len(times) < 2 || times[0] != "2024-06-01" || !regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$`).MatchString(times[1]) {
+		t.Errorf("the memory's valid-from and recorded-at read %q: want 2024-06-01 and YYYY-MM-DD HH:MM UTC", times)
+	}
 	b.waitTrue("the outline shows agents and trust", `document.querySelectorAll("#outline .meta .chip.trust-verified").length > 0`)
 	// The memory a later one superseded carries the OUTDATED chip; the
 	// later one does not (its positive twin).
@@ -125,7 +132,7 @@ func (s *scene) explore() {
 	}
 	b.waitTrue("the superseded memory is marked OUTDATED", "("+meta(textMadrid)+`).includes("OUTDATED")`)
 	if got := run(b, "read the current memory's chips", chromedp.Evaluate[string](meta(textLisbon))); strings.Contains(got, "OUTDATED") || got == "" {
-		s.t.Errorf("the current memory's chips %q: want them shown, without OUTDATED", got)
+		t.Errorf("the current memory's chips %q: want them shown, without OUTDATED", got)
 	}
 	b.shot("explore")
 }
@@ -180,7 +187,7 @@ func (s *scene) diagnose() {
 		t.Errorf("search where do I live: verdict %q, first %q: want found, Lisbon", verdict, first)
 	}
 	// The superseded memory's row names what corrected it.
-	row := `[...document.querySelectorAll("table.ranking tbody tr")].find(tr => tr.textContent.includes("Madrid"))`
+	row := `[...document.querySelectorAll("table.ranking tbody tr")].find(tr => tr.querySelector("td:nth-child(3)").textContent === ` + jsString(textMadrid) + `)`
 	by := strings.TrimSpace(run(b, "read Corrected by", chromedp.Evaluate[string](row+`?.querySelector("td:nth-child(8)")?.textContent || ""`)))
 	if by != s.ids[textLisbon] {
 		t.Errorf("Madrid's Corrected by %q, want %s (the Lisbon memory)", by, s.ids[textLisbon])
