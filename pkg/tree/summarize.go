@@ -140,12 +140,22 @@ const titleTerms = 4
 
 // sharedTitle names a branch by what its children share: its best terms
 // that two or more children use, then its best others, up to titleTerms,
-// each as a child wrote it, joined by commas. Terms no child's title or
-// excerpt spells out (a stem from deeper in a text), and noise (hashes,
-// encoded keys), are left out; "" when no term is left.
+// each as a child wrote it, joined by commas. A name — a word written
+// with a capital inside a sentence, or with a digit ("Madrid", "GitHub",
+// "Postgres 15") — counts double here: it says what a group is about
+// better than the common words its members share. Terms no child's title
+// or excerpt spells out (a stem from deeper in a text), light words and
+// noise (hashes, encoded keys) are left out; "" when no term is left.
 func sharedTitle(stats map[string]*termStat, score map[string]float64, sentences []sentence) string {
-	written := surfaces(sentences)
-	ranked := topKeys(score, len(score))
+	written, named := surfaces(sentences)
+	weight := make(map[string]float64, len(score))
+	for t, sc := range score {
+		weight[t] = sc
+		if named[t] {
+			weight[t] = 2 * sc
+		}
+	}
+	ranked := topKeys(weight, len(weight))
 	var words []string
 	for _, shared := range []bool{true, false} {
 		for _, t := range ranked {
@@ -162,25 +172,32 @@ func sharedTitle(stats map[string]*termStat, score map[string]float64, sentences
 // surfaces maps each term of the sentences to the word that spelled it
 // first, as written: "postgresql" → "PostgreSQL", "kubernet" →
 // "Kubernetes". A compound ("parseHTTPRequest") spells its joined term
-// only, not its parts.
-func surfaces(sentences []sentence) map[string]string {
-	out := make(map[string]string)
+// only, not its parts. named holds the terms some sentence writes as a
+// name: with a capital letter other than at the sentence's start, or with
+// a digit.
+func surfaces(sentences []sentence) (written map[string]string, named map[string]bool) {
+	written, named = make(map[string]string), make(map[string]bool)
 	for _, s := range sentences {
-		for _, w := range strings.FieldsFunc(s.text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for i, w := range strings.FieldsFunc(s.text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			var terms []string
 			tokenize.Each(w, func(t string) { terms = append(terms, t) })
 			if len(terms) == 0 {
 				continue
 			}
 			t := terms[len(terms)-1] // the word's own term, or a compound's joined one
-			if _, ok := out[t]; !ok && len(terms) <= 2 || len(terms) > 2 && t == strings.ToLower(w) {
-				if _, seen := out[t]; !seen {
-					out[t] = w
-				}
+			if len(terms) > 2 && t != strings.ToLower(w) {
+				continue
+			}
+			if _, seen := written[t]; !seen {
+				written[t] = w
+			}
+			capital := strings.IndexFunc(w, unicode.IsUpper)
+			if capital > 0 || capital == 0 && i > 0 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+				named[t] = true
 			}
 		}
 	}
-	return out
+	return written, named
 }
 
 // noise reports whether a term is material rather than a word: a long
