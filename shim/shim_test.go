@@ -349,7 +349,7 @@ func checkSaveDates(t *testing.T, cs *mcp.ClientSession) {
 		args      map[string]any
 		from, say string
 	}{
-		{map[string]any{"content": "The standup is at 9:00 in room Kepler."}, "save", "no date was given"},
+		{map[string]any{"content": "The standup is at 9:00 in room Kepler."}, "save", "no date given or opening the content"},
 		{map[string]any{"content": "The standup moved to 9:30 in room Kepler.", "date": "2025-10-06"}, "given", "the date given"},
 		{map[string]any{"content": "2025-10-07 The standup moved back to room Halley."}, "text", "the date the content opens with"},
 	} {

@@ -376,8 +376,8 @@ func saveText(resp *ihmtv1.SaveResponse, out SaveResult) string {
 		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s", out.ID, client.Where(m), out.ValidFrom)
 		switch out.DateFrom {
 		case client.DateSave:
-			b.WriteString(", the time of the save: no date was given and the content opens with none). " +
-				"If it speaks of another time (a meeting, a past change, an old note), it now wrongly reads as the current value: save it again with date and the content reworded slightly, then forget_memory this id.")
+			b.WriteString(", the time of the save: no date given or opening the content). " +
+				"If it is about another time, it now reads as current: save it again with date (worded a little differently) and forget_memory this id.")
 		case client.DateGiven:
 			b.WriteString(", the date given).")
 		default:
