@@ -25,7 +25,7 @@ type cmdHelp struct {
 // name it ("save", "daemon start"). TestHelpEveryCommand walks it against
 // the command table.
 var helps = map[string]cmdHelp{
-	"save": {what: "Save one memory. Its date is the one --date gives, else a date the text opens with, else now; the answer says which was used.",
+	"save": {what: "Save one memory, under this repository's project (from the home directory, which is no project, it is global). Its date is the one --date gives, else a date the text opens with, else now; the answer says which was used.",
 		examples: []string{`ihmt save "2024-03-11 We chose PostgreSQL 17 for staging: the importer needs MERGE … RETURNING."`, `ihmt save --scope global "I prefer table-driven tests."`, `git log -1 --format=%B | ihmt save -`}},
 	"search": {what: "Search the memories of this project and the global ones; answers found, ambiguous (with candidates to tell apart with --clue) or not_found.",
 		examples: []string{"ihmt search which database does staging use", "ihmt search --as-of 2024-12-31 where do I live", "ihmt search --scope all redis"}},
