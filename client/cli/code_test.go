@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ihmt-dev/ihmt/pkg/testenv"
+	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
 
 // TestProjectCommands runs the project tools from the terminal against a
@@ -59,5 +60,18 @@ func TestProjectCommands(t *testing.T) {
 		if bad := enumNames(v, ""); len(bad) > 0 {
 			t.Errorf("%s --json: enum names %v", args[0], bad)
 		}
+	}
+}
+
+// TestAboutWords: what a probable link is about reads as the memories
+// wrote it; a word they did not write (a concept) stays as it is.
+func TestAboutWords(t *testing.T) {
+	p := &ihmtv1.ProbableLink{
+		Old:   &ihmtv1.Memory{Content: "The session cache runs on Redis 7 on the app host."},
+		New:   &ihmtv1.Memory{Content: "Redis is gone: Valkey 8 runs the session cache now."},
+		About: []string{"redi", "cach", "database"},
+	}
+	if got := strings.Join(aboutWords(p), ", "); got != "Redis, cache, database" {
+		t.Errorf("aboutWords = %q", got)
 	}
 }

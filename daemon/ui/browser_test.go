@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -217,6 +219,25 @@ func (s *scene) timeline() {
 	}
 	if n := probable(); n != 1 {
 		t.Fatalf("positive control: the CLI lists %d probable successors, want the seeded one", n)
+	}
+	// What the link is about reads as the memories wrote it, not as stems.
+	about := run(b, "read what the probable link is about", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#probable-out .card.probable p .chip")].map(c => c.textContent)`))
+	pair := run(b, "read the pair's texts", chromedp.Evaluate[string](`[...document.querySelectorAll("#probable-out .card.probable .side .text")].map(p => p.textContent).join(" ")`))
+	words := strings.FieldsFunc(pair, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(about) == 0 {
+		t.Error("the probable link shows nothing it is about")
+	}
+	for _, a := range about {
+		written := slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, a) })
+		stem := slices.ContainsFunc(words, func(w string) bool {
+			return len(w) > len(a) && strings.HasPrefix(strings.ToLower(w), strings.ToLower(a))
+		})
+		if stem && !written {
+			t.Errorf("the probable link is about %q, the start of a word the memories wrote (a stem); about %v, the pair %q", a, about, pair)
+		}
+	}
+	if !slices.Contains(about, "Redis") { // the stem "redi", as written
+		t.Errorf("the probable link's about %v lacks Redis as written", about)
 	}
 	b.do("undo the probable successor", chromedp.Click(chromedp.CSS("#probable-out .card.probable button.undo")),
 		chromedp.WaitVisible(chromedp.CSS("#probable-out .done")))

@@ -605,7 +605,7 @@
       h("p", { class: "text" }, excerpt(m.content, 280)), memoryButton(m.id, t("open"), scope));
     const card = h("div", { class: "card probable" },
       h("div", { class: "pair" }, side(t("older"), p.old), h("div", { class: "arrow", "aria-hidden": "true" }, "→"), side(t("newer"), p.new)),
-      h("p", {}, h("strong", {}, t("confidence"), ": "), Number(p.confidence).toFixed(2), " · ", h("strong", {}, t("about"), ": "), (p.about || []).map((a) => [chip(a), " "])),
+      h("p", {}, h("strong", {}, t("confidence"), ": "), Number(p.confidence).toFixed(2), " · ", h("strong", {}, t("about"), ": "), (() => { const w = asWritten((p.old || {}).content + " " + (p.new || {}).content, p.about || []); return (p.about || []).map((a) => [chip(w.get(a) || a), " "]); })()),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary confirm", onclick: () => decideLink(card, "MarkOutdated", p) }, t("confirm")),
         h("button", { type: "button", class: "undo", onclick: () => decideLink(card, "Unlink", p) }, t("undo"))));
