@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"path"
 
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -30,4 +31,34 @@ func (c *Client) ReadFile(ctx context.Context, req *ihmtv1.ReadFileRequest) (*ih
 	return call(ctx, c, func(ctx context.Context) (*ihmtv1.ReadFileResponse, error) {
 		return c.code().ReadFile(c.withSessionKey(ctx), req)
 	})
+}
+
+// MapDir is one directory of a project map and its files, in map order.
+type MapDir struct {
+	Dir   string // "./" for the root, else "dir/sub/"
+	Files []*ihmtv1.FileInfo
+}
+
+// MapByDir groups a map's files by their directory, each directory once,
+// in the order its first file comes: a map sorted by path puts the root's
+// "go.mod" after "client/…", and listing by runs of one directory would
+// name "./" twice. The shim's project_map and `ihmt project-map` both
+// print this.
+func MapByDir(files []*ihmtv1.FileInfo) []MapDir {
+	var out []MapDir
+	at := map[string]int{}
+	for _, f := range files {
+		d, _ := path.Split(f.GetPath())
+		if d == "" {
+			d = "./"
+		}
+		i, ok := at[d]
+		if !ok {
+			i = len(out)
+			at[d] = i
+			out = append(out, MapDir{Dir: d})
+		}
+		out[i].Files = append(out[i].Files, f)
+	}
+	return out
 }

@@ -436,9 +436,9 @@ cli_check() {
 		const j = JSON.parse(require("fs").readFileSync(file, "utf8"));
 		const m = ((j.results || [])[0] || {}).memory || {};
 		const fail = (s) => { console.log(s); process.exit(1); };
-		if (j.status !== "SEARCH_STATUS_FOUND") fail("status " + j.status + ": " + j.message);
+		if (j.status !== "found") fail("status " + j.status + ": " + j.message);
 		if (!(m.content || "").includes(nonce)) fail("top result is not the saved memory: " + m.content);
-		if (m.project !== project || m.scope !== "SCOPE_PROJECT") fail(`stored in ${m.scope} ${m.project}, want project ${project}`);
+		if (m.project !== project || m.scope !== "project") fail(`stored in ${m.scope} ${m.project}, want project ${project}`);
 		if (!m.agent || m.agent.name !== "codex-mcp-client" || m.agent.version !== version) fail("stored agent " + JSON.stringify(m.agent));
 		console.log(`id ${m.id} agent.name="${m.agent.name}" agent.version="${m.agent.version}" project=${m.project} session=${m.session_id}`);' \
 		"$LOGS/ihmt-search.json" "$NONCE" "$PROJECT_KEY" "$CODEX_VERSION"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ihmt-dev/ihmt/client"
 	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
 )
@@ -103,31 +104,25 @@ func (s *server) projectMap(ctx context.Context, caller *ihmtv1.Caller, args Map
 		}
 		out.Files = append(out.Files, mf)
 	}
-	return reply(mapText(out), out.Notes), out, nil
+	return reply(mapText(out, resp.GetFiles()), out.Notes), out, nil
 }
 
-// mapText lists the files grouped by directory, each with its estimated
-// tokens, and its symbols one a line: the shape that costs the fewest
-// tokens for what it says.
-func mapText(m MapResult) string {
+// mapText lists the files grouped by directory, each directory once (see
+// client.MapByDir), each file with its estimated tokens, and its symbols
+// one a line: the shape that costs the fewest tokens for what it says.
+func mapText(m MapResult, files []*ihmtv1.FileInfo) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d files, ~%d tokens in all (estimate: 4 characters a token)", m.Root, len(m.Files), m.TotalTokens)
 	if m.Truncated {
 		b.WriteString("; the list was cut: map a subpath")
 	}
-	dir := "\x00"
-	for _, f := range m.Files {
-		d, name := path.Split(f.Path)
-		if d != dir {
-			dir = d
-			if d == "" {
-				d = "./"
+	for _, d := range client.MapByDir(files) {
+		fmt.Fprintf(&b, "\n%s", d.Dir)
+		for _, f := range d.Files {
+			fmt.Fprintf(&b, "\n %s %d", path.Base(f.GetPath()), f.GetTokens())
+			for _, sym := range f.GetSymbols() {
+				fmt.Fprintf(&b, "\n  %s %s %s", sym.GetKind(), sym.GetName(), lineRange(sym.GetFirstLine(), sym.GetLastLine()))
 			}
-			fmt.Fprintf(&b, "\n%s", d)
-		}
-		fmt.Fprintf(&b, "\n %s %d", name, f.Tokens)
-		for _, sym := range f.Symbols {
-			fmt.Fprintf(&b, "\n  %s %s %s", sym.Kind, sym.Name, sym.Lines)
 		}
 	}
 	return b.String()

@@ -84,7 +84,7 @@ func NewServer(cfg Config) *mcp.Server {
 		Name:  "save_memory",
 		Title: "Save to long-term memory",
 		Description: "Save one durable fact so every later session of every agent can find it: a decision and why, how the machine is set up, a preference, a person, a correction. " +
-			"Write it self-contained, with date (YYYY-MM-DD) when it became true if not today. Use scope=\"global\" for facts about the user (preferences, environment, people); the default is the current project. " +
+			"Write it self-contained. Pass date (YYYY-MM-DD) whenever the text speaks of a time other than now — a meeting, a past change, a note copied from a log: without it the memory is dated at the save and reads as the current value, overriding facts that are really newer. Use scope=\"global\" for facts about the user (preferences, environment, people); the default is the current project. " +
 			"When it corrects an earlier memory, pass replaces (its id, or a few words describing it). Never save secrets: they are refused.",
 		// Saving is additive and saving the same text twice stores it once.
 		Annotations: &mcp.ToolAnnotations{Title: "Save memory", ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no},

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -346,7 +347,27 @@ func TestShimScenario(t *testing.T) {
 
 		checkBadInput(t, d, cs)
 		checkVerdictTexts(t, cs)
+		checkSaveDates(t, cs)
+		checkNothingElsewhere(t, d, cs)
 	})
+}
+
+// checkSaveDates: a save's answer says where its date came from, and an
+// undated one tells the model what that means and what to do.
+func checkSaveDates(t *testing.T, cs *mcp.ClientSession) {
+	for _, tt := range []struct {
+		args      map[string]any
+		from, say string
+	}{
+		{map[string]any{"content": "The standup is at 9:00 in room Kepler."}, "save", "no date given or opening the content"},
+		{map[string]any{"content": "The standup moved to 9:30 in room Kepler.", "date": "2025-10-06"}, "given", "the date given"},
+		{map[string]any{"content": "2025-10-07 The standup moved back to room Halley."}, "text", "the date the content opens with"},
+	} {
+		got, text := ok(t, cs, "save_memory", tt.args)
+		if got["date_from"] != tt.from || !strings.Contains(text, tt.say) {
+			t.Errorf("save %v: date_from %v, text %q; want %s, %q", tt.args, got["date_from"], text, tt.from, tt.say)
+		}
+	}
 }
 
 func checkTools(t *testing.T, cs *mcp.ClientSession) {
@@ -696,5 +717,24 @@ func TestShimHistoryTools(t *testing.T) {
 	got, err := d.api.Get(context.Background(), &ihmtv1.GetRequest{Caller: person, Id: fs["id"].(string)})
 	if err != nil || got.GetMemory().GetAgent().GetName() == ihmtv1.PersonAgent {
 		t.Fatalf("an MCP client recorded as the person: %v %v", got.GetMemory().GetAgent(), err)
+	}
+}
+
+// checkNothingElsewhere: an agent's not_found says nothing of other
+// projects — not their memories, not their names, not that they match —
+// and reads none of them (no read across every project is logged); the
+// person's `ihmt search` is the one that names them.
+func checkNothingElsewhere(t *testing.T, d *testDaemon, cs *mcp.ClientSession) {
+	other := &ihmtv1.Caller{AgentName: "ihmt-cli", SessionId: "s-other", Project: "github.com/org/other"}
+	if _, err := d.api.Save(context.Background(), &ihmtv1.SaveRequest{Caller: other, Content: "The flamingo exporter ships metrics to Grafana Cloud."}); err != nil {
+		t.Fatal(err)
+	}
+	nf, text := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics"})
+	if nf["status"] != "not_found" || strings.Contains(fmt.Sprint(nf), "org/other") || strings.Contains(text, "org/other") {
+		t.Errorf("an agent's search names another project: %v\n%s", nf, text)
+	}
+	all, _ := ok(t, cs, "search_memory", map[string]any{"query": "flamingo exporter metrics", "scope": "all"})
+	if all["status"] != "found" { // positive control: the memory is there
+		t.Errorf("with scope all: %v", all)
 	}
 }

@@ -64,6 +64,7 @@ type Result struct {
 	Notices    []string `json:"notices"`
 	Score      float64  `json:"score"`
 	TreePath   []string `json:"tree_path,omitempty" jsonschema:"the summary branches above it, root first (only with detail full)"`
+	From       string   `json:"from,omitempty" jsonschema:"the document an ingested memory came from, e.g. docs/RELEASING.md (part 2 of 5)"`
 }
 
 // Candidate is a memory offered for a choice, not as an answer.
@@ -92,6 +93,7 @@ func (s *server) search(ctx context.Context, caller *ihmtv1.Caller, args SearchA
 		return nil, SearchResult{}, toolError("search_memory", err)
 	}
 	out := searchResult(resp, args.Limit == 0, full)
+	out.Message = client.Unstem(out.Message, client.AsWritten(args.Query, resp.GetTerms()))
 	out.Notes = s.notes()
 	var b strings.Builder
 	renderSearch(&b, out, full)
@@ -137,7 +139,8 @@ func searchResult(resp *ihmtv1.SearchResponse, noLimit, full bool) SearchResult 
 		Searched: resp.GetScopeDescription(),
 		Message:  resp.GetMessage(),
 	}
-	for i, r := range resp.GetResults() {
+	results, _ := client.Distinct(resp.GetResults()) // the same text twice is read once
+	for i, r := range results {
 		if !full && noLimit && i == compactResults {
 			break
 		}
@@ -202,10 +205,10 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 		path = r.GetTreePath()
 	}
 	return Result{
-		ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.FormatTime(m.GetValidFrom().AsTime()),
+		ID: m.GetId(), Content: content, Truncated: truncated, ValidFrom: client.JSONTime(m.GetValidFrom().AsTime()),
 		RecordedAt: rfc3339(m.GetRecordedAt()), Scope: ihmtv1.ScopeName(m.GetScope()),
 		Project: m.GetProject(), Agent: agentName(m.GetAgent()), Session: m.GetSessionId(), Trust: ihmtv1.TrustName(m.GetTrust()),
-		Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()), TreePath: path,
+		Current: r.GetCurrent(), Notices: notices, Score: round3(r.GetScore()), TreePath: path, From: client.From(m),
 	}
 }
 
@@ -214,7 +217,7 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 func candidates(cs []*ihmtv1.Candidate) []Candidate {
 	out := []Candidate{}
 	for _, c := range cs {
-		out = append(out, Candidate{ID: c.GetId(), Excerpt: markup.Line(c.GetExcerpt()), ValidFrom: client.FormatTime(c.GetValidFrom().AsTime())})
+		out = append(out, Candidate{ID: c.GetId(), Excerpt: markup.Line(c.GetExcerpt()), ValidFrom: client.JSONTime(c.GetValidFrom().AsTime())})
 	}
 	return out
 }
@@ -272,6 +275,9 @@ func renderSearch(b *strings.Builder, out SearchResult, full bool) {
 		}
 		if i == 0 || full {
 			label := fmt.Sprintf("[%d] %s · %s · by %s · %s · id %s", i+1, r.ValidFrom, whereResult(r), r.Agent, r.Trust, r.ID)
+			if r.From != "" {
+				label += " · from " + r.From
+			}
 			if len(r.TreePath) > 0 {
 				label += " · in " + strings.Join(r.TreePath, " › ")
 			}
@@ -337,6 +343,10 @@ type SaveResult struct {
 	Candidates  []Candidate  `json:"candidates"`
 	Message     string       `json:"message,omitempty"`
 	Notes       []string     `json:"notes" jsonschema:"things to tell the user about this session"`
+	// DateFrom says where valid_from came from: given (the date argument),
+	// text (the date the content opens with) or save (neither: the time of
+	// the save, so the memory reads as true from now on).
+	DateFrom string `json:"date_from,omitempty" jsonschema:"given, text or save: where valid_from came from"`
 }
 
 // Correction names a memory this save superseded.
@@ -358,6 +368,9 @@ func (s *server) save(ctx context.Context, caller *ihmtv1.Caller, args SaveArgs)
 	}
 	out := saveResult(resp)
 	out.Notes = s.notes()
+	if resp.GetStatus() == ihmtv1.SaveStatus_SAVE_STATUS_SAVED || resp.GetStatus() == ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW {
+		out.DateFrom = client.DateSource(args.Date, resp.GetMemory())
+	}
 	return reply(saveText(resp, out), out.Notes), out, nil
 }
 
@@ -370,7 +383,7 @@ func saveResult(resp *ihmtv1.SaveResponse) SaveResult {
 		Status:      ihmtv1.SaveStatusName(resp.GetStatus()),
 		Scope:       ihmtv1.ScopeName(m.GetScope()),
 		Project:     m.GetProject(),
-		ValidFrom:   client.FormatTime(m.GetValidFrom().AsTime()),
+		ValidFrom:   client.JSONTime(m.GetValidFrom().AsTime()),
 		RecordedAt:  rfc3339(m.GetRecordedAt()),
 		Corrections: []Correction{},
 		Candidates:  candidates(resp.GetCandidates()),
@@ -398,7 +411,16 @@ func saveText(resp *ihmtv1.SaveResponse, out SaveResult) string {
 	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
 		fmt.Fprintf(&b, "pending_review: stored as %s but %s. Tell the user it waits for their review (`ihmt review`); only they may approve it, so do not run that yourself.", out.ID, out.Message)
 	default:
-		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s).", out.ID, client.Where(m), out.ValidFrom)
+		fmt.Fprintf(&b, "Saved as %s (%s, valid from %s", out.ID, client.Where(m), out.ValidFrom)
+		switch out.DateFrom {
+		case client.DateSave:
+			b.WriteString(", the time of the save: no date given or opening the content). " +
+				"If it is about another time, it now reads as current: save it again with date (worded a little differently) and forget_memory this id.")
+		case client.DateGiven:
+			b.WriteString(", the date given).")
+		default:
+			b.WriteString(", the date the content opens with).")
+		}
 	}
 	if len(out.IDs) > 1 {
 		fmt.Fprintf(&b, " The text was long, so it was stored as %d memories split at block boundaries: %s.", len(out.IDs), strings.Join(out.IDs, ", "))

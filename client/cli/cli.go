@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -35,7 +36,8 @@ Usage: ihmt [--socket PATH] [--project KEY] <command> [flags] [args]
 Memory:
   save TEXT...        save a memory ("-" reads it from stdin; --replaces ID|WORDS)
   search QUERY...     search memories (--as-of DATE, --known-at DATE, --clue WORDS)
-  ask QUESTION...     search, and when the answer is ambiguous ask for a clue
+  ask QUESTION...     search; at a terminal, ask for a clue while the answer is
+                      ambiguous (elsewhere it answers as search does)
   get ID              show one memory with its full header
   ingest FILE|DIR|-   store documents as leaves, split without cutting a block
                       (--type, --domain, --tag, --scope)
@@ -93,12 +95,19 @@ Setup:
   context             the briefing a session starts with (--hook claude|codex|opencode
                       runs as that agent's hook; --event prompt searches a prompt)
 
+Project code (what an agent's project tools see):
+  project-map [DIR]   the project's files with their size in tokens (--detail symbols)
+  find-code QUERY...  the function, type or method that answers a question
+  read-file PATH      a file of the project
+
 Other:
   demo                a daemon, two agents' shims and a real save/search round trip
   version             print versions
+  help [COMMAND]      this list, or one command's help (as COMMAND --help)
 
-Every command takes --json. Environment: IHMT_HOME (store), IHMT_SOCKET (socket),
-IHMT_PROJECT (project key).
+Every command takes --json (JSON for scripts, on stdout). Each command's flags and
+an example: ihmt COMMAND --help. Environment: IHMT_HOME (store), IHMT_SOCKET
+(socket), IHMT_PROJECT (project key).
 `
 
 // commands are the CLI's commands by name; each gets the arguments after
@@ -135,11 +144,13 @@ var commands = map[string]func(*env, []string) error{
 	"doctor":        cmdDoctor,
 	"context":       cmdContext,
 	"ui":            cmdUI,
-	"help": func(e *env, _ []string) error {
-		fmt.Fprint(e.stdout, usage)
-		return nil
-	},
+	"project-map":   cmdProjectMap,
+	"find-code":     cmdFindCode,
+	"read-file":     cmdReadFile,
 }
+
+// help is registered apart: its function reads the commands table.
+func init() { commands["help"] = cmdHelpCommand }
 
 // env is what a command runs with.
 type env struct {
@@ -148,6 +159,18 @@ type env struct {
 	stderr io.Writer
 	socket string
 	proj   string // --project, else IHMT_PROJECT
+	// usageArgs are the usage-line arguments of each flag set made by
+	// flags, for its help.
+	usageArgs map[*flag.FlagSet]string
+	// stdin and tty stand in for the process's stdin and whether it is a
+	// terminal, in tests of ask; nil means the real ones.
+	stdin io.Reader
+	tty   *bool
+	// files is set by the commands that store what a person hands in (save,
+	// ingest): from a directory above every project (see
+	// project.AboveProjects) they file it as global. atHome says it did.
+	files, atHome bool
+	home          string // the home directory; "" reads $HOME
 }
 
 // Run runs the CLI with args (without the program name) and returns the exit
@@ -156,13 +179,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdout: stdout, stderr: stderr}
 	global := flag.NewFlagSet("ihmt", flag.ContinueOnError)
 	global.SetOutput(stderr)
-	global.Usage = func() { fmt.Fprint(stderr, usage) }
+	global.Usage = func() {} // help goes to stdout, below; an error says how to get it
 	global.StringVar(&e.socket, "socket", "", "daemon socket (default: $IHMT_SOCKET, else the per-user runtime dir)")
 	global.StringVar(&e.proj, "project", os.Getenv("IHMT_PROJECT"), "project key (default: $IHMT_PROJECT, else the git repository of the working directory)")
 	if err := global.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
 			return exitOK
 		}
+		fmt.Fprintln(stderr, "run `ihmt --help` for the commands and global flags")
 		return exitUsage
 	}
 	rest := global.Args()
@@ -176,6 +201,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := run(e, rest[1:]); err != nil {
+		var help helpRequested
+		if errors.As(err, &help) {
+			if help.fs != nil {
+				help.args = e.usageArgs[help.fs]
+			}
+			printHelp(stdout, help)
+			return exitOK
+		}
 		if errors.Is(err, errReported) {
 			return exitError
 		}
@@ -199,14 +232,18 @@ type usageError struct{ msg string }
 
 func (u usageError) Error() string { return u.msg }
 
-// flags returns a flag set for a subcommand with --json registered.
+// flags returns a flag set for a command with --json registered; args is
+// its usage line's arguments. A wrong flag is reported on stderr with how
+// to get the command's help; the help itself (-h, --help) is printed by Run
+// on stdout.
 func (e *env) flags(name, args string) (*flag.FlagSet, *bool) {
 	fs := flag.NewFlagSet("ihmt "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: ihmt %s [flags] %s\n", name, args)
-		fs.PrintDefaults()
+	fs.Usage = func() {}
+	if e.usageArgs == nil {
+		e.usageArgs = map[*flag.FlagSet]string{}
 	}
+	e.usageArgs[fs] = args
 	return fs, fs.Bool("json", false, "print JSON for scripts")
 }
 
@@ -218,7 +255,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError{}
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, helpRequested{name: strings.TrimPrefix(fs.Name(), "ihmt "), fs: fs}
+			}
+			return nil, usageError{fmt.Sprintf("run `%s --help` for its flags", fs.Name())}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -309,6 +349,15 @@ func (e *env) caller() (*ihmtv1.Caller, error) {
 	key, err := project.Detect(e.proj, nil, dir)
 	if err != nil {
 		return nil, fmt.Errorf("determine the project: %w (pass --project KEY or set IHMT_PROJECT)", err)
+	}
+	if e.files && strings.TrimSpace(e.proj) == "" {
+		home := e.home
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		if above, err := project.AboveProjects(dir, home); err == nil && above {
+			key, e.atHome = "", true
+		}
 	}
 	return &ihmtv1.Caller{AgentName: ihmtv1.PersonAgent, AgentVersion: version.Version, SessionId: client.NewSessionID(), Project: key}, nil
 }

@@ -151,7 +151,7 @@ func TestJSONNumbersAreNumbers(t *testing.T) {
 		{"search", "where do I live"}, {"get", ids[0]}, {"facts"}, {"timeline", "user::lives_in"},
 		{"conflicts"}, {"log"}, {"audit", "verify"}, {"review"}, {"tree"}, {"consolidate"},
 		{"ingest", doc}, {"mark-outdated", ids[2], ids[1]}, {"forget", ids[2], "--reason", "test"},
-		{"restore", ids[2]}, {"sync", "status", "--offline"},
+		{"restore", ids[2]}, {"sync", "status", "--offline"}, {"ask", "where do I live"},
 	}
 	for _, args := range commands {
 		code, out, errs := run(append(args, "--json")...)
@@ -162,6 +162,81 @@ func TestJSONNumbersAreNumbers(t *testing.T) {
 		}
 		if bad := stringNumbers(v, ""); len(bad) > 0 {
 			t.Errorf("ihmt %s --json: numbers as strings: %v", strings.Join(args, " "), bad)
+		}
+		if bad := enumNames(v, ""); len(bad) > 0 {
+			t.Errorf("ihmt %s --json: the proto's enum names instead of words: %v", strings.Join(args, " "), bad)
+		}
+	}
+	// export: JSON lines on stdout, and with --json its count on stderr.
+	code, out, errs := run("export", "--json")
+	var count struct{ Exported int }
+	if err := json.Unmarshal([]byte(errs), &count); code != 0 || err != nil || count.Exported < 3 || strings.Count(out, "\n") != count.Exported {
+		t.Errorf("export --json: exit %d, count %q (%v), %d lines", code, errs, err, strings.Count(out, "\n"))
+	}
+}
+
+// enumName matches a proto enum value's generated name.
+var enumName = regexp.MustCompile(`^[A-Z]+(_[A-Z]+)+$`)
+
+// enumNames lists the members of v, by path, whose value is an enum's
+// generated name ("SCOPE_PROJECT") rather than its word ("project").
+func enumNames(v any, path string) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			out = append(out, enumNames(x, path+"."+k)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, enumNames(x, path+"[]")...)
+		}
+	case string:
+		if enumName.MatchString(v) {
+			out = append(out, path+" = "+v)
+		}
+	}
+	return out
+}
+
+// TestEnumWords: every enum the API has reads, in --json, as the word the
+// vocabulary gives people and the shim ("project", "verified",
+// "not_found", "default"), where protojson alone writes its generated name.
+func TestEnumWords(t *testing.T) {
+	m := &ihmtv1.SearchResponse{Status: ihmtv1.SearchStatus_SEARCH_STATUS_NOT_FOUND, Results: []*ihmtv1.SearchResult{{Memory: &ihmtv1.Memory{
+		Scope: ihmtv1.Scope_SCOPE_PROJECT, Trust: ihmtv1.Trust_TRUST_VERIFIED}}}}
+	raw, _ := protojson.Marshal(m)
+	if !strings.Contains(string(raw), "SEARCH_STATUS_NOT_FOUND") { // positive control
+		t.Fatalf("protojson wrote %s", raw)
+	}
+	b, err := marshalProto(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"status": "not_found"`, `"scope": "project"`, `"trust": "verified"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("marshalProto lacks %s:\n%s", want, b)
+		}
+	}
+	for _, tt := range []struct{ got, want string }{
+		{enumWord(ihmtv1.SearchScope(0).Descriptor(), "SEARCH_SCOPE_DEFAULT_UNSPECIFIED"), "default"},
+		{enumWord(ihmtv1.SearchScope(0).Descriptor(), "SEARCH_SCOPE_ALL"), "all"},
+		{enumWord(ihmtv1.SaveStatus(0).Descriptor(), "SAVE_STATUS_PENDING_REVIEW"), ihmtv1.SaveStatusName(ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW)},
+		{enumWord(ihmtv1.IngestStatus(0).Descriptor(), "INGEST_STATUS_UNCHANGED"), ihmtv1.IngestStatusName(ihmtv1.IngestStatus_INGEST_STATUS_UNCHANGED)},
+		{enumWord(ihmtv1.ReviewDecision(0).Descriptor(), "REVIEW_DECISION_APPROVE"), "approve"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("enumWord = %q, want %q", tt.got, tt.want)
+		}
+	}
+	for _, sc := range []ihmtv1.Scope{ihmtv1.Scope_SCOPE_GLOBAL, ihmtv1.Scope_SCOPE_PROJECT} {
+		if got := enumWord(sc.Descriptor(), sc.String()); got != ihmtv1.ScopeName(sc) {
+			t.Errorf("enumWord(%s) = %q, the vocabulary says %q", sc, got, ihmtv1.ScopeName(sc))
+		}
+	}
+	for _, tr := range []ihmtv1.Trust{ihmtv1.Trust_TRUST_ASSERTED, ihmtv1.Trust_TRUST_VERIFIED, ihmtv1.Trust_TRUST_PENDING, ihmtv1.Trust_TRUST_REJECTED} {
+		if got := enumWord(tr.Descriptor(), tr.String()); got != ihmtv1.TrustName(tr) {
+			t.Errorf("enumWord(%s) = %q, the vocabulary says %q", tr, got, ihmtv1.TrustName(tr))
 		}
 	}
 }
@@ -305,10 +380,10 @@ func TestFirstMinutes(t *testing.T) {
 		}
 		return r.Results[0].Memory.Trust
 	}
-	if got := trust("table-driven tests"); got != "TRUST_VERIFIED" {
+	if got := trust("table-driven tests"); got != "verified" {
 		t.Errorf("a person's own save: trust %s, want verified", got)
 	}
-	if got := trust("staging deploys merge"); got != "TRUST_ASSERTED" {
+	if got := trust("staging deploys merge"); got != "asserted" {
 		t.Errorf("a document the person ingested: trust %s, want asserted", got)
 	}
 }

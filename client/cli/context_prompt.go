@@ -59,7 +59,7 @@ func (h *hookRun) prompt(ctx context.Context, c *client.Client, seen *seenFile, 
 		return nil
 	}
 	if c := resp.GetConfidence(); c < promptMinConfidence {
-		out.Skipped = fmt.Sprintf("the search found an answer with confidence %.2f, under the %.2f a memory needs to be injected unasked", c, promptMinConfidence)
+		out.Skipped = fmt.Sprintf("the search found an answer with confidence %s, under the %s a memory needs to be injected unasked", client.Confidence(c, promptMinConfidence), client.Threshold(promptMinConfidence))
 		return nil
 	}
 	budget := h.maxTokens

@@ -33,7 +33,7 @@ func cmdStatus(e *env, args []string) error {
 	if *asJSON {
 		return e.printProto(st)
 	}
-	fmt.Fprintf(e.stdout, "ihmtd %s running (pid %d, since %s)\n", st.GetVersion(), st.GetPid(), st.GetStartedAt().AsTime().Local().Format(time.DateTime))
+	fmt.Fprintf(e.stdout, "ihmtd %s running (pid %d, since %s)\n", st.GetVersion(), st.GetPid(), client.FormatTime(st.GetStartedAt().AsTime()))
 	fmt.Fprintf(e.stdout, "  store:    %s\n  socket:   %s\n", st.GetStorePath(), st.GetSocketPath())
 	fmt.Fprintf(e.stdout, "  memories: %d (%d global, %d in this project, %d projects)\n", st.GetMemories(), st.GetGlobalMemories(), st.GetProjectMemories(), st.GetProjects())
 	fmt.Fprintf(e.stdout, "  log:      %d entries\n", st.GetLogEntries())
@@ -55,10 +55,10 @@ func cmdStatus(e *env, args []string) error {
 }
 
 func cmdDaemon(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"say start, stop or status"}
+	sub, args, err := subcommand("daemon", args)
+	if err != nil {
+		return err
 	}
-	sub, args := args[0], args[1:]
 	fs, asJSON := e.flags("daemon "+sub, "")
 	if err := noArgs(fs, args); err != nil {
 		return err

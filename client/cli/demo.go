@@ -45,8 +45,9 @@ func cmdDemo(e *env, args []string) error {
 	if *asJSON {
 		say = e.stderr
 	}
-	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Minute)
 	defer cancel()
+	fmt.Fprint(say, demoPlan)
 
 	tmp, err := os.MkdirTemp("", "ihmt-demo-")
 	if err != nil {
@@ -290,13 +291,13 @@ func demoBinaries(ctx context.Context, say io.Writer, tmp string) (map[string]st
 	if root := moduleRoot(); root != "" {
 		if _, err := exec.LookPath("go"); err == nil {
 			bin := filepath.Join(tmp, "bin")
-			fmt.Fprintln(say, "0. building ihmtd and ihmt-mcp from source (the first build takes a minute)…")
+			fmt.Fprintln(say, "0. building ihmtd and ihmt-mcp from source (on a cold cache this takes minutes; then seconds)…")
 			start := time.Now()
 			cmd := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator), "./daemon/cmd/ihmtd", "./shim/cmd/ihmt-mcp")
 			cmd.Dir = root
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Run(); err != nil {
+			if err := runAlive(cmd, say, demoHeartbeat); err != nil {
 				return nil, fmt.Errorf("build the binaries: %v\n%s", err, out.String())
 			}
 			fmt.Fprintf(say, "   built in %s\n", time.Since(start).Round(100*time.Millisecond))
@@ -312,6 +313,40 @@ func demoBinaries(ctx context.Context, say io.Writer, tmp string) (map[string]st
 		m[n] = p
 	}
 	return m, nil
+}
+
+// demoPlan is printed the moment the demo starts, before anything slow.
+const demoPlan = `The demo, step by step (about 10 s once the binaries are built):
+  0. build ihmtd and ihmt-mcp if they are not beside ihmt
+  1. start ihmtd on a throw-away store
+  2-3. launch two ihmt-mcp processes, as Claude Code and as Codex would
+  4. save through one agent, find through the other, miss what was never said
+  5. what the daemon holds; then everything is removed (--keep keeps it)
+
+`
+
+// demoHeartbeat is how often a long build says it is still going.
+const demoHeartbeat = 15 * time.Second
+
+// runAlive runs cmd, writing a line to say every so often until it ends,
+// so that a cold build of several minutes never looks hung.
+func runAlive(cmd *exec.Cmd, say io.Writer, every time.Duration) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	start := time.Now()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			fmt.Fprintf(say, "   still compiling (%s so far)…\n", time.Since(start).Round(time.Second))
+		}
+	}
 }
 
 // moduleRoot returns the IHMT source tree containing the working directory,

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"time"
 
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -169,7 +168,7 @@ func day(t *timestamppb.Timestamp) string {
 	if t == nil {
 		return "-"
 	}
-	return t.AsTime().UTC().Format(time.DateOnly)
+	return client.FormatTime(t.AsTime())
 }
 
 func cmdReview(e *env, args []string) error {
@@ -217,7 +216,7 @@ func (e *env) printReview(resp *ihmtv1.ListReviewResponse) error {
 		return nil
 	}
 	for _, m := range resp.GetMemories() {
-		fmt.Fprintf(e.stdout, "%s  %s · %s · by %s\n  why: %s\n  %s\n\n", m.GetId(), m.GetRecordedAt().AsTime().UTC().Format(time.DateTime),
+		fmt.Fprintf(e.stdout, "%s  %s · %s · by %s\n  why: %s\n  %s\n\n", m.GetId(), client.FormatTime(m.GetRecordedAt().AsTime()),
 			client.Where(m), m.GetAgent().GetName(), m.GetReviewNote(), indentText(m.GetContent()))
 	}
 	fmt.Fprintln(e.stdout, "decide: ihmt review approve ID · ihmt review reject ID --note WHY")
@@ -250,7 +249,7 @@ func cmdLog(e *env, args []string) error {
 			if l.GetProject() != "" {
 				who += " in " + l.GetProject()
 			}
-			fmt.Fprintf(e.stdout, "%5d %s %-8s %s (session %s): %s\n", l.GetSeq(), l.GetTime().AsTime().UTC().Format(time.DateTime), l.GetOp(), who, l.GetSessionId(), l.GetSummary())
+			fmt.Fprintf(e.stdout, "%5d %s %-8s %s (session %s): %s\n", l.GetSeq(), client.FormatTime(l.GetTime().AsTime()), l.GetOp(), who, l.GetSessionId(), l.GetSummary())
 		}
 		if n := resp.GetMatched(); n > int64(len(resp.GetEntries())) {
 			fmt.Fprintf(e.stdout, "(%d of %d matching entries; --limit shows more)\n", len(resp.GetEntries()), n)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,9 @@ type ingestResult struct {
 	Superseded []string `json:"superseded,omitempty"`
 	Oversized  int32    `json:"oversized,omitempty"`
 	Message    string   `json:"message,omitempty"`
+	// SameAs names the document of this run with the same content, for an
+	// unchanged one: it is a copy, not something stored by an earlier run.
+	SameAs string `json:"same_as,omitempty"`
 }
 
 // maxDocument is the daemon's limit on one document (16 MiB): larger files
@@ -44,6 +48,7 @@ func cmdIngest(e *env, args []string) error {
 	var f filing
 	f.flags(fs, "when it became true, for leaves without a date of their own",
 		"override the detected domain, e.g. software.go", "label for every leaf (repeatable)")
+	skipRefused := fs.Bool("skip-refused", false, "a document refused for a secret does not fail the command (it is reported and left out; the rest is ingested either way)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -60,8 +65,10 @@ func cmdIngest(e *env, args []string) error {
 		return err
 	}
 	like := &ihmtv1.IngestRequest{Type: *typ, Domain: f.domain, Tags: f.tags, Scope: sc, Date: f.date}
+	e.files = true
 	return e.withClient(func(c *client.Client) error {
-		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like, prog: e.progress(*asJSON || len(files) < 2)}
+		in := &ingester{e: e, c: c, asJSON: *asJSON, counts: map[string]int{}, like: like, prog: e.progress(*asJSON || len(files) < 2),
+			seen: map[[32]byte]string{}, skipRefused: *skipRefused}
 		for i, name := range files {
 			r, err := in.document(name)
 			if err != nil {
@@ -84,6 +91,11 @@ type ingester struct {
 	results []ingestResult
 	counts  map[string]int // by status, "error" for a document the daemon refused outright
 	prog    *progress
+	// seen maps the content of each document of this run to its name, so
+	// that a copy reads as one, not as something an earlier run stored.
+	seen        map[[32]byte]string
+	copies      int
+	skipRefused bool
 }
 
 // document ingests one file ("-" for stdin). One bad document does not stop
@@ -115,7 +127,16 @@ func (in *ingester) document(name string) (ingestResult, error) {
 		r = ingestResult{Name: displayName(name), Status: ihmtv1.IngestStatusName(resp.GetStatus()), Type: resp.GetType(), Domain: resp.GetDomain(),
 			IDs: resp.GetIds(), Superseded: resp.GetSuperseded(), Oversized: resp.GetOversized(), Message: resp.GetMessage()}
 	}
-	in.counts[r.Status]++
+	sum := sha256.Sum256(data)
+	if first, ok := in.seen[sum]; ok && r.Status == "unchanged" {
+		r.SameAs = first
+		in.copies++
+	} else {
+		in.counts[r.Status]++
+	}
+	if _, ok := in.seen[sum]; !ok {
+		in.seen[sum] = r.Name
+	}
 	in.results = append(in.results, r)
 	return r, nil
 }
@@ -144,6 +165,12 @@ func resultLine(r ingestResult) string {
 				plural(int(r.Oversized), "leaf", "leaves"))
 		}
 	}
+	if r.SameAs != "" {
+		return fmt.Sprintf("%s: the same text as %s, ingested above; nothing more written", r.Name, r.SameAs)
+	}
+	if r.Status == "unchanged" {
+		line += " (stored by an earlier ingest; nothing written)"
+	}
 	if r.Message != "" && r.Status != "unchanged" {
 		line += ": " + r.Message
 	}
@@ -161,7 +188,7 @@ func plural(n int, one, many string) string {
 // report sums up n documents and what was skipped; a refused or failed
 // document fails the command.
 func (in *ingester) report(n int, skipped []string) error {
-	failed := in.counts["refused"]+in.counts["error"] > 0
+	failed := in.counts["error"] > 0 || in.counts["refused"] > 0 && !in.skipRefused
 	if in.asJSON {
 		if err := in.e.printJSON(map[string]any{"documents": in.results, "skipped": skipped}); err != nil {
 			return err
@@ -171,8 +198,15 @@ func (in *ingester) report(n int, skipped []string) error {
 		for _, s := range skipped {
 			fmt.Fprintf(in.e.stdout, "skipped %s\n", s)
 		}
-		fmt.Fprintf(in.e.stdout, "%s: %d saved, %d unchanged, %d pending review, %d refused, %d failed\n", plural(n, "document", "documents"),
+		fmt.Fprintf(in.e.stdout, "%s: %d saved, %d unchanged, %d pending review, %d refused, %d failed", plural(n, "document", "documents"),
 			in.counts["saved"], in.counts["unchanged"], in.counts["pending_review"], in.counts["refused"], in.counts["error"])
+		if in.copies > 0 {
+			fmt.Fprintf(in.e.stdout, ", %s of another document in this run", plural(in.copies, "copy", "copies"))
+		}
+		fmt.Fprintln(in.e.stdout)
+		if in.counts["refused"] > 0 {
+			fmt.Fprintln(in.e.stdout, "The other documents were ingested all the same. Redact a refused one and ingest it again, or leave it out; --skip-refused keeps refusals from failing the command.")
+		}
 	}
 	if failed {
 		return errReported

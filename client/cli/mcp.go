@@ -15,10 +15,10 @@ import (
 )
 
 func cmdMCP(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"say install, uninstall or config"}
+	sub, args, err := subcommand("mcp", args)
+	if err != nil {
+		return err
 	}
-	sub, args := args[0], args[1:]
 	fs, asJSON := e.flags("mcp "+sub, "--client claude|codex|opencode")
 	clientName := fs.String("client", "", "the agent: claude, codex or opencode")
 	scope := fs.String("scope", mcpconfig.ScopeUser, "user (your own configuration) or project (the repository's, shared)")

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/ihmt-dev/ihmt/client"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
@@ -55,13 +57,14 @@ func cmdSave(e *env, args []string) error {
 		return err
 	}
 	req := &ihmtv1.SaveRequest{Content: text, Date: f.date, Scope: sc, Domain: f.domain, Tags: f.tags, Replaces: *replaces}
+	e.files = true
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SaveResponse, error) {
 		resp, err := c.Save(e.ctx, req)
 		if err == nil {
 			e.warnVersion(c)
 		}
 		return resp, err
-	}, e.printSave)
+	}, func(resp *ihmtv1.SaveResponse) error { return e.printSave(req, resp) })
 }
 
 // saveText is the text to save: the arguments, or stdin for "-".
@@ -80,8 +83,10 @@ func saveText(pos []string) (string, error) {
 	return text, nil
 }
 
-// printSave says what became of a save; a refused one fails the command.
-func (e *env) printSave(resp *ihmtv1.SaveResponse) error {
+// printSave says what became of a save — where it was filed and why when
+// that was the home directory, and which date it holds and where that
+// came from; a refused one fails the command.
+func (e *env) printSave(req *ihmtv1.SaveRequest, resp *ihmtv1.SaveResponse) error {
 	m := resp.GetMemory()
 	switch resp.GetStatus() {
 	case ihmtv1.SaveStatus_SAVE_STATUS_DUPLICATE:
@@ -92,7 +97,14 @@ func (e *env) printSave(resp *ihmtv1.SaveResponse) error {
 	case ihmtv1.SaveStatus_SAVE_STATUS_PENDING_REVIEW:
 		fmt.Fprintf(e.stdout, "stored %s, pending review: %s\n", resp.GetId(), resp.GetMessage())
 	default:
-		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s)\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetValidFrom().AsTime()))
+		source := client.DateSource(req.GetDate(), m)
+		fmt.Fprintf(e.stdout, "saved %s (%s, valid from %s, %s)\n", resp.GetId(), client.Where(m), client.FormatTime(m.GetValidFrom().AsTime()), client.DateSourceText[source])
+		if source == client.DateSave {
+			fmt.Fprintf(e.stdout, "if it speaks of another time, it now reads as the current value: save it again with --date YYYY-MM-DD and the words changed a little (the same text is a duplicate), then `ihmt forget %s --reason undated`\n", resp.GetId())
+		}
+		if e.atHome && m.GetScope() == ihmtv1.Scope_SCOPE_GLOBAL {
+			fmt.Fprintln(e.stdout, "global: saved from the home directory, which is no project (from inside a repository it files under that project; --project KEY names one)")
+		}
 	}
 	for _, c := range resp.GetCorrections() {
 		fmt.Fprintf(e.stdout, "supersedes %s: %s\n", c.GetOldId(), c.GetNotice())
@@ -130,14 +142,19 @@ func cmdSearch(e *env, args []string) error {
 		return err
 	}
 	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, Limit: int32(*limit), AsOf: *asOf, KnownAt: *knownAt, Explain: *explain}
+	var other *client.Elsewhere
 	return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
 		resp, err := c.Search(e.ctx, req)
 		if err == nil {
 			e.warnVersion(c)
+			if !*asJSON {
+				other = c.FindElsewhere(e.ctx, req, resp)
+			}
 		}
 		return resp, err
 	}, func(resp *ihmtv1.SearchResponse) error {
-		printSearch(e.stdout, resp, *full)
+		printSearch(e.stdout, req.GetQuery(), resp, *full)
+		printElsewhere(e.stdout, other)
 		printTrace(e.stdout, resp.GetTrace())
 		return nil
 	})
@@ -163,6 +180,15 @@ func printTrace(w io.Writer, t *ihmtv1.Trace) {
 		}
 	}
 	fmt.Fprintf(w, "  verdict decided by: %s\n  evidence: %s\n", t.GetDecided(), strings.Join(t.GetEvidence(), ", "))
+}
+
+// printElsewhere says, under a not_found, which other projects hold
+// matches and how to see them.
+func printElsewhere(w io.Writer, other *client.Elsewhere) {
+	if other == nil {
+		return
+	}
+	fmt.Fprintf(w, "Other projects hold matches: %s. See them with --scope all.\n", strings.Join(other.Projects, ", "))
 }
 
 // A compact answer shows a result's first lines only: an ingested function
@@ -213,12 +239,15 @@ func query(fs *flag.FlagSet, args []string, hint string) (string, error) {
 	return q, nil
 }
 
-// printSearch renders a search for a person: the verdict, then each result
-// with its provenance, or the candidates to choose between.
-func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
+// printSearch renders a search for a person: the verdict, in the query's
+// own words, then each result with its provenance, or the candidates to
+// choose between.
+func printSearch(w io.Writer, query string, resp *ihmtv1.SearchResponse, full bool) {
 	cov := resp.GetCoverage()
-	fmt.Fprintf(w, "%s (confidence %.2f) — %s\n", ihmtv1.SearchStatusName(resp.GetStatus()), resp.GetConfidence(), resp.GetMessage())
-	for i, r := range resp.GetResults() {
+	written := client.AsWritten(query, resp.GetTerms())
+	fmt.Fprintf(w, "%s (confidence %s) — %s\n", ihmtv1.SearchStatusName(resp.GetStatus()), client.Confidence(resp.GetConfidence()), client.Unstem(resp.GetMessage(), written))
+	results, copies := client.Distinct(resp.GetResults())
+	for i, r := range results {
 		m := r.GetMemory()
 		state := ihmtv1.TrustName(m.GetTrust())
 		if !r.GetCurrent() {
@@ -226,6 +255,12 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
 		}
 		fmt.Fprintf(w, "\n%d. %s  [%s · %s · by %s · id %s · score %.2f]\n", i+1, client.FormatTime(m.GetValidFrom().AsTime()), client.Where(m),
 			state, m.GetAgent().GetName(), m.GetId(), r.GetScore())
+		if from := client.From(m); from != "" {
+			fmt.Fprintf(w, "   from %s\n", from)
+		}
+		if ids := copies[m.GetId()]; len(ids) > 0 {
+			fmt.Fprintf(w, "   (the same text is also stored as %s)\n", strings.Join(ids, ", "))
+		}
 		printContent(w, m, full)
 		for _, n := range r.GetNotices() {
 			fmt.Fprintf(w, "   NOTICE: %s\n", n)
@@ -242,70 +277,100 @@ func printSearch(w io.Writer, resp *ihmtv1.SearchResponse, full bool) {
 // candidates apart, and more questions would only annoy.
 const maxClues = 5
 
-// cmdAsk is search with the clue loop at the terminal: while the answer is
-// ambiguous it shows the candidates and asks for a detail that tells them
-// apart, the way an agent is told to.
+// cmdAsk is search with the clue loop at a terminal: while the answer is
+// ambiguous it shows the candidates, numbered, and asks which one is meant
+// (a number) or for a detail that tells them apart, the way an agent is
+// told to. Anywhere else — stdin a pipe or a file, or --json — nobody is
+// there to answer, so it answers exactly as search does.
 func cmdAsk(e *env, args []string) error {
 	fs, asJSON := e.flags("ask", "QUESTION...")
+	clue := fs.String("clue", "", "a detail that tells apart the candidates of an ambiguous answer")
 	scope := fs.String("scope", "default", "default (global + this project), project, global or all")
 	asOf := fs.String("as-of", "", "answer as things stood on this date (YYYY-MM-DD)")
 	q, err := query(fs, args, "ask a question: ihmt ask who reviews my pull requests")
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return usageError{"ask is interactive; use `ihmt search --json --clue …` in scripts"}
-	}
 	sc, err := searchScope(*scope)
 	if err != nil {
 		return err
 	}
-	return e.withClient(func(c *client.Client) error {
-		return e.ask(c, &ihmtv1.SearchRequest{Query: q, Scope: sc, AsOf: *asOf})
-	})
+	req := &ihmtv1.SearchRequest{Query: q, Clue: *clue, Scope: sc, AsOf: *asOf}
+	if *asJSON || !e.interactive() {
+		return call(e, *asJSON, func(c *client.Client) (*ihmtv1.SearchResponse, error) {
+			return c.Search(e.ctx, req)
+		}, func(resp *ihmtv1.SearchResponse) error {
+			printSearch(e.stdout, req.GetQuery(), resp, false)
+			return nil
+		})
+	}
+	return e.withClient(func(c *client.Client) error { return e.ask(c, req) })
 }
 
-// ask searches until the answer is not ambiguous, asking for a clue each
-// round it is.
+// interactive reports whether a person is at the terminal to answer.
+func (e *env) interactive() bool {
+	if e.tty != nil {
+		return *e.tty
+	}
+	return term.IsTerminal(int(os.Stdin.Fd()))
+}
+
+// ask searches until the answer is not ambiguous, asking each round it is
+// which candidate is meant or for a detail that tells them apart.
 func (e *env) ask(c *client.Client, req *ihmtv1.SearchRequest) error {
-	in := bufio.NewScanner(os.Stdin)
-	clue := ""
+	in := bufio.NewScanner(e.input())
 	for round := 1; ; round++ {
-		req.Clue = clue
 		resp, err := c.Search(e.ctx, req)
 		if err != nil {
 			return err
 		}
 		if resp.GetStatus() != ihmtv1.SearchStatus_SEARCH_STATUS_AMBIGUOUS {
-			printSearch(e.stdout, resp, false)
+			printSearch(e.stdout, req.GetQuery(), resp, false)
 			return nil
 		}
 		if round > maxClues {
 			fmt.Fprintf(e.stdout, "still ambiguous after %d clues; look at each with `ihmt get ID`\n", maxClues)
-			printSearch(e.stdout, resp, false)
+			printSearch(e.stdout, req.GetQuery(), resp, false)
 			return nil
 		}
-		more, ok := e.askClue(in, resp)
+		answer, ok := e.askClue(in, resp)
 		if !ok {
 			return nil
 		}
-		clue = strings.TrimSpace(clue + " " + more)
+		cands := resp.GetCandidates()
+		if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(cands) {
+			got, err := c.Get(e.ctx, &ihmtv1.GetRequest{Id: cands[n-1].GetId(), Scope: req.GetScope()})
+			if err != nil {
+				return err
+			}
+			return e.printMemory(got.GetMemory())
+		}
+		req.Clue = strings.TrimSpace(req.GetClue() + " " + answer)
 	}
 }
 
-// askClue shows an ambiguous answer's candidates and reads a detail that
-// tells them apart; false when the person gives none.
+// input is where ask reads a person's answers.
+func (e *env) input() io.Reader {
+	if e.stdin != nil {
+		return e.stdin
+	}
+	return os.Stdin
+}
+
+// askClue shows an ambiguous answer's candidates, numbered, and reads which
+// one is meant or a detail that tells them apart; false when the person
+// gives neither.
 func (e *env) askClue(in *bufio.Scanner, resp *ihmtv1.SearchResponse) (string, bool) {
 	fmt.Fprintf(e.stdout, "%s Which one do you mean?\n", resp.GetMessage())
-	for _, cand := range resp.GetCandidates() {
-		fmt.Fprintf(e.stdout, "  - %s\n", cand.GetExcerpt())
+	for i, cand := range resp.GetCandidates() {
+		fmt.Fprintf(e.stdout, "  %d. %s (%s): %s\n", i+1, cand.GetId(), client.FormatTime(cand.GetValidFrom().AsTime()), cand.GetExcerpt())
 	}
-	fmt.Fprint(e.stdout, "a detail that tells them apart (empty to stop): ")
+	fmt.Fprintf(e.stdout, "a number (1-%d), or a detail that tells them apart (empty to stop): ", len(resp.GetCandidates()))
 	if !in.Scan() || strings.TrimSpace(in.Text()) == "" {
 		fmt.Fprintln(e.stdout, "\nno clue given; the candidates above are all the memory has")
 		return "", false
 	}
-	return in.Text(), true
+	return strings.TrimSpace(in.Text()), true
 }
 
 func cmdGet(e *env, args []string) error {
@@ -366,7 +431,7 @@ func memoryOf[T interface{ GetMemory() *ihmtv1.Memory }](rpc func(*client.Client
 // printMemory shows one memory with its full header, then its text.
 func (e *env) printMemory(m *ihmtv1.Memory) error {
 	fmt.Fprintf(e.stdout, "id:          %s\nvalid from:  %s\nrecorded at: %s\nscope:       %s\nagent:       %s %s (session %s)\ntrust:       %s\nstatus:      %s\n",
-		m.GetId(), client.FormatTime(m.GetValidFrom().AsTime()), m.GetRecordedAt().AsTime().UTC().Format(time.RFC3339), client.Where(m),
+		m.GetId(), client.FormatTime(m.GetValidFrom().AsTime()), client.FormatTime(m.GetRecordedAt().AsTime()), client.Where(m),
 		m.GetAgent().GetName(), m.GetAgent().GetVersion(), m.GetSessionId(), ihmtv1.TrustName(m.GetTrust()), m.GetStatus())
 	for _, f := range []struct{ label, value string }{
 		{"domain:      ", m.GetDomain()},
@@ -381,9 +446,9 @@ func (e *env) printMemory(m *ihmtv1.Memory) error {
 		}
 	}
 	if t := m.GetTombstone(); t != nil {
-		fmt.Fprintf(e.stdout, "forgotten:   %s by %s: %s\n", t.GetForgottenAt().AsTime().UTC().Format(time.RFC3339), t.GetBy().GetName(), t.GetReason())
+		fmt.Fprintf(e.stdout, "forgotten:   %s by %s: %s\n", client.FormatTime(t.GetForgottenAt().AsTime()), t.GetBy().GetName(), t.GetReason())
 		if t.GetPurgedAt() != nil {
-			fmt.Fprintf(e.stdout, "purged:      %s (text removed)\n", t.GetPurgedAt().AsTime().UTC().Format(time.RFC3339))
+			fmt.Fprintf(e.stdout, "purged:      %s (text removed)\n", client.FormatTime(t.GetPurgedAt().AsTime()))
 		}
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimRight(m.GetContent(), "\n"))

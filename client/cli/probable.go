@@ -20,7 +20,7 @@ func printProbable(e *env, links []*ihmtv1.ProbableLink) {
 	for _, p := range links {
 		o, n := p.GetOld(), p.GetNew()
 		fmt.Fprintf(e.stdout, "  %s (%s) → %s (%s)  %.0f%%, about %s\n    %s\n    %s\n",
-			o.GetId(), day(o.GetValidFrom()), n.GetId(), day(n.GetValidFrom()), 100*p.GetConfidence(), strings.Join(p.GetAbout(), ", "),
+			o.GetId(), day(o.GetValidFrom()), n.GetId(), day(n.GetValidFrom()), 100*p.GetConfidence(), strings.Join(aboutWords(p), ", "),
 			ihmtv1.Excerpt(o.GetContent(), ihmtv1.CandidateExcerptRunes), ihmtv1.Excerpt(n.GetContent(), ihmtv1.CandidateExcerptRunes))
 	}
 }
@@ -37,4 +37,18 @@ func cmdUnlink(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "%s is no longer taken as superseded by %s; it answers as current again\n", pos[0], pos[1])
 		return nil
 	})
+}
+
+// aboutWords are what a probable link is about, as the two memories wrote
+// them ("Redis, cache"), not the index's stems ("redi, cach").
+func aboutWords(p *ihmtv1.ProbableLink) []string {
+	written := client.AsWritten(p.GetOld().GetContent()+" "+p.GetNew().GetContent(), p.GetAbout())
+	out := make([]string, len(p.GetAbout()))
+	for i, t := range p.GetAbout() {
+		out[i] = t
+		if w, ok := written[t]; ok {
+			out[i] = w
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -78,8 +79,38 @@ func scalar(v any, fd protoreflect.FieldDescriptor) any {
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		return ordered(v, fd.Message())
+	case protoreflect.EnumKind:
+		if s, ok := v.(string); ok {
+			return enumWord(fd.Enum(), s)
+		}
 	}
 	return v
+}
+
+// enumWord is an enum value as people and scripts read it — the word the
+// wire's vocabulary uses ("project", "verified", "not_found"), never the
+// generated name ("SCOPE_PROJECT"): the value's name without the prefix all
+// of its enum's values share, in lower case, and a default value
+// ("SEARCH_SCOPE_DEFAULT_UNSPECIFIED") without "_unspecified". The shim,
+// `export` and the CLI's text all say the same words.
+func enumWord(ed protoreflect.EnumDescriptor, name string) string {
+	values := ed.Values()
+	prefix := ""
+	if values.Len() > 0 {
+		prefix = string(values.Get(0).Name())
+	}
+	for i := 1; i < values.Len(); i++ {
+		n := string(values.Get(i).Name())
+		for !strings.HasPrefix(n, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	prefix = prefix[:strings.LastIndexByte(prefix, '_')+1] // whole words only
+	word := strings.ToLower(strings.TrimPrefix(name, prefix))
+	if w, ok := strings.CutSuffix(word, "_unspecified"); ok && w != "" {
+		return w
+	}
+	return word
 }
 
 // isWellKnown: a Timestamp, Duration or wrapper has its own JSON form

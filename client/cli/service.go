@@ -171,10 +171,10 @@ func (e *env) serviceConfig(h *host) (unitfile.Config, error) {
 }
 
 func cmdService(e *env, args []string) error {
-	if len(args) == 0 {
-		return usageError{"say install, uninstall or status"}
+	sub, args, err := subcommand("service", args)
+	if err != nil {
+		return err
 	}
-	sub, args := args[0], args[1:]
 	fs, asJSON := e.flags("service "+sub, "")
 	var dryRun *bool
 	if sub == "install" || sub == "uninstall" {

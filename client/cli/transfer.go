@@ -25,7 +25,7 @@ import (
 // a store of the original Python IHMT can be migrated.
 
 func cmdExport(e *env, args []string) error {
-	fs, _ := e.flags("export", "> memories.jsonl")
+	fs, asJSON := e.flags("export", "> memories.jsonl")
 	scope := fs.String("scope", "all", "all (every project), default (global + this project), project or global")
 	if err := noArgs(fs, args); err != nil {
 		return err
@@ -34,14 +34,16 @@ func cmdExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return e.withClient(func(c *client.Client) error { return e.export(c, sc, *scope) })
+	return e.withClient(func(c *client.Client) error { return e.export(c, sc, *scope, *asJSON) })
 }
 
 // export writes every record in scope (its word) to stdout, with progress
-// on stderr.
-func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string) error {
+// and the closing count on stderr. The records are JSON lines whether or
+// not --json is given; with it, the count is a JSON object too, and no
+// progress is shown.
+func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string, asJSON bool) error {
 	w := bufio.NewWriter(e.stdout)
-	n, prog := 0, e.progress(false)
+	n, prog := 0, e.progress(asJSON)
 	for offset := int64(0); ; {
 		resp, err := c.Export(e.ctx, &ihmtv1.ExportRequest{Scope: sc, Offset: offset})
 		if err != nil {
@@ -60,6 +62,11 @@ func (e *env) export(c *client.Client, sc ihmtv1.SearchScope, scope string) erro
 	prog.clear()
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("write export: %w", err)
+	}
+	if asJSON {
+		b, _ := json.Marshal(map[string]any{"exported": n, "scope": scope})
+		fmt.Fprintf(e.stderr, "%s\n", b)
+		return nil
 	}
 	fmt.Fprintf(e.stderr, "exported %s (%s)\n", plural(n, "memory", "memories"), scope)
 	return nil

@@ -39,3 +39,28 @@ func TestRootDir(t *testing.T) {
 		})
 	}
 }
+
+func TestAboveProjects(t *testing.T) {
+	top := tree(t, map[string]string{"home/you/notes/a.md": "x\n", "home/dots/.git/HEAD": "ref: refs/heads/main\n", "home/dots/src/x.go": "package x\n"})
+	home := filepath.Join(top, "home", "you")
+	for _, c := range []struct {
+		name      string
+		dir, home string
+		want      bool
+	}{
+		{"the home directory", home, home, true},
+		{"a directory above it", filepath.Join(top, "home"), home, true},
+		{"the filesystem root", "/", home, true},
+		{"a directory under it is a project of its own", filepath.Join(home, "notes"), home, false},
+		{"a home that is a repository is its project", filepath.Join(top, "home", "dots"), filepath.Join(top, "home", "dots"), false},
+		{"a sibling of home", filepath.Join(top, "home", "dots", "src"), home, false},
+		{"no home known", home, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := AboveProjects(c.dir, c.home)
+			if err != nil || got != c.want {
+				t.Errorf("AboveProjects(%q, %q) = %v, %v; want %v", c.dir, c.home, got, err, c.want)
+			}
+		})
+	}
+}

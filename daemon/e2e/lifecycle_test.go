@@ -40,7 +40,7 @@ func TestSecondDaemonRefused(t *testing.T) {
 		Status string `json:"status"`
 	}
 	e.cliJSON(t, &s, e.environ("github.com/ihmt-e2e/second"), "save", "--json", "the first daemon still takes saves after refusing a second")
-	if s.Status != "SAVE_STATUS_SAVED" {
+	if s.Status != "saved" {
 		t.Errorf("save through the first daemon: %+v", s)
 	}
 
@@ -84,7 +84,7 @@ func TestRacingCLIsStartOneDaemon(t *testing.T) {
 			ID     string `json:"id"`
 			Status string `json:"status"`
 		}
-		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &s) != nil || s.Status != "SAVE_STATUS_SAVED" {
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &s) != nil || s.Status != "saved" {
 			t.Errorf("racer %d: %s", i, r)
 			continue
 		}

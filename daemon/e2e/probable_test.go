@@ -29,7 +29,7 @@ func TestProbableSupersessionThroughCLI(t *testing.T) {
 		}
 	}
 	e.cliJSON(t, &found, env, "search", "--json", "what runs the session cache?")
-	if found.Status != "SEARCH_STATUS_FOUND" || len(found.Results) < 2 || found.Results[0].Memory.ID != nw.ID || found.Results[1].Current {
+	if found.Status != "found" || len(found.Results) < 2 || found.Results[0].Memory.ID != nw.ID || found.Results[1].Current {
 		t.Fatalf("the correction should answer, the old memory below it outdated: %+v", found)
 	}
 	if n := found.Results[1].Notices; len(n) == 0 || !strings.HasPrefix(n[0], "PROBABLY OUTDATED") {

@@ -76,10 +76,10 @@ func TestSameScenarioThroughCLIAndShim(t *testing.T) {
 	var a, g cliSaved
 	e.cliJSON(t, &a, envA, "save", "--json", textA)
 	e.cliJSON(t, &g, envA, "save", "--json", "--scope", "global", textG)
-	if a.Status != "SAVE_STATUS_SAVED" || a.Memory.Scope != "SCOPE_PROJECT" || a.Memory.Project != projA || a.Memory.Agent.Name != "ihmt-cli" {
+	if a.Status != "saved" || a.Memory.Scope != "project" || a.Memory.Project != projA || a.Memory.Agent.Name != "ihmt-cli" {
 		t.Errorf("ihmt save in project a: %+v", a)
 	}
-	if g.Status != "SAVE_STATUS_SAVED" || g.Memory.Scope != "SCOPE_GLOBAL" || g.Memory.Project != "" {
+	if g.Status != "saved" || g.Memory.Scope != "global" || g.Memory.Project != "" {
 		t.Errorf("ihmt save --scope global: %+v", g)
 	}
 
@@ -100,7 +100,7 @@ func TestSameScenarioThroughCLIAndShim(t *testing.T) {
 	}
 	var found cliAnswer
 	e.cliJSON(t, &found, envB, "search", "--json", "when does project b deploy to tundra9")
-	if found.Status != "SEARCH_STATUS_FOUND" || found.Results[0].Memory.ID != b.ID {
+	if found.Status != "found" || found.Results[0].Memory.ID != b.ID {
 		t.Fatalf("ihmt search in project b for the agent's memory: %+v", found)
 	}
 	if m := found.Results[0].Memory; m.Agent.Name != "agent-7" || m.Agent.Version != "1.0" || m.SessionID == "" || m.Content != textB {
@@ -128,7 +128,7 @@ func TestSameScenarioThroughCLIAndShim(t *testing.T) {
 	}
 	var cliAll cliAnswer
 	e.cliJSON(t, &cliAll, envB, "search", "--json", "--scope", "all", queryA)
-	if cliAll.Status != "SEARCH_STATUS_FOUND" || cliAll.Results[0].Memory.ID != a.ID {
+	if cliAll.Status != "found" || cliAll.Results[0].Memory.ID != a.ID {
 		t.Errorf("ihmt search --scope all in project b: %+v", cliAll)
 	}
 	var resp struct {
@@ -152,7 +152,7 @@ func TestSameScenarioThroughCLIAndShim(t *testing.T) {
 	}
 	var cliG cliAnswer
 	e.cliJSON(t, &cliG, envB, "search", "--json", queryG)
-	if cliG.Status != "SEARCH_STATUS_FOUND" || cliG.Results[0].Memory.ID != g.ID {
+	if cliG.Status != "found" || cliG.Results[0].Memory.ID != g.ID {
 		t.Errorf("ihmt search in project b, global memory: %+v", cliG)
 	}
 }

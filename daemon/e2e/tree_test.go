@@ -109,7 +109,7 @@ func TestTreeThroughCLI(t *testing.T) {
 		} `json:"results"`
 	}
 	e.cliJSON(t, &a, alpha, "search", "--json", "which service listens on port 8007?")
-	if a.Status != "SEARCH_STATUS_FOUND" || a.Results[0].Memory.ID != saved[7] || !a.Coverage.Exhaustive || len(a.Results[0].TreePath) == 0 {
+	if a.Status != "found" || a.Results[0].Memory.ID != saved[7] || !a.Coverage.Exhaustive || len(a.Results[0].TreePath) == 0 {
 		t.Fatalf("search names where the answer sits in the tree: %+v", a)
 	}
 

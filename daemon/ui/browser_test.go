@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -111,13 +114,28 @@ type scene struct {
 // explore: the outline lists a memory, which opens with its header.
 func (s *scene) explore() {
 	s.t.Helper()
-	b := s.b
+	t, b := s.t, s.b
 	b.do("expand the outline", chromedp.Click(chromedp.CSS("#explore-expand")))
 	b.waitTrue("the outline lists a memory", `document.querySelector("#outline").textContent.includes("I live in Lisbon")`)
 	b.openLeaf("I live in Lisbon")
 	b.waitTrue("the memory opens", `document.querySelector("#memory pre.content")?.textContent === `+jsString(textLisbon))
 	b.waitTrue("its audit entries load", `document.querySelector("#memory .entries table") !== null`)
+	// Times read as the CLI prints them (client.FormatTime): the date alone
+	// for a date, else the date and minute in UTC — never a locale's form.
+	times := run(b, "read the memory's times", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#memory dl.fields dd")].map(d => d.textContent).filter(x => /^\d{4}-/.test(x))`))
+	if len(times) < 2 || times[0] != "2024-06-01" || !regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$`).MatchString(times[1]) {
+		t.Errorf("the memory's valid-from and recorded-at read %q: want 2024-06-01 and YYYY-MM-DD HH:MM UTC", times)
+	}
 	b.waitTrue("the outline shows agents and trust", `document.querySelectorAll("#outline .meta .chip.trust-verified").length > 0`)
+	// The memory a later one superseded carries the OUTDATED chip; the
+	// later one does not (its positive twin).
+	meta := func(words string) string {
+		return `[...document.querySelectorAll("#outline li.leaf")].find(li => li.textContent.includes(` + jsString(words) + `))?.querySelector(".meta")?.textContent || ""`
+	}
+	b.waitTrue("the superseded memory is marked OUTDATED", "("+meta(textMadrid)+`).includes("OUTDATED")`)
+	if got := run(b, "read the current memory's chips", chromedp.Evaluate[string](meta(textLisbon))); strings.Contains(got, "OUTDATED") || got == "" {
+		t.Errorf("the current memory's chips %q: want them shown, without OUTDATED", got)
+	}
 	b.shot("explore")
 }
 
@@ -170,6 +188,12 @@ func (s *scene) diagnose() {
 	if verdict != "found" || !strings.Contains(first, "Lisbon") {
 		t.Errorf("search where do I live: verdict %q, first %q: want found, Lisbon", verdict, first)
 	}
+	// The superseded memory's row names what corrected it.
+	row := `[...document.querySelectorAll("table.ranking tbody tr")].find(tr => tr.querySelector("td:nth-child(3)").textContent === ` + jsString(textMadrid) + `)`
+	by := strings.TrimSpace(run(b, "read Corrected by", chromedp.Evaluate[string](row+`?.querySelector("td:nth-child(8)")?.textContent || ""`)))
+	if by != s.ids[textLisbon] {
+		t.Errorf("Madrid's Corrected by %q, want %s (the Lisbon memory)", by, s.ids[textLisbon])
+	}
 	b.shot("diagnose")
 }
 
@@ -196,6 +220,25 @@ func (s *scene) timeline() {
 	if n := probable(); n != 1 {
 		t.Fatalf("positive control: the CLI lists %d probable successors, want the seeded one", n)
 	}
+	// What the link is about reads as the memories wrote it, not as stems.
+	about := run(b, "read what the probable link is about", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#probable-out .card.probable p .chip")].map(c => c.textContent)`))
+	pair := run(b, "read the pair's texts", chromedp.Evaluate[string](`[...document.querySelectorAll("#probable-out .card.probable .side .text")].map(p => p.textContent).join(" ")`))
+	words := strings.FieldsFunc(pair, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(about) == 0 {
+		t.Error("the probable link shows nothing it is about")
+	}
+	for _, a := range about {
+		written := slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, a) })
+		stem := slices.ContainsFunc(words, func(w string) bool {
+			return len(w) > len(a) && strings.HasPrefix(strings.ToLower(w), strings.ToLower(a))
+		})
+		if stem && !written {
+			t.Errorf("the probable link is about %q, the start of a word the memories wrote (a stem); about %v, the pair %q", a, about, pair)
+		}
+	}
+	if !slices.Contains(about, "Redis") { // the stem "redi", as written
+		t.Errorf("the probable link's about %v lacks Redis as written", about)
+	}
 	b.do("undo the probable successor", chromedp.Click(chromedp.CSS("#probable-out .card.probable button.undo")),
 		chromedp.WaitVisible(chromedp.CSS("#probable-out .done")))
 	if n := probable(); n != 0 {
@@ -216,7 +259,7 @@ func (s *scene) review() {
 	b.do("approve with a note", chromedp.SendKeys(chromedp.CSS(card+" textarea"), "checked in the browser"),
 		chromedp.Click(chromedp.CSS(card+" button.primary")), chromedp.WaitVisible(chromedp.CSS(card+" .done")))
 	got, err := ihmt("get", pending, "--json")
-	if err != nil || !strings.Contains(got, `"TRUST_VERIFIED"`) || !strings.Contains(got, "checked in the browser") {
+	if err != nil || !strings.Contains(got, `"trust": "verified"`) || !strings.Contains(got, "checked in the browser") {
 		t.Errorf("ihmt get %s after approval: %v\n%s", pending, err, got)
 	}
 	b.shot("review-approved")
@@ -253,20 +296,73 @@ func (s *scene) spanish() {
 	b.shot("explore-es")
 	b.do("Diagnose in Spanish", chromedp.Click(chromedp.CSS("#tab-diagnose")), chromedp.Click(chromedp.CSS(`#search-form button[type="submit"]`)))
 	b.waitTrue("the verdict in Spanish", `document.querySelector("[data-verdict] .value")?.textContent === "Encontrado"`)
+	// The daemon's sentences too: the verdict's message, where it looked,
+	// the notice on the superseded memory.
+	b.waitTrue("the daemon's message in Spanish", `document.querySelector("#search-out .why p")?.textContent.startsWith("Encontrado en global + proyecto ")`)
+	b.waitTrue("the notice in Spanish", `[...document.querySelectorAll("#search-out .notice-line")].some(n => n.textContent.startsWith("DESACTUALIZADA: el "))`)
 	b.shot("diagnose-es")
 }
 
-// narrow: a narrow window scrolls only down.
+// narrow: at 420 pixels every screen scrolls only down, the timeline's
+// dates do not overlap and a value that became true today is wide enough
+// to read. Each screen is saved as a screenshot.
 func (s *scene) narrow() {
 	s.t.Helper()
 	t, b := s.t, s.b
-	b.do("narrow window", chromedp.EmulateViewport(420, 900, chromedp.EmulateScale(2)), chromedp.Click(chromedp.CSS("#tab-explore")),
-		chromedp.WaitVisible(chromedp.CSS("#outline .tree-btn")))
-	if run(b, "no sideways scroll", chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`)) {
-		wide := run(b, "what is too wide", chromedp.Evaluate[[]string](`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map(e => e.tagName + "." + e.className + "#" + e.id)`))
-		t.Errorf("on a narrow window the page scrolls sideways: %v", wide)
+	b.do("English again", chromedp.Click(chromedp.CSS(`.lang button[data-lang="en"]`)))
+	b.do("narrow window", chromedp.EmulateViewport(420, 900, chromedp.EmulateScale(2)))
+	for _, sc := range []struct{ name, ready string }{
+		{"explore", "#outline .tree-btn"},
+		{"diagnose", "#search-out [data-verdict]"},
+		{"timeline", "#timeline-out .fact-row"},
+		{"review", "#review-out .card, #review-out .empty"},
+		{"audit", "#audit-out .grid"},
+	} {
+		b.do("open "+sc.name, chromedp.Click(chromedp.CSS("#tab-"+sc.name)), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
+		if sc.name == "explore" {
+			b.openLeaf("I live in Madrid")
+			b.waitTrue("the memory opens", `document.querySelector("#memory .entries table, #memory .entries .hint") !== null`)
+		}
+		if run(b, "no sideways scroll", chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`)) {
+			wide := run(b, "what is too wide", chromedp.Evaluate[[]string](`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map(e => e.tagName + "." + e.className + "#" + e.id)`))
+			t.Errorf("%s on a narrow window scrolls sideways: %v", sc.name, wide)
+		}
+		b.shot(sc.name + "-narrow")
 	}
-	b.shot("explore-narrow")
+	// The timeline (the screen open now is audit: back to it).
+	b.do("open timeline", chromedp.Click(chromedp.CSS("#tab-timeline")), chromedp.WaitVisible(chromedp.CSS("#timeline-out .fact-row")))
+	overlap := run(b, "the axis's dates", chromedp.Evaluate[[]string](`(() => {
+		const r = [...document.querySelectorAll("#timeline-out .axis span")].map(e => e.getBoundingClientRect());
+		const out = [];
+		for (let i = 1; i < r.length; i++) if (r[i].left < r[i-1].right) out.push(i);
+		const track = document.querySelector("#timeline-out .axis").getBoundingClientRect();
+		if (r.length < 2 || r[0].left < track.left - 1 || r[r.length-1].right > track.right + 1) out.push("outside");
+		return out.map(String);
+	})()`))
+	if len(overlap) > 0 {
+		t.Errorf("the timeline's dates overlap or leave the axis at 420 px: %v", overlap)
+	}
+	narrowest := run(b, "the narrowest value", chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll("#timeline-out .seg")].map(e => e.getBoundingClientRect().width))`))
+	if narrowest < 60 {
+		t.Errorf("a value on the timeline is %.0f px wide at 420 px: too narrow to read", narrowest)
+	}
+	// Positive control of the overlap check: the five dates of the wide
+	// layout, drawn in this width, do overlap.
+	crowded := run(b, "five dates in 420 px", chromedp.Evaluate[bool](`(() => {
+		const axis = document.querySelector("#timeline-out .axis");
+		const saved = axis.innerHTML;
+		axis.replaceChildren(...[0, 25, 50, 75, 100].map(q => { const s = document.createElement("span"); s.textContent = "2026-12-07"; s.style.left = q + "%"; return s; }));
+		const r = [...axis.querySelectorAll("span")].map(e => e.getBoundingClientRect());
+		axis.innerHTML = saved;
+		return r.some((x, i) => i > 0 && x.left < r[i-1].right);
+	})()`))
+	if !crowded {
+		t.Error("positive control: five dates in a 420 px axis did not overlap; is the check measuring?")
+	}
+	// The bare address, without the token: a page that says what to run.
+	b.do("the bare address without its cookie", chromedp.Navigate(strings.Replace(s.address, "127.0.0.1", "localhost", 1)))
+	b.waitTrue("the no-token page", `document.body.textContent.includes("ihmt ui") && getComputedStyle(document.querySelector("main")).borderRadius !== "0px"`)
+	b.shot("no-token-narrow")
 }
 
 // doctorPage runs `ihmt doctor --json` and returns its page check's finding.

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
+	"encoding/base64"
 	"io/fs"
 	"net"
 	"net/http"
@@ -85,6 +87,10 @@ func (g guard) wrap(next http.Handler) http.Handler {
 			return
 		}
 		if !g.cookieOK(r) {
+			if isPageLoad(r) {
+				noTokenPage(w)
+				return
+			}
 			refuse(w, http.StatusUnauthorized, "no valid token: open the address `ihmt ui` prints (the token changes each time the daemon starts)")
 			return
 		}
@@ -122,7 +128,7 @@ func (g guard) tradeToken(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if !g.tokenOK(r.URL.Query().Get("token")) {
-		refuse(w, http.StatusUnauthorized, "wrong token: open the address `ihmt ui` prints (the token changes each time the daemon starts)")
+		noTokenPage(w)
 		return true
 	}
 	http.SetCookie(w, &http.Cookie{Name: g.cookie(), Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
@@ -149,6 +155,39 @@ func refuse(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(code)
 	w.Write([]byte(msg + "\n"))
+}
+
+// isPageLoad reports whether a request is a person opening the page (the
+// address typed or bookmarked), not the page's script or an asset.
+func isPageLoad(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == "/"
+}
+
+// noToken is the page a person sees at an address without its key: what
+// happened and what to run, in English and Spanish. It is a file of the
+// page's assets; its one inline stylesheet is allowed by its hash, so the
+// policy still allows no inline script or style but this one.
+var noToken, noTokenCSP = func() ([]byte, string) {
+	b, err := assets.ReadFile("assets/notoken.html")
+	if err != nil {
+		panic("the page's assets lack notoken.html: " + err.Error())
+	}
+	_, rest, _ := strings.Cut(string(b), "<style>")
+	css, _, ok := strings.Cut(rest, "</style>")
+	if !ok {
+		panic("notoken.html has no <style> block")
+	}
+	sum := sha256.Sum256([]byte(css))
+	return b, "default-src 'self'; script-src 'self'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}()
+
+// noTokenPage answers a page load without a valid key with noToken.
+func noTokenPage(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", noTokenCSP)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusUnauthorized)
+	w.Write(noToken)
 }
 
 // listenLoopback listens on 127.0.0.1:port, refusing other users' processes

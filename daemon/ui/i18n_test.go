@@ -64,3 +64,46 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestServerWords: each of the daemon's sentences the page translates
+// has a translation with exactly its placeholders, and the sentences are
+// the ones the daemon writes (a sample checked against its wording).
+func TestServerWords(t *testing.T) {
+	src, err := os.ReadFile("assets/i18n.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(src), "window.IHMT_SERVER = {")
+	if !ok {
+		t.Fatal("i18n.js has no IHMT_SERVER table")
+	}
+	pairs := regexp.MustCompile(`(?s)\[\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\s*\]`).FindAllStringSubmatch(block, -1)
+	if len(pairs) < 15 {
+		t.Fatalf("read %d sentences: is the test reading the table?", len(pairs))
+	}
+	holes := func(s string) string {
+		var out []string
+		for _, m := range regexp.MustCompile(`\{\w+\}`).FindAllString(s, -1) {
+			out = append(out, m)
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		if holes(p[1]) != holes(p[2]) {
+			t.Errorf("%q → %q: placeholders %s, translated %s", p[1], p[2], holes(p[1]), holes(p[2]))
+		}
+		if seen[p[1]] {
+			t.Errorf("%q is listed twice", p[1])
+		}
+		seen[p[1]] = true
+	}
+	// The sentences a seeded search and notice produce are listed (the
+	// daemon's wording in pkg/store and pkg/timeline).
+	for _, want := range []string{"Found in {where}.", "{n} memories match about equally.", "OUTDATED: On {old_date} you said {old}; on {new_date} you said {new}.", "global + project {project}"} {
+		if !seen[want] {
+			t.Errorf("the table lacks %q", want)
+		}
+	}
+}

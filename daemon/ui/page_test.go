@@ -3,6 +3,8 @@ package ui_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -274,6 +276,30 @@ func TestTokenTrade(t *testing.T) {
 		if code != http.StatusUnauthorized || hdr.Get("Set-Cookie") != "" {
 			t.Errorf("token %q: %d, cookie %q: want 401 and no cookie", tok, code, hdr.Get("Set-Cookie"))
 		}
+	}
+	// The person who opens the bare address (a bookmark after a restart,
+	// the token lost) gets a page that says what to run, in both
+	// languages, styled by the one inline stylesheet its policy allows by
+	// hash; the page's script or an asset without the token gets the plain
+	// refusal, and the page itself (the positive control) its own HTML.
+	code, hdr, body := p.do(t, request{method: http.MethodGet, path: "/", noCookie: true})
+	csp := hdr.Get("Content-Security-Policy")
+	if code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("Content-Type"), "text/html") || !bytes.Contains(body, []byte("<pre>ihmt ui</pre>")) ||
+		!bytes.Contains(body, []byte(`lang="es"`)) || !strings.Contains(csp, "style-src 'sha256-") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("the bare address: %d %q, CSP %q:\n%s", code, hdr.Get("Content-Type"), csp, body)
+	}
+	checkHeaders(t, hdr)
+	_, rest, _ := strings.Cut(string(body), "<style>")
+	css, _, _ := strings.Cut(rest, "</style>")
+	sum := sha256.Sum256([]byte(css))
+	if !strings.Contains(csp, base64.StdEncoding.EncodeToString(sum[:])) {
+		t.Errorf("the policy's hash is not the stylesheet's: %q", csp)
+	}
+	if code, hdr, body := p.do(t, request{method: http.MethodGet, path: "/static/app.js", noCookie: true}); code != http.StatusUnauthorized || strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
+		t.Errorf("an asset without the token: %d %q %.80s", code, hdr.Get("Content-Type"), body)
+	}
+	if code, _, body := p.do(t, request{method: http.MethodGet, path: "/"}); code != http.StatusOK || bytes.Contains(body, []byte("<pre>ihmt ui</pre>")) {
+		t.Errorf("the page with its cookie: %d %.80s", code, body)
 	}
 	// localhost is the page's other name; a rebinding name is not.
 	if code, _, _ := p.do(t, request{method: http.MethodGet, path: "/", host: "localhost:" + strconv.Itoa(p.port)}); code != http.StatusOK {

@@ -94,7 +94,7 @@ func (s *Store) checkIntake(in intake) (terms, error) {
 	// neither stored nor logged, and the answer never repeats it.
 	found := append(screen.Secrets(in.text), screen.Field("domain", in.domain)...)
 	if found = append(found, screen.Field("tags", strings.Join(in.tags, " "))...); len(found) > 0 {
-		return terms{refused: s.refuseSecret(in.caller, found)}, nil
+		return terms{refused: s.refuseSecret(in.caller, found, !in.stated)}, nil
 	}
 	t.trust, t.note = s.screenTrust(in)
 	return t, nil
@@ -352,13 +352,19 @@ func holdInstructions(l *leaf.Leaf) {
 }
 
 // refuseSecret logs a refused secret by kind and position only, and
-// returns the answer for the caller.
-func (s *Store) refuseSecret(c Caller, found []screen.Finding) string {
+// returns the answer for the caller: for a document, how to ingest the
+// rest of it, since one key in a test fixture refuses the whole file.
+func (s *Store) refuseSecret(c Caller, found []screen.Finding, document bool) string {
 	what := make([]string, len(found))
 	for i, f := range found {
 		what[i] = f.String()
 	}
 	s.log.Warn("refused a save holding a likely secret", "agent", c.Agent.Name, "session", c.Session, "found", strings.Join(what, "; "))
+	if document {
+		return fmt.Sprintf("Not stored: the document holds %s, and secrets never go into the memory, so nothing of it was stored. "+
+			"To keep the rest, redact the secret (write where it is kept, or REDACTED, in its place) and ingest the document again; or leave the document out.",
+			strings.Join(what, ", and "))
+	}
 	return fmt.Sprintf("Not saved: the text holds %s. Secrets never go into the memory: remove it (say where the secret is kept instead, e.g. \"the token is in 1Password\") and save again.",
 		strings.Join(what, ", and "))
 }

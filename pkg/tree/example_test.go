@@ -57,11 +57,11 @@ func Example() {
 	// Output:
 	// branches written: 3
 	// I prefer tabs over spaces. (global|personal)
-	// The staging database runs PostgreSQL 17. [layer 2, 2 items] (global|software.go)
-	//   The staging database runs PostgreSQL 17. [layer 1, 2 items]
+	// deploy, database, staging, Migrations [layer 2, 2 items] (global|software.go)
+	//   PostgreSQL, every, goose, Migrations [layer 1, 2 items]
 	//     The staging database runs PostgreSQL 17.
 	//     Migrations run with goose before every deploy.
-	//   Deploys go out on Tuesdays after the database backup. [layer 1, 2 items]
+	//   database, Tuesdays, backed, backup [layer 1, 2 items]
 	//     The staging database is backed up nightly.
 	//     Deploys go out on Tuesdays after the database backup.
 	// path of leaf 3: 2 branches

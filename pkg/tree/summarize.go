@@ -33,10 +33,14 @@ const (
 // ones that tell branches apart — and otherwise from the siblings alone
 // (1 + ln(children/df)).
 //
-// A leaf is described by its title (or its first sentence), the start of
-// its text as the excerpt and its top terms as keywords (tokenize decides
-// what a term is and drops English and Spanish stop words). A branch's
-// title is its children's sentence covering the most of its top terms.
+// A leaf is described by its title (or its first sentence that is words,
+// not key or certificate material), the start of its text as the excerpt
+// and its top terms as keywords (tokenize decides what a term is and drops
+// English and Spanish stop words). A branch's title says what its children
+// have in common: its top terms — those two or more children share first
+// — as the children wrote them ("PostgreSQL", not the stem "postgresql"),
+// never one child's sentence; a branch whose terms no child wrote out
+// falls back to the sentence covering most of them.
 type Extractive struct {
 	// Rarity weighs a term by how rare it is in the whole memory; nil
 	// weighs terms by their rarity among a branch's children only.
@@ -47,7 +51,7 @@ type Extractive struct {
 func (x Extractive) Describe(it Item) ChildSummary {
 	text := collapseSpace(it.Text)
 	title := collapseSpace(it.Title)
-	if title == "" {
+	if title == "" || material(title) {
 		title = firstSentence(it.Text)
 	}
 	return ChildSummary{
@@ -125,7 +129,102 @@ func (x Extractive) Summarize(group string, children []ChildSummary) (string, []
 	stats, sentences := childStats(children)
 	score := x.branchScores(stats, len(children))
 	terms := topKeys(score, branchKeywords)
+	if title := sharedTitle(stats, score, sentences); title != "" {
+		return clipText(title, titleLen), terms
+	}
 	return clipText(bestSentence(sentences, terms, score), titleLen), terms
+}
+
+// titleTerms is how many terms a branch's title names.
+const titleTerms = 4
+
+// sharedTitle names a branch by what its children share: its best terms
+// that two or more children use, then its best others, up to titleTerms,
+// each as a child wrote it, joined by commas. A name — a word written
+// with a capital inside a sentence, or with a digit ("Madrid", "GitHub",
+// "Postgres 15") — counts double here: it says what a group is about
+// better than the common words its members share. Terms no child's title
+// or excerpt spells out (a stem from deeper in a text), light words and
+// noise (hashes, encoded keys) are left out; "" when no term is left.
+func sharedTitle(stats map[string]*termStat, score map[string]float64, sentences []sentence) string {
+	written, named := surfaces(sentences)
+	weight := make(map[string]float64, len(score))
+	for t, sc := range score {
+		weight[t] = sc
+		if named[t] {
+			weight[t] = 2 * sc
+		}
+	}
+	ranked := topKeys(weight, len(weight))
+	var words []string
+	for _, shared := range []bool{true, false} {
+		for _, t := range ranked {
+			w, ok := written[t]
+			if len(words) == titleTerms || !ok || (stats[t].df >= 2) != shared || noise(t) || tokenize.IsLight(t) || slices.Contains(words, w) {
+				continue
+			}
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, ", ")
+}
+
+// surfaces maps each term of the sentences to the word that spelled it
+// first, as written: "postgresql" → "PostgreSQL", "kubernet" →
+// "Kubernetes". A compound ("parseHTTPRequest") spells its joined term
+// only, not its parts. named holds the terms some sentence writes as a
+// name: with a capital letter other than at the sentence's start, or with
+// a digit.
+func surfaces(sentences []sentence) (written map[string]string, named map[string]bool) {
+	written, named = make(map[string]string), make(map[string]bool)
+	for _, s := range sentences {
+		for i, w := range strings.FieldsFunc(s.text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			var terms []string
+			tokenize.Each(w, func(t string) { terms = append(terms, t) })
+			if len(terms) == 0 {
+				continue
+			}
+			t := terms[len(terms)-1] // the word's own term, or a compound's joined one
+			if len(terms) > 2 && t != strings.ToLower(w) {
+				continue
+			}
+			if _, seen := written[t]; !seen {
+				written[t] = w
+			}
+			capital := strings.IndexFunc(w, unicode.IsUpper)
+			if capital > 0 || capital == 0 && i > 0 || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+				named[t] = true
+			}
+		}
+	}
+	return written, named
+}
+
+// noise reports whether a term is material rather than a word: a long
+// run of letters and digits mixed (a hash, a key's base64, an id).
+func noise(t string) bool {
+	if len(t) >= 30 {
+		return true
+	}
+	digits := strings.IndexFunc(t, unicode.IsDigit) >= 0
+	letters := strings.IndexFunc(t, unicode.IsLetter) >= 0
+	return len(t) >= 12 && digits && letters
+}
+
+// material reports whether a line is key or certificate material, or an
+// encoded blob, rather than words a title could be made of: PEM armour
+// ("-----BEGIN CERTIFICATE-----"), or a line that is mostly one long run
+// without spaces.
+func material(line string) bool {
+	line = strings.TrimSpace(line)
+	if strings.HasPrefix(line, "-----") && strings.HasSuffix(line, "-----") {
+		return true
+	}
+	longest := 0
+	for _, f := range strings.Fields(line) {
+		longest = max(longest, len(f))
+	}
+	return longest >= 40 && longest*2 >= len(line)
 }
 
 // termStat is how much a branch's children use a term: tf sums their
@@ -245,11 +344,12 @@ func collapseSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// firstSentence returns the first sentence of text's first non-blank line.
+// firstSentence returns the first sentence of text's first line that is
+// words: not blank, not key or certificate material. "" when none is.
 func firstSentence(text string) string {
 	for line := range strings.Lines(text) {
 		line = collapseSpace(line)
-		if line == "" {
+		if line == "" || material(line) {
 			continue
 		}
 		if s := splitSentences(line); len(s) > 0 {
@@ -260,16 +360,18 @@ func firstSentence(text string) string {
 	return ""
 }
 
-// splitSentences cuts s after '.', '!', '?' or ';' followed by a space.
+// splitSentences cuts s after '.', '!' or '?' followed by a space. Not
+// after ';': "Redis is gone; Valkey runs the cache" is one thought, and its
+// first half alone says the opposite of the whole.
 func splitSentences(s string) []string {
 	var out []string
 	start := 0
 	for i := 0; i+1 < len(s); i++ {
 		switch s[i] {
-		case '.', '!', '?', ';':
+		case '.', '!', '?':
 			if s[i+1] == ' ' {
 				if p := strings.TrimSpace(s[start : i+1]); p != "" {
-					out = append(out, strings.TrimSuffix(p, ";"))
+					out = append(out, p)
 				}
 				start = i + 1
 			}

@@ -997,3 +997,50 @@ func TestReopenKeepsRarity(t *testing.T) {
 		t.Fatalf("after a rebuild: %d leaves counted, want %d", again.kwN, len(items))
 	}
 }
+
+// TestTitlesSayWhatIsShared: a branch's title names what its children
+// share, as they wrote it — never one child's sentence, never a stem; a
+// leaf's title is not cut at ';' (its first half can say the opposite of
+// the whole) and is never key or certificate material.
+func TestTitlesSayWhatIsShared(t *testing.T) {
+	x := Extractive{}
+	kids := []ChildSummary{
+		x.Describe(Item{ID: testID(1), Text: "The session cache runs on Redis 7 on the app host."}),
+		x.Describe(Item{ID: testID(2), Text: "Redis is gone; Valkey 8 runs the session cache now."}),
+		x.Describe(Item{ID: testID(3), Text: "Kubernetes dotfiles live in the infra repository."}),
+	}
+	if kids[1].Title != "Redis is gone; Valkey 8 runs the session cache now." {
+		t.Errorf("title cut at ';': %q", kids[1].Title)
+	}
+	title, _ := x.Summarize("g", kids)
+	for _, k := range kids {
+		if title == k.Title {
+			t.Errorf("the branch is titled with one child's sentence: %q", title)
+		}
+	}
+	if first := strings.Split(title, ", ")[:2]; !slices.Contains(first, "Redis") || !slices.Contains(first, "cache") {
+		t.Errorf("the branch title %q does not start with what its children share (Redis, the cache)", title)
+	}
+	for _, stem := range []string{"kubernet", "dotfil", "redi", "cach"} {
+		for _, w := range strings.Split(title, ", ") {
+			if w == stem {
+				t.Errorf("the title %q shows the stem %q", title, stem)
+			}
+		}
+	}
+	// Positive control: the keywords are stems, which the title must not show.
+	if !slices.Contains(kids[0].Keywords, "redi") && !slices.Contains(kids[0].Keywords, "cach") {
+		t.Fatalf("keywords %v: are they still stems?", kids[0].Keywords)
+	}
+
+	cert := "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UE\n-----END CERTIFICATE-----\n# test fixture for the TLS loader\n"
+	if got := x.Describe(Item{ID: testID(4), Text: cert}).Title; got != "# test fixture for the TLS loader" {
+		t.Errorf("a certificate's leaf is titled %q, want its first line of words", got)
+	}
+	if got := x.Describe(Item{ID: testID(5), Text: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"}).Title; got != "" {
+		t.Errorf("a key's leaf is titled %q, want none", got)
+	}
+	if got := x.Describe(Item{ID: testID(6), Text: "Plain text opens this one.\n"}).Title; got != "Plain text opens this one." { // the benign twin
+		t.Errorf("plain text titled %q", got)
+	}
+}

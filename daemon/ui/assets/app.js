@@ -37,6 +37,38 @@
     }
     projectLine();
   }
+  // said is a text the daemon wrote (a verdict's message, a notice, a reason
+  // for review) in the page's language: i18n.js holds, as data, the
+  // daemon's sentences with {placeholders} and their translations; a
+  // sentence it does not know is shown as the daemon wrote it.
+  function said(text) {
+    if (!text || lang === "en") return text;
+    return translateServer(String(text), (window.IHMT_SERVER || {})[lang] || [], 0);
+  }
+  const serverRules = new Map();
+  function translateServer(text, rules, depth) {
+    for (const [pattern, out] of rules) {
+      let rule = serverRules.get(pattern);
+      if (!rule) {
+        const names = [];
+        const src = pattern.split(/(\{\w+\})/).map((part) => {
+          const m = part.match(/^\{(\w+)\}$/);
+          if (m) { names.push(m[1]); return "(.+?)"; }
+          return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        }).join("");
+        rule = { re: new RegExp("^" + src + "$", "s"), names };
+        serverRules.set(pattern, rule);
+      }
+      const m = text.match(rule.re);
+      if (!m) continue;
+      const vars = {};
+      // Only a place or a reason is the daemon's own words again; a value
+      // or a memory's text is the person's, shown as written.
+      rule.names.forEach((n, i) => { vars[n] = (n === "where" || n === "why") && depth < 3 ? translateServer(m[i + 1], rules, depth + 1) : m[i + 1]; });
+      return out.replace(/\{(\w+)\}/g, (x, k) => (k in vars ? vars[k] : x));
+    }
+    return text;
+  }
   function setLang(l) {
     lang = l;
     localStorage.setItem("ihmt-lang", l);
@@ -74,16 +106,19 @@
   function chip(text, cls) { return h("span", { class: "chip " + (cls || "") }, text); }
   function num(v) { return Number(v || 0); }
   function word(v, prefix) { return String(v || "").replace(prefix, "").toLowerCase(); }
-  function fmtTime(ts) {
+  // when renders a time as the command line does (client.FormatTime): the
+  // date alone at midnight UTC — how a date without a time is stored —
+  // else the date and the minute in UTC. One format on every screen and in
+  // both languages, so a date reads the same here and at the terminal.
+  function when(ts) {
     if (!ts) return "—";
     const d = new Date(ts);
-    return isNaN(d) ? String(ts) : new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(d);
+    if (isNaN(d)) return String(ts);
+    const iso = d.toISOString(); // 2026-12-07T18:29:39.000Z
+    return iso.slice(11, 23) === "00:00:00.000" ? iso.slice(0, 10) : iso.slice(0, 10) + " " + iso.slice(11, 16) + " UTC";
   }
-  function fmtDate(ts) {
-    if (!ts) return "—";
-    const d = new Date(ts);
-    return isNaN(d) ? String(ts) : new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(d);
-  }
+  // day is a time's date alone, for the timeline's axis.
+  function day(ms) { return new Date(ms).toISOString().slice(0, 10); }
   function fmtDuration(sec) {
     sec = num(sec);
     const d = Math.floor(sec / 86400), hr = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
@@ -98,9 +133,38 @@
   }
   function scopeOf(sel) { return SCOPES[$(sel).value] || SCOPES.default; }
   function trustChip(m) { const w = word(m.trust, "TRUST_"); return chip(t("trust-" + w), "trust-" + w); }
+  // successors maps a memory's id to the memories that supersede it, as
+  // the daemon's one model of what is current says: explicit corrections
+  // (a memory's corrected_by), a fact's newer value and a probable
+  // successor (Conflicts). The outline's OUTDATED chip and Diagnose's
+  // "Corrected by" read it.
+  let successors = new Map(), probableOf = new Set();
+  async function loadSuccessors() {
+    const r = await api("Conflicts", { scope: SCOPES.all });
+    const next = new Map(), probable = new Set();
+    const add = (from, to) => { if (!from || !to || from === to) return; if (!next.has(from)) next.set(from, []); if (!next.get(from).includes(to)) next.get(from).push(to); };
+    for (const x of r.supersessions || []) add((x.old || {}).memory_id, (x.new || {}).memory_id);
+    for (const p of r.probable || []) { add((p.old || {}).id, (p.new || {}).id); if (p.old) probable.add(p.old.id + ">" + (p.new || {}).id); }
+    successors = next;
+    probableOf = probable;
+  }
+  function correctedBy(m) {
+    const out = [...(m.corrected_by || [])];
+    for (const id of successors.get(m.id) || []) if (!out.includes(id)) out.push(id);
+    return out;
+  }
+  // outdatedWord is "outdated", or "probably outdated" when every successor
+  // is only a probable one.
+  function outdatedWord(m) {
+    const by = correctedBy(m);
+    if (!by.length) return "";
+    const sure = (m.corrected_by || []).length || by.some((id) => !probableOf.has(m.id + ">" + id));
+    return sure ? t("outdated") : t("probably-outdated");
+  }
   function memoryChips(m) {
     const out = [trustChip(m)];
-    if ((m.corrected_by || []).length) out.push(chip(t("outdated"), "warn"));
+    const old = outdatedWord(m);
+    if (old) out.push(chip(old, "warn outdated"));
     if (m.tombstone) out.push(chip(m.tombstone.purged_at ? t("purged") : t("forgotten"), "bad"));
     return out;
   }
@@ -110,7 +174,7 @@
   function table(head, rows, cls) {
     return h("div", { class: "table-wrap" }, h("table", { class: cls || "" },
       h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))));
+      h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c, i) => h("td", { "data-label": typeof head[i] === "string" ? head[i] : "" }, c)))))));
   }
   function dl(pairs) {
     return h("dl", { class: "fields" }, pairs.filter((p) => p && p[1] != null && p[1] !== "").map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
@@ -201,7 +265,7 @@
   async function loadTree() {
     const out = $("outline");
     try {
-      const resp = await api("Tree", { depth: 0, scope: scopeOf("explore-scope") });
+      const [resp] = await Promise.all([api("Tree", { depth: 0, scope: scopeOf("explore-scope") }), loadSuccessors().catch(() => {})]);
       tree = nest(resp.nodes || []);
       const st = resp.stats || {};
       $("explore-summary").textContent = !st.ready ? t("tree-not-ready") :
@@ -287,7 +351,7 @@
   }
   function renderMeta(m, el) {
     if (!m) return;
-    el.replaceChildren(h("time", {}, fmtDate(m.valid_from)), " · ", (m.agent || {}).name || "—", " ", ...memoryChips(m));
+    el.replaceChildren(h("time", {}, when(m.valid_from)), " · ", (m.agent || {}).name || "—", " ", ...memoryChips(m));
   }
   function treeKeys(e) {
     const btns = [...$("outline").querySelectorAll(".tree-btn")];
@@ -331,18 +395,18 @@
     ];
     if (m.tombstone) {
       const tb = m.tombstone;
-      out.push(h("p", { class: "callout bad" }, t("tombstone", { when: fmtTime(tb.forgotten_at), by: (tb.by || {}).name || "—", reason: tb.reason || "—" }),
-        tb.purged_at ? [" ", t("purged-on", { when: fmtTime(tb.purged_at) })] : null));
+      out.push(h("p", { class: "callout bad" }, t("tombstone", { when: when(tb.forgotten_at), by: (tb.by || {}).name || "—", reason: tb.reason || "—" }),
+        tb.purged_at ? [" ", t("purged-on", { when: when(tb.purged_at) })] : null));
     }
     out.push(h("div", { class: "actions" }, memoryActions(m)));
     out.push(h("h3", {}, t("header")), dl([
-      [t("id"), h("code", {}, m.id)], [t("valid-from"), fmtTime(m.valid_from)], [t("recorded-at"), fmtTime(m.recorded_at)],
+      [t("id"), h("code", {}, m.id)], [t("valid-from"), when(m.valid_from)], [t("recorded-at"), when(m.recorded_at)],
       [t("scope-label"), scope], [t("project"), m.project], [t("origin-project"), m.origin_project],
       [t("agent"), [(m.agent || {}).name, " ", (m.agent || {}).version]], [t("session"), m.session_id],
-      [t("trust"), t("trust-" + word(m.trust, "TRUST_"))], [t("status"), m.status], [t("review-note"), m.review_note],
+      [t("trust"), t("trust-" + word(m.trust, "TRUST_"))], [t("status"), m.status], [t("review-note"), said(m.review_note)],
       [t("domain"), m.domain], [t("tags"), (m.tags || []).join(", ")], [t("source"), src], [t("checksum"), h("code", {}, m.checksum)],
     ]));
-    const corrects = m.corrects || [], by = m.corrected_by || [];
+    const corrects = m.corrects || [], by = correctedBy(m);
     out.push(h("h3", {}, t("links")));
     if (!corrects.length && !by.length) out.push(h("p", { class: "hint" }, t("no-links")));
     if (corrects.length) out.push(h("p", {}, h("strong", {}, t("corrects"), ": "), corrects.map((id) => [memoryButton(id, null, openScope), " "])));
@@ -361,7 +425,7 @@
     const wordScope = Object.keys(SCOPES).find((k) => SCOPES[k] === openScope) || "default";
     try {
       const r = await api("MemoryLog", { id: m.id, scope: wordScope });
-      const rows = (r.entries || []).map((e) => [nowrap(fmtTime(e.time)), chip(e.op), nowrap((e.agent || {}).name || "—"), e.summary]);
+      const rows = (r.entries || []).map((e) => [nowrap(when(e.time)), chip(e.op), nowrap((e.agent || {}).name || "—"), e.summary]);
       box.replaceChildren(rows.length ? table([t("when"), t("op"), t("agent"), t("summary")], rows) : h("p", { class: "hint" }, t("no-entries")));
     } catch (e) {
       box.replaceChildren(h("p", { class: "error" }, t("error", { msg: e.message })));
@@ -400,19 +464,41 @@
     };
     const out = $("search-out");
     await guarded(out, async () => {
-      const r = await api("Search", body);
-      lastSearch = { r, scope: body.scope };
+      const [r] = await Promise.all([api("Search", body), loadSuccessors().catch(() => {})]);
+      lastSearch = { r, scope: body.scope, query: body.query };
       renderSearch(lastSearch);
     });
   }
-  function renderSearch({ r, scope }) {
+  // asWritten maps the stems a search names (its terms, the words of its
+  // message) to the query's words they start — as client.AsWritten does
+  // for the command line: people see "kubernetes", not "kubernet".
+  function asWritten(query, terms) {
+    const words = String(query || "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const out = new Map();
+    for (const t of terms) {
+      let best = "", bestLen = 0;
+      for (const w of words) {
+        const a = [...w.toLowerCase()], b = [...t];
+        let n = 0;
+        while (n < a.length && n < b.length && a[n] === b[n]) n++;
+        if (n > bestLen && n >= 3 && n >= b.length - 1) { best = w; bestLen = n; }
+      }
+      if (best && best.toLowerCase() !== t) out.set(t, best);
+    }
+    return out;
+  }
+  function unstem(text, written) {
+    return String(text || "").replace(/[\p{L}\p{N}]+/gu, (w) => written.get(w) || w);
+  }
+  function renderSearch({ r, scope, query }) {
     const st = word(r.status, "SEARCH_STATUS_");
     const results = r.results || [];
     const cov = r.coverage || {};
     const conf = Number(r.confidence || 0);
     const bar = h("div", { class: "meter" }, h("div", { class: "fill" }));
     bar.firstChild.style.width = Math.round(conf * 100) + "%";
-    const why = [h("p", {}, r.message), h("p", { class: "terms" }, h("strong", {}, t("terms"), ": "), (r.terms || []).map((x) => [chip(x), " "]))];
+    const written = asWritten(query, r.terms || []);
+    const why = [h("p", {}, said(unstem(r.message, written))), h("p", { class: "terms" }, h("strong", {}, t("terms"), ": "), (r.terms || []).map((x) => [chip(written.get(x) || x), " "]))];
     if (results.length > 1) {
       const s1 = Number(results[0].score), s2 = Number(results[1].score);
       why.push(h("p", {}, h("strong", {}, t("margin"), ": "), `${s1.toFixed(2)} − ${s2.toFixed(2)} = ${(s1 - s2).toFixed(2)}`, s1 > 0 ? ` (${Math.round(((s1 - s2) / s1) * 100)} %)` : ""));
@@ -423,12 +509,12 @@
       h("div", { class: "coverage" }, h("span", { class: "label" }, t("coverage")),
         chip(cov.exhaustive ? t("exhaustive") : t("not-exhaustive"), cov.exhaustive ? "good" : "warn"),
         h("p", {}, t("coverage-line", { scored: num(cov.leaves_scored), visible: num(cov.leaves_visible), nodes: num(cov.nodes_read), how: cov.via_tree ? t("via-tree") : t("via-index") })),
-        h("p", { class: "hint" }, r.scope_description)));
+        h("p", { class: "hint" }, said(r.scope_description))));
     const parts = [verdict, h("section", { class: "why" }, h("h2", {}, t("why")), why)];
     const cands = r.candidates || [];
     if (cands.length) {
       parts.push(h("section", {}, h("h2", {}, t("candidates")), h("p", { class: "hint" }, st === "ambiguous" ? t("candidates-ambiguous") : t("candidates-near")),
-        table([t("score"), t("text"), t("valid-from")], cands.map((c) => [Number(c.score).toFixed(2), memoryButton(c.id, c.excerpt, scope), fmtDate(c.valid_from)]))));
+        table([t("score"), t("text"), t("valid-from")], cands.map((c) => [Number(c.score).toFixed(2), memoryButton(c.id, c.excerpt, scope), nowrap(when(c.valid_from))]))));
     }
     if (results.length) {
       const top = Math.max(...results.map((x) => Number(x.score)), 1e-9);
@@ -438,10 +524,10 @@
           const m = x.memory || {};
           const sb = h("div", { class: "scorebar" }, h("div", { class: "fill" }));
           sb.firstChild.style.width = Math.round((Number(x.score) / top) * 100) + "%";
-          return [String(i + 1), [Number(x.score).toFixed(3), sb], memoryButton(m.id, excerpt(m.content, 160), scope), fmtDate(m.valid_from),
+          return [String(i + 1), [Number(x.score).toFixed(3), sb], memoryButton(m.id, excerpt(m.content, 160), scope), nowrap(when(m.valid_from)),
             (m.agent || {}).name || "—", [chip(x.current ? t("current") : t("superseded"), x.current ? "good" : "warn"), " ", trustChip(m)],
-            (x.notices || []).map((n) => h("div", { class: "notice-line" }, n)),
-            (m.corrected_by || []).map((id) => [memoryButton(id, null, scope), " "]), treePath(x.tree_path)];
+            (x.notices || []).map((n) => h("div", { class: "notice-line" }, said(n))),
+            correctedBy(m).map((id) => [memoryButton(id, null, scope), " "]), treePath(x.tree_path)];
         }), "ranking")));
     }
     $("search-out").replaceChildren(...parts);
@@ -472,8 +558,12 @@
     const starts = lines.flatMap((l) => l.values.map((v) => Date.parse(v.valid_from))).filter((x) => !isNaN(x));
     const lo = Math.min(...starts, now), hi = now, span = Math.max(hi - lo, 864e5);
     const pos = (x) => ((x - lo) / span) * 100;
-    const axis = h("div", { class: "axis" }, [0, 0.25, 0.5, 0.75, 1].map((q) => {
-      const tick = h("span", {}, fmtDate(new Date(lo + q * span).toISOString()));
+    // As many dates on the axis as fit without touching: one per 7.5em
+    // of width, at least the two ends.
+    const em = parseFloat(getComputedStyle(out).fontSize) || 15;
+    const fit = Math.max(2, Math.min(5, Math.floor((out.clientWidth || 800) / (7.5 * em))));
+    const axis = h("div", { class: "axis" }, Array.from({ length: fit }, (_, i) => i / (fit - 1)).map((q) => {
+      const tick = h("span", {}, day(lo + q * span));
       tick.style.left = q * 100 + "%";
       return tick;
     }));
@@ -483,15 +573,17 @@
         const a = Date.parse(v.valid_from), b = v.valid_to ? Date.parse(v.valid_to) : now;
         const seg = h("button", {
           type: "button", class: "seg " + (v.current ? "current" : "superseded"), onclick: () => openMemory(v.memory_id, scope),
-          title: `${v.value} — ${t("valid-from")}: ${fmtTime(v.valid_from)} · ${t("valid-to")}: ${fmtTime(v.valid_to)} · ${t("recorded-at")}: ${fmtTime(v.recorded_at)} · ${t("superseded-at")}: ${fmtTime(v.superseded_at)}`,
+          title: `${v.value} — ${t("valid-from")}: ${when(v.valid_from)} · ${t("valid-to")}: ${when(v.valid_to)} · ${t("recorded-at")}: ${when(v.recorded_at)} · ${t("superseded-at")}: ${when(v.superseded_at)}`,
         }, v.value);
-        seg.style.left = pos(a) + "%";
-        seg.style.width = Math.max(pos(b) - pos(a), 1.5) + "%";
+        // A value that became true lately is a sliver of the span: it is
+        // drawn at least wide enough to read (6em), kept inside the track.
+        seg.style.width = `max(${pos(b) - pos(a)}%, 6em)`;
+        seg.style.left = `min(${pos(a)}%, calc(100% - max(${pos(b) - pos(a)}%, 6em)))`;
         track.append(seg);
       }
       const detail = table([t("text"), t("valid-from"), t("valid-to"), t("recorded-at"), t("superseded-at"), ""],
-        values.map((v) => [h("span", { class: v.current ? "val-current" : "val-old" }, v.value), fmtTime(v.valid_from), fmtTime(v.valid_to),
-          fmtTime(v.recorded_at), fmtTime(v.superseded_at), memoryButton(v.memory_id, t("open"), scope)]), "compact");
+        values.map((v) => [h("span", { class: v.current ? "val-current" : "val-old" }, v.value), when(v.valid_from), when(v.valid_to),
+          when(v.recorded_at), when(v.superseded_at), memoryButton(v.memory_id, t("open"), scope)]), "compact");
       return h("div", { class: "fact-row" },
         h("div", { class: "fact-name" }, h("strong", {}, f.subject), " · ", f.attribute, " ", chip(f.scope, "scope")),
         track, h("details", {}, h("summary", {}, t("values-n", { n: values.length })), detail));
@@ -504,16 +596,16 @@
     const sups = resp.supersessions || [];
     $("conflicts-out").replaceChildren(sups.length ? table([t("subject"), t("older"), "", t("newer"), t("superseded-at")], sups.map((s) => [
       [h("strong", {}, s.old.subject), " · ", s.old.attribute],
-      [h("span", { class: "val-old" }, s.old.value), h("div", { class: "hint" }, fmtDate(s.old.valid_from))], t("replaced-by"),
-      [h("span", { class: "val-current" }, s.new.value), h("div", { class: "hint" }, fmtDate(s.new.valid_from))], fmtTime(s.old.superseded_at),
+      [h("span", { class: "val-old" }, s.old.value), h("div", { class: "hint" }, when(s.old.valid_from))], t("replaced-by"),
+      [h("span", { class: "val-current" }, s.new.value), h("div", { class: "hint" }, when(s.new.valid_from))], when(s.old.superseded_at),
     ])) : h("p", { class: "empty" }, t("no-conflicts")));
   }
   function probableCard(p, scope) {
-    const side = (label, m) => h("div", { class: "side" }, h("div", { class: "label" }, label, " · ", fmtDate(m.valid_from)),
+    const side = (label, m) => h("div", { class: "side" }, h("div", { class: "label" }, label, " · ", when(m.valid_from)),
       h("p", { class: "text" }, excerpt(m.content, 280)), memoryButton(m.id, t("open"), scope));
     const card = h("div", { class: "card probable" },
       h("div", { class: "pair" }, side(t("older"), p.old), h("div", { class: "arrow", "aria-hidden": "true" }, "→"), side(t("newer"), p.new)),
-      h("p", {}, h("strong", {}, t("confidence"), ": "), Number(p.confidence).toFixed(2), " · ", h("strong", {}, t("about"), ": "), (p.about || []).map((a) => [chip(a), " "])),
+      h("p", {}, h("strong", {}, t("confidence"), ": "), Number(p.confidence).toFixed(2), " · ", h("strong", {}, t("about"), ": "), (() => { const w = asWritten((p.old || {}).content + " " + (p.new || {}).content, p.about || []); return (p.about || []).map((a) => [chip(w.get(a) || a), " "]); })()),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary confirm", onclick: () => decideLink(card, "MarkOutdated", p) }, t("confirm")),
         h("button", { type: "button", class: "undo", onclick: () => decideLink(card, "Unlink", p) }, t("undo"))));
@@ -542,9 +634,9 @@
     const note = h("textarea", { rows: "2", "aria-label": t("note"), placeholder: t("note") });
     const card = h("article", { class: "card review-card", "data-id": m.id },
       h("div", { class: "card-head" }, h("strong", {}, (m.agent || {}).name || "—"), " ", h("span", { class: "hint" }, (m.agent || {}).version),
-        " · ", chip(m.project || word(m.scope, "SCOPE_"), "scope"), " · ", h("time", {}, fmtTime(m.recorded_at))),
+        " · ", chip(m.project || word(m.scope, "SCOPE_"), "scope"), " · ", h("time", {}, when(m.recorded_at))),
       h("pre", { class: "content" }, m.content),
-      m.review_note ? h("p", { class: "reason" }, h("strong", {}, t("reason"), ": "), m.review_note) : null,
+      m.review_note ? h("p", { class: "reason" }, h("strong", {}, t("reason"), ": "), said(m.review_note)) : null,
       h("label", { class: "note" }, h("span", {}, t("note")), note),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary", onclick: () => decide(card, m, "REVIEW_DECISION_APPROVE", note.value) }, t("approve")),
@@ -619,8 +711,8 @@
       by.set(name, a);
     }
     const rows = [...by].sort((x, y) => (x[1].last < y[1].last ? 1 : -1)).map(([name, a]) =>
-      [h("strong", {}, name), a.n, [...a.ops].map(([op, n]) => [chip(op + " " + n), " "]), fmtTime(a.last)]);
-    const recent = entries.slice(-15).reverse().map((e) => [nowrap(fmtTime(e.time)), chip(e.op), nowrap((e.agent || {}).name || "—"), e.project || "—", e.summary]);
+      [h("strong", {}, name), a.n, [...a.ops].map(([op, n]) => [chip(op + " " + n), " "]), when(a.last)]);
+    const recent = entries.slice(-15).reverse().map((e) => [nowrap(when(e.time)), chip(e.op), nowrap((e.agent || {}).name || "—"), e.project || "—", e.summary]);
     return h("section", {}, h("h2", {}, t("activity")), table([t("agent"), t("entries"), t("op"), t("last")], rows),
       h("h2", {}, t("recent")), table([t("when"), t("op"), t("agent"), t("project"), t("summary")], recent));
   }

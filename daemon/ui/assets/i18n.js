@@ -35,6 +35,7 @@ window.IHMT_WORDS = {
     "layer": "layer {n}",
     "loading": "Loading…",
     "outdated": "OUTDATED",
+    "probably-outdated": "PROBABLY OUTDATED",
     "forgotten": "FORGOTTEN",
     "purged": "PURGED",
     "forgotten-count": "Forgotten",
@@ -222,6 +223,7 @@ window.IHMT_WORDS = {
     "layer": "nivel {n}",
     "loading": "Cargando…",
     "outdated": "DESACTUALIZADA",
+    "probably-outdated": "PROBABLEMENTE DESACTUALIZADA",
     "forgotten": "OLVIDADA",
     "purged": "PURGADA",
     "forgotten-count": "Olvidadas",
@@ -376,4 +378,45 @@ window.IHMT_WORDS = {
     "yes": "sí",
     "no": "no"
   }
+};
+
+// The daemon's own sentences — a search's verdict and where it looked,
+// the notices on an outdated memory, why a memory waits for review — as
+// the daemon writes them, with {placeholders}, and their translations. The
+// page translates a sentence whole when it matches one, and each
+// placeholder's text again (a place, "global + project x"); a sentence not
+// listed is shown as the daemon wrote it. A test in Go checks that every
+// translation uses exactly its sentence's placeholders.
+window.IHMT_SERVER = {
+  es: [
+    ["Found in {where}.", "Encontrado en {where}."],
+    ["No memory in {where} contains any of: {terms}.", "Ninguna memoria en {where} contiene ninguna de estas palabras: {terms}."],
+    ["Nothing in {where} holds {what}; the nearest memory is shown for reference (near miss, not an answer).",
+      "Nada en {where} contiene {what}; se muestra la memoria más cercana como referencia (casi, no es una respuesta)."],
+    ["Nothing in {where} matches the query well; the nearest memory shares only a few of its words (near miss, shown for reference).",
+      "Nada en {where} coincide bien con la consulta; la memoria más cercana comparte solo algunas de sus palabras (casi, se muestra como referencia)."],
+    ["{n} memories match about equally.", "{n} memorias coinciden casi por igual."],
+    ["What the question asks about is in more than one part of the memory (projects, or personal and a project's): these memories are one of each; say which.",
+      "Lo que pregunta la consulta está en más de una parte de la memoria (proyectos, o lo personal y un proyecto): estas memorias son una de cada; di cuál."],
+    ["The question's name fits more than one person or thing: these memories mean different ones.",
+      "El nombre de la pregunta encaja con más de una persona o cosa: estas memorias hablan de distintas."],
+    ["More than one memory tells of such a thing in that period, on different days: say which one.",
+      "Más de una memoria cuenta algo así en ese periodo, en días distintos: di cuál."],
+    ["OUTDATED: On {old_date} you said {old}; on {new_date} you said {new}.", "DESACTUALIZADA: el {old_date} dijiste {old}; el {new_date} dijiste {new}."],
+    ["OUTDATED: corrected on {date} by memory {id}: {text}", "DESACTUALIZADA: corregida el {date} por la memoria {id}: {text}"],
+    ["PROBABLY OUTDATED: a later memory ({date}, {id}) says: {text}", "PROBABLEMENTE DESACTUALIZADA: una memoria posterior ({date}, {id}) dice: {text}"],
+    ["held for review: it {why}, which is how a prompt injection persists; a person must approve it",
+      "retenida para revisión: {why}, que es como persiste una inyección de instrucciones; una persona debe aprobarla"],
+    ["reads like an instruction to agents ({label})", "parece una instrucción para agentes ({label})"],
+    ["held for review: the memory's config says review = all", "retenida para revisión: la configuración de la memoria dice review = all"],
+    ["held for review: it changes {subject} {attribute} from {old}, which a person verified (memory {id}), to {new}; the verified value stays current until a person approves",
+      "retenida para revisión: cambia {attribute} de {subject} de {old}, que una persona verificó (memoria {id}), a {new}; el valor verificado sigue vigente hasta que una persona lo apruebe"],
+    ["{where}, as of {date}, as known on {known}", "{where}, a fecha de {date}, según se sabía el {known}"],
+    ["{where}, as of {date}", "{where}, a fecha de {date}"],
+    ["{where}, as known on {known}", "{where}, según se sabía el {known}"],
+    ["global + project {project}", "global + proyecto {project}"],
+    ["global (no project)", "global (sin proyecto)"],
+    ["project {project}", "proyecto {project}"],
+    ["all projects + global", "todos los proyectos + global"],
+  ],
 };
