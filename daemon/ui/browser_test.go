@@ -120,6 +120,13 @@ func (s *scene) explore() {
 	b.openLeaf("I live in Lisbon")
 	b.waitTrue("the memory opens", `document.querySelector("#memory pre.content")?.textContent === `+jsString(textLisbon))
 	b.waitTrue("its audit entries load", `document.querySelector("#memory .entries table") !== null`)
+	// The one model of what is current: Lisbon is; Madrid, opened next, is
+	// not, and names what superseded it.
+	b.waitTrue("the memory says it is current", `document.querySelector("#memory [data-current]")?.dataset.current === "true"`)
+	b.openLeaf("I live in Madrid")
+	b.waitTrue("the superseded memory says it is not current", `document.querySelector("#memory [data-current]")?.dataset.current === "false"`)
+	b.openLeaf("I live in Lisbon")
+	b.waitTrue("the memory opens again", `document.querySelector("#memory pre.content")?.textContent === `+jsString(textLisbon))
 	// Times read as the CLI prints them (client.FormatTime): the date alone
 	// for a date, else the date and minute in UTC — never a locale's form.
 	times := run(b, "read the memory's times", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#memory dl.fields dd")].map(d => d.textContent).filter(x => /^\d{4}-/.test(x))`))
@@ -193,6 +200,14 @@ func (s *scene) diagnose() {
 	by := strings.TrimSpace(run(b, "read Corrected by", chromedp.Evaluate[string](row+`?.querySelector("td:nth-child(8)")?.textContent || ""`)))
 	if by != s.ids[textLisbon] {
 		t.Errorf("Madrid's Corrected by %q, want %s (the Lisbon memory)", by, s.ids[textLisbon])
+	}
+	// The trace: every ranked memory with its BM25 score, and the case
+	// that decided the verdict.
+	b.waitTrue("the trace shows", `document.querySelector("#trace table tbody tr") !== null`)
+	decided := run(b, "read the deciding case", chromedp.Evaluate[string](`document.querySelector("#trace [data-decided]").dataset.decided`))
+	rows := run(b, "count the traced memories", chromedp.Evaluate[int](`document.querySelectorAll("#trace table tbody tr").length`))
+	if decided != "found" || rows < 2 {
+		t.Errorf("the trace says decided %q over %d ranked memories: want found, both Madrid and Lisbon", decided, rows)
 	}
 	b.shot("diagnose")
 }

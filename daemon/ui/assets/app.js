@@ -379,14 +379,15 @@
     for (const li of $("outline").querySelectorAll(".leaf")) li.classList.toggle("open", li.querySelector("[data-id]").dataset.id === id);
     const art = $("memory");
     await guarded(art, async () => {
-      const m = (await api("Get", { id, scope: openScope })).memory;
+      const got = await api("Get", { id, scope: openScope });
+      const m = got.memory;
       meta.set(id, m);
-      art.replaceChildren(...memoryPage(m));
+      art.replaceChildren(...memoryPage(m, got));
       entries(m, art);
       if (!quiet) art.querySelector("h2").focus();
     });
   }
-  function memoryPage(m) {
+  function memoryPage(m, got) {
     const src = m.source && m.source.parts ? t("source-part", { name: m.source.name || "—", part: m.source.part, parts: m.source.parts, type: m.source.type }) : "";
     const scope = word(m.scope, "SCOPE_");
     const out = [
@@ -408,9 +409,18 @@
     ]));
     const corrects = m.corrects || [], by = correctedBy(m);
     out.push(h("h3", {}, t("links")));
-    if (!corrects.length && !by.length) out.push(h("p", { class: "hint" }, t("no-links")));
+    if (!corrects.length && !by.length && !((got || {}).probable || []).length) out.push(h("p", { class: "hint" }, t("no-links")));
     if (corrects.length) out.push(h("p", {}, h("strong", {}, t("corrects"), ": "), corrects.map((id) => [memoryButton(id, null, openScope), " "])));
     if (by.length) out.push(h("p", {}, h("strong", {}, t("corrected-by"), ": "), by.map((id) => [memoryButton(id, null, openScope), " "])));
+    // The one model of what is current, and every inferred link either way,
+    // with Confirm (a correction) and Undo (not a version of it).
+    const cur = (got || {}).currency;
+    if (cur && m.status === "active") {
+      out.push(h("p", { class: "currency", "data-current": String(!!cur.current) }, h("strong", {}, t("currency"), ": "), cur.current ? chip(t("current"), "good") :
+        [chip(t("superseded"), "warn"), " ", t("currency-by", { how: t("how-" + cur.how), certainty: Number(cur.certainty).toFixed(2) }), " ", memoryButton(cur.superseded_by, null, openScope)]));
+    }
+    const inferred = (got || {}).probable || [];
+    if (inferred.length) out.push(h("h3", {}, t("inferred-links")), h("div", { class: "cards" }, inferred.map((p) => probableCard(p, openScope))));
     out.push(h("h3", {}, t("audit-entries")), h("div", { class: "entries" }, h("p", { class: "loading" }, t("loading"))));
     return out;
   }
@@ -460,7 +470,7 @@
     e.preventDefault();
     const body = {
       query: $("q").value, clue: $("q-clue").value, scope: scopeOf("q-scope"),
-      as_of: $("q-asof").value, known_at: $("q-knownat").value, limit: Number($("q-limit").value) || 10,
+      as_of: $("q-asof").value, known_at: $("q-knownat").value, limit: Number($("q-limit").value) || 10, explain: true,
     };
     const out = $("search-out");
     await guarded(out, async () => {
@@ -530,7 +540,22 @@
             correctedBy(m).map((id) => [memoryButton(id, null, scope), " "]), treePath(x.tree_path)];
         }), "ranking")));
     }
+    if (r.trace) parts.push(traceSection(r.trace, written, scope));
     $("search-out").replaceChildren(...parts);
+  }
+  // traceSection shows how the search reached its answer: the rewrite, each
+  // ranked memory's BM25 score and the signals that moved it, the verdict's
+  // deciding case and its evidence (the daemon's trace).
+  function traceSection(tr, written, scope) {
+    const factor = (f) => Number(f.value) ? `${f.signal} ×${Number(f.value).toFixed(2)}` : `${f.signal}: ${f.note}`;
+    return h("section", { class: "trace", id: "trace" }, h("h2", {}, t("trace")),
+      (tr.rewrites || []).length ? h("p", {}, h("strong", {}, t("trace-rewrites"), ": "), (tr.rewrites || []).map((w) => [chip(unstem(w, written)), " "])) : null,
+      table([t("rank"), t("text"), t("trace-base"), t("score"), t("trace-factors"), t("status")], (tr.ranked || []).map((x, i) => [
+        String(i + 1), memoryButton(x.id, null, scope), Number(x.base).toFixed(3), Number(x.score).toFixed(3),
+        (x.factors || []).map((f) => h("div", {}, factor(f))), chip(x.current ? t("current") : t("superseded"), x.current ? "good" : "warn"),
+      ]), "trace-ranking"),
+      h("p", { class: "decided", "data-decided": tr.decided }, h("strong", {}, t("trace-decided"), ": "), tr.decided),
+      h("p", {}, h("strong", {}, t("trace-evidence"), ": "), (tr.evidence || []).map((e) => [chip(e), " "])));
   }
 
   // ---- Timeline ---------------------------------------------------------
