@@ -264,7 +264,9 @@ type MergeResult struct {
 	// the records the store already held as they are (or as their join with
 	// what it holds); Purged the memories whose text it removed.
 	Admitted, Unchanged, Purged int
-	// Held counts the memories the instruction screen held for review.
+	// Held counts the memories new to this store that wait for review: held
+	// by the instruction screen as they were admitted, or still waiting on
+	// the device they came from.
 	Held int
 	// Refused names each record that was not admitted, by its position in
 	// the call, with why.
@@ -360,13 +362,9 @@ func (s *Store) joinRecords(c Caller, admitted []admission, now time.Time, res M
 			j := leaf.Join(full, *l)
 			l = &j
 		}
-		held := false
-		if l.Trust == leaf.TrustAsserted && l.Status == leaf.StatusActive {
-			if reason, ok := screen.Instructions(l.Text); ok {
-				l.Trust, l.ReviewNote = leaf.TrustPending, "held for review: it arrived by sync and "+reason+", which is how a prompt injection persists; a person must approve it"
-				held = true
-			}
-		}
+		// Admission (admitRecord) held what reads like instructions to
+		// agents; a record is held here when it arrives so, new to this store.
+		held := l.Trust == leaf.TrustPending && l.Status == leaf.StatusActive && (stored == nil || stored.Trust != leaf.TrustPending)
 		if stored != nil && headerEqual(stored.Header, l.Header) {
 			res.Unchanged++
 			continue
