@@ -22,7 +22,9 @@ import (
 // start received. The real daemon switches nothing off, so every delta must
 // be 0; what is checked is the plumbing: one fresh store per set and
 // configuration, the variable unset with all on and naming the one signal
-// otherwise, the per-set and pooled tables, and the JSON's numbers.
+// otherwise, the per-set and pooled tables, and the JSON's numbers. The
+// stand-in's signals are its own: the real daemon it runs never sees them
+// (it refuses a name it does not know).
 func TestAblateThroughRealProgramsWithAStandIn(t *testing.T) {
 	bins := testenv.Built(t)
 	dir := t.TempDir()
@@ -31,8 +33,9 @@ func TestAblateThroughRealProgramsWithAStandIn(t *testing.T) {
 	script := fmt.Sprintf(`#!/bin/sh
 if [ "$1" = -signals ]; then printf 'alpha\tthe first\nbeta\tthe second\n'; exit 0; fi
 echo "off=${%s-unset}" >> %q
+unset %s
 exec %q "$@"
-`, signalsOffEnv, record, bins.Daemon)
+`, signalsOffEnv, record, signalsOffEnv, bins.Daemon)
 	if err := os.WriteFile(standIn, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
