@@ -254,6 +254,17 @@ func checkRecordText(l *leaf.Leaf) error {
 	return nil
 }
 
+// settled is a copy of a save's leaf header as settle will leave its
+// dates, for ordering a batch before it is staged.
+func (r *saveReq) settled(now time.Time) *leaf.Leaf {
+	l := leaf.Leaf{Header: r.leaf.Header}
+	l.RecordedAt = now
+	if !r.dateGiven {
+		l.ValidFrom = now
+	}
+	return &l
+}
+
 // settle is admission's last step for a new memory, which the writer takes
 // at record time because it needs the store as it stands then: it sets
 // the record time (and the valid time, when none was known), and holds an

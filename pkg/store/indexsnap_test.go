@@ -296,8 +296,8 @@ func FuzzUseIndex(f *testing.F) {
 }
 
 // TestIndexSnapshotAfterConcurrentSaves: saves that the writer commits
-// together share a record time, and a start orders such leaves by id; the
-// writer publishes them so too, so the index a daemon built under load is
+// together share a record time, and a start orders such leaves by what
+// they say (compareBatched); the writer publishes them so too, so the index a daemon built under load is
 // the one a start would build, and its clean close leaves a snapshot the
 // next start uses — with the same answers as the running store gave.
 func TestIndexSnapshotAfterConcurrentSaves(t *testing.T) {
@@ -307,7 +307,13 @@ func TestIndexSnapshotAfterConcurrentSaves(t *testing.T) {
 	for g := range 16 {
 		wg.Go(func() {
 			for i := g; i < 800; i += 16 {
-				if _, err := s.Save(context.Background(), SaveInput{Caller: snapCaller(i), Content: snapText(i)}); err != nil {
+				// Half of them dated, half dated by the writer as it
+				// commits them: a batch mixes both.
+				date := ""
+				if i%2 == 0 {
+					date = fmt.Sprintf("2023-%02d-%02d", 1+i%12, 1+i%28)
+				}
+				if _, err := s.Save(context.Background(), SaveInput{Caller: snapCaller(i), Content: snapText(i), Date: date}); err != nil {
 					t.Error(err)
 				}
 			}

@@ -164,8 +164,12 @@ func (s *Store) commit(r *request, j *journal.Journal) {
 // the store a start rebuilds (its documents' order, their neighbour links,
 // an index snapshot of it) is then the one that ran.
 func (s *Store) commitSaves(batch []*saveReq, j *journal.Journal) {
-	slices.SortStableFunc(batch, func(a, b *saveReq) int { return compareBatched(a.leaf, b.leaf) })
-	b := s.stageSaves(batch, s.now().UTC())
+	now := s.now().UTC()
+	// In the order a start gives the settled leaves (settle dates an
+	// undated save at the batch's time): otherwise the index is not the one
+	// a start would build, and no snapshot of it is kept for the next start.
+	slices.SortStableFunc(batch, func(a, b *saveReq) int { return compareBatched(a.settled(now), b.settled(now)) })
+	b := s.stageSaves(batch, now)
 	if len(b.entries) == 0 {
 		return
 	}
