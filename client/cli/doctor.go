@@ -137,7 +137,7 @@ const reinstallFix = "reinstall all three from one source: " + goInstall
 
 // binaries: ihmtd and ihmt-mcp are found and are this ihmt's version.
 func (d *doctor) binaries() {
-	d.add("ihmt", checkOK, fmt.Sprintf("%s, version %s", d.h.exe, version.Version), "")
+	d.add("ihmt", checkOK, fmt.Sprintf("%s, version %s", d.h.exe, version.Describe()), "")
 	for _, name := range []string{"ihmtd", "ihmt-mcp"} {
 		bin, err := d.h.binary(name)
 		var missing *missingBinary
@@ -156,11 +156,13 @@ func (d *doctor) binaries() {
 		out, err := exec.CommandContext(ctx, bin, "-version").Output()
 		cancel()
 		fields := strings.Fields(string(out))
-		if err != nil || len(fields) == 0 {
+		// "NAME VERSION (commit …, built …)": the version is the second
+		// word (the last one, before releases stamped a commit).
+		if err != nil || len(fields) < 2 {
 			d.add(name, checkFail, fmt.Sprintf("`%s -version` failed: %v %s", bin, err, strings.TrimSpace(string(out))), reinstallFix)
 			continue
 		}
-		if v := fields[len(fields)-1]; v != version.Version {
+		if v := fields[1]; v != version.Version {
 			d.add(name, checkFail, fmt.Sprintf("%s is version %s, but this ihmt is %s", bin, v, version.Version), reinstallFix)
 			continue
 		}
