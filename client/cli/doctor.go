@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -487,7 +488,10 @@ func (d *doctor) agents() {
 		fix := "ihmt mcp install --client " + cl
 		// In use here: its CLI is on PATH, or it keeps files of its own
 		// here; a directory holding only what IHMT left (backups) is not.
-		cliPath, cliErr := d.h.lookPath(cl)
+		cliPath, cliErr := "", errors.New("no CLI")
+		if name := mcpconfig.CLI(cl); name != "" {
+			cliPath, cliErr = d.h.lookPath(name)
+		}
 		switch {
 		case r.Problem != "":
 			d.add(cl, checkFail, r.Problem, "")
@@ -499,7 +503,7 @@ func (d *doctor) agents() {
 			d.add(cl, checkWarn, fmt.Sprintf("%s is in use here (%s exists), but IHMT is not registered in %s", cl, r.InUse, r.File), fix)
 			continue
 		case !r.Registered:
-			d.add(cl, checkOK, fmt.Sprintf("not in use here (no %s on PATH, no configuration or state of its own)", cl), "")
+			d.add(cl, checkOK, fmt.Sprintf("not in use here (no %s on PATH, no configuration or state of its own)", cmp.Or(mcpconfig.CLI(cl), mcpconfig.Title(cl))), "")
 			continue
 		}
 		registered++
@@ -518,7 +522,9 @@ func (d *doctor) agents() {
 		if !r.Current {
 			issues = append(issues, "its entry differs from what install writes (for Codex: the tool approval)")
 		}
-		if !r.InstructionsPresent {
+		if r.Instructions == "" {
+			// Kept in the client's settings; the shim sends them.
+		} else if !r.InstructionsPresent {
 			issues = append(issues, "no IHMT instructions in "+r.Instructions)
 		} else if !r.InstructionsCurrent {
 			issues = append(issues, "the IHMT instructions in "+r.Instructions+" are out of date")
@@ -527,7 +533,11 @@ func (d *doctor) agents() {
 			d.add(cl, checkWarn, "registered in "+r.File+", but "+strings.Join(issues, "; "), fix)
 			continue
 		}
-		d.add(cl, checkOK, fmt.Sprintf("registered in %s (%s), instructions in %s", r.File, r.Command, r.Instructions), "")
+		where := "instructions in " + r.Instructions
+		if r.Instructions == "" {
+			where = "instructions sent by ihmt-mcp when it connects"
+		}
+		d.add(cl, checkOK, fmt.Sprintf("registered in %s (%s), %s", r.File, r.Command, where), "")
 	}
 	if registered == 0 {
 		d.add("agents", checkFail, "no agent has IHMT registered, so none can reach the memory", "ihmt mcp install --client claude (or codex, or opencode)")

@@ -18,6 +18,9 @@ func (d *doctor) hooks() {
 	}
 	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv}
 	for _, cl := range mcpconfig.Clients {
+		if !mcpconfig.HasHooks(cl) {
+			continue
+		}
 		reg := mcpconfig.Inspect(menv, cl, mcpconfig.ScopeUser)
 		var hk mcpconfig.Hook
 		if reg.Registered {
