@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,7 +133,7 @@ func (d *doctor) run() []check {
 	return d.checks
 }
 
-const reinstallFix = "reinstall all three from one source: " + goInstall
+const reinstallFix = "reinstall all three from one release (its .deb, .rpm or archive) or from one source: " + goInstall
 
 // binaries: ihmtd and ihmt-mcp are found and are this ihmt's version.
 func (d *doctor) binaries() {
@@ -503,7 +502,11 @@ func (d *doctor) agents() {
 			d.add(cl, checkWarn, fmt.Sprintf("%s is in use here (%s exists), but IHMT is not registered in %s", cl, r.InUse, r.File), fix)
 			continue
 		case !r.Registered:
-			d.add(cl, checkOK, fmt.Sprintf("not in use here (no %s on PATH, no configuration or state of its own)", cmp.Or(mcpconfig.CLI(cl), mcpconfig.Title(cl))), "")
+			onPath := "no " + mcpconfig.CLI(cl) + " on PATH, "
+			if mcpconfig.CLI(cl) == "" {
+				onPath = ""
+			}
+			d.add(cl, checkOK, fmt.Sprintf("not in use here (%sno configuration or state of its own)", onPath), "")
 			continue
 		}
 		registered++
