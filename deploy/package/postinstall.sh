@@ -5,7 +5,9 @@
 # talk to the version they were installed with. Nothing here may fail the
 # installation: a service that cannot be restarted is named, with the
 # command its user can run.
-for rundir in /run/user/*; do
+# Each user manager has its runtime directory under /run/user (tests set
+# IHMT_USER_RUNTIME_ROOT to a directory of their own).
+for rundir in "${IHMT_USER_RUNTIME_ROOT:-/run/user}"/*; do
 	[ -S "$rundir/systemd/private" ] || continue # no user manager there
 	uid=${rundir##*/}
 	user=$(getent passwd "$uid" | cut -d: -f1)

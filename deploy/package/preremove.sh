@@ -6,7 +6,9 @@
 case "$1" in
 upgrade | 1) exit 0 ;;
 esac
-for rundir in /run/user/*; do
+# Each user manager has its runtime directory under /run/user (tests set
+# IHMT_USER_RUNTIME_ROOT to a directory of their own).
+for rundir in "${IHMT_USER_RUNTIME_ROOT:-/run/user}"/*; do
 	[ -S "$rundir/systemd/private" ] || continue
 	uid=${rundir##*/}
 	user=$(getent passwd "$uid" | cut -d: -f1)
