@@ -480,7 +480,7 @@ func (d *doctor) agents() {
 		d.add("agents", checkFail, err.Error(), "")
 		return
 	}
-	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv}
+	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv, GOOS: d.h.goos}
 	registered := 0
 	for _, cl := range mcpconfig.Clients {
 		r := mcpconfig.Inspect(menv, cl, mcpconfig.ScopeUser)
@@ -541,10 +541,30 @@ func (d *doctor) agents() {
 			where = "instructions sent by ihmt-mcp when it connects"
 		}
 		d.add(cl, checkOK, fmt.Sprintf("registered in %s (%s), %s", r.File, r.Command, where), "")
+		if cl == mcpconfig.Gemini {
+			d.geminiTrust(menv)
+		}
 	}
 	if registered == 0 {
 		d.add("agents", checkFail, "no agent has IHMT registered, so none can reach the memory", "ihmt mcp install --client claude (or codex, or opencode)")
 	}
+}
+
+// geminiTrust: Gemini CLI starts no MCP server in a folder the person has
+// not trusted, so a registration that is fine can still give no memory
+// here.
+func (d *doctor) geminiTrust(menv mcpconfig.Env) {
+	const name = "gemini folder"
+	trusted, why := mcpconfig.GeminiTrust(menv, d.h.cwd)
+	if trusted {
+		d.add(name, checkOK, fmt.Sprintf("Gemini CLI starts MCP servers in %s (%s)", d.h.cwd, why), "")
+		return
+	}
+	if why == "" {
+		why = "~/.gemini/trustedFolders.json could not be read"
+	}
+	d.add(name, checkWarn, fmt.Sprintf("Gemini CLI starts no MCP server in %s, IHMT's included: %s", d.h.cwd, why),
+		"run `gemini` in each project folder once and trust it (Gemini asks), or `gemini --skip-trust` for one session")
 }
 
 // missingOverrides names the IHMT overrides in effect here that a

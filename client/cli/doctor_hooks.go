@@ -16,7 +16,7 @@ func (d *doctor) hooks() {
 	if err != nil {
 		return
 	}
-	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv}
+	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv, GOOS: d.h.goos}
 	for _, cl := range mcpconfig.Clients {
 		if !mcpconfig.HasHooks(cl) {
 			continue

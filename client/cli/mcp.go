@@ -103,7 +103,7 @@ func mcpEnv(h *host, scope string) (mcpconfig.Env, error) {
 	if err != nil {
 		return mcpconfig.Env{}, err
 	}
-	env := mcpconfig.Env{Home: home, Getenv: h.getenv}
+	env := mcpconfig.Env{Home: home, Getenv: h.getenv, GOOS: h.goos}
 	if scope == mcpconfig.ScopeProject {
 		env.Project = projectTop(h.cwd)
 	}

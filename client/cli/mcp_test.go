@@ -250,3 +250,30 @@ func TestMCPInstallDocumentedClients(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorGeminiFolderTrust: Gemini CLI starts no MCP server in a folder
+// the person has not trusted, and doctor says so for the folder it runs in;
+// once the folder is trusted, the same check passes.
+func TestDoctorGeminiFolderTrust(t *testing.T) {
+	bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0"})
+	h := testHost(t, bin, nil, &recorder{})
+	home, _ := h.home()
+	if code, out, errb := runCLI(t, "mcp", "install", "--client", "gemini"); code != 0 {
+		t.Fatalf("install: exit %d: %s%s", code, out, errb)
+	}
+	_, r, text := runDoctor(t)
+	if c := r.find("gemini folder"); c.Status != checkWarn || !strings.Contains(c.Finding, "starts no MCP server in "+h.cwd) || !strings.Contains(c.Fix, "trust") {
+		t.Errorf("untrusted folder: %+v\n%s", c, text)
+	}
+	if c := r.find("gemini"); c.Status != checkOK {
+		t.Errorf("the registration itself: %+v", c)
+	}
+	trust := `{"` + h.cwd + `": "TRUST_FOLDER"}`
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(trust), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, r, text = runDoctor(t)
+	if c := r.find("gemini folder"); c.Status != checkOK {
+		t.Errorf("trusted folder: %+v\n%s", c, text)
+	}
+}
