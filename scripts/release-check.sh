@@ -3,7 +3,7 @@
 #   1. scripts/release.sh builds a snapshot (this machine's linux architecture), and its
 #      SHA256SUMS verify;
 #   2. `dpkg -i` installs the .deb; `ihmt version` and `ihmtd -version` name the snapshot's
-#      version and commit;
+#      version and commit, and ihmt-mcp's MCP initialize answer its version;
 #   3. through the installed binaries only (run from outside the source tree, with a throw-away
 #      HOME): `ihmt demo`; `ihmt mcp install --client cursor` and `ihmt doctor` (which must pass);
 #      a save and a search through an on-demand ihmtd;
@@ -87,8 +87,12 @@ commit=$(git rev-parse --short=12 HEAD)
 "$BIN/ihmt" version | grep -q "^ihmt $v1 (commit $commit" || fail "ihmt version: $("$BIN/ihmt" version)"
 "$BIN/ihmtd" -version | grep -q "^ihmtd $v1 (commit $commit" || fail "ihmtd -version: $("$BIN/ihmtd" -version)"
 "$BIN/ihmt-mcp" -version | grep -q "^ihmt-mcp $v1 " || fail "ihmt-mcp -version"
+# The version an agent sees: the MCP server's answer to initialize.
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"release-check","version":"1"}}}'
+echo "$init" | timeout 20 "$BIN/ihmt-mcp" 2>/dev/null | grep -q "\"serverInfo\":{[^}]*\"version\":\"$v1\"" ||
+	fail "ihmt-mcp's initialize does not answer version $v1"
 [[ -f $root/usr/lib/systemd/user/ihmtd.service ]] || fail "no systemd user unit installed"
-pass "dpkg -i: $("$BIN/ihmtd" -version); the systemd user unit in /usr/lib/systemd/user"
+pass "dpkg -i: $("$BIN/ihmtd" -version), the same in ihmt and in ihmt-mcp's initialize; the systemd user unit in /usr/lib/systemd/user"
 
 # Nothing below may reach the source tree or Go: run from elsewhere, with a PATH of the
 # installed binaries and the system's tools only.

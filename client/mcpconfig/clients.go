@@ -229,7 +229,7 @@ func (e Env) appConfigDir(app string) (string, error) {
 }
 
 // locateJSONClient is Locate for a jsonClients row.
-func (e Env) locateJSONClient(name string, c jsonClient, base string) (Locations, error) {
+func (e Env) locateJSONClient(c jsonClient, base string) (Locations, error) {
 	if base == "" {
 		return c.user(e)
 	}

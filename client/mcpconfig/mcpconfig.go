@@ -138,7 +138,7 @@ func (e Env) Locate(client, scope string) (Locations, error) {
 		return Locations{}, fmt.Errorf("unknown scope %q: use user or project", scope)
 	}
 	if c, ok := jsonClients[client]; ok {
-		return e.locateJSONClient(client, c, base)
+		return e.locateJSONClient(c, base)
 	}
 	switch client {
 	case Claude:
