@@ -16,6 +16,8 @@
 #
 # Usage (from the repository root): scripts/release-check.sh [--root DIR]
 set -euo pipefail
+# (Output is captured before grep -q reads it: grep -q stops at its match, and a producer
+# that then writes into the closed pipe fails the pipeline under pipefail.)
 
 root=/
 case ${1:-} in
@@ -84,12 +86,12 @@ pass "release.sh built $v1 and $v2 for linux/$arch; their checksums verify"
 	fail "dpkg -i $deb1"
 }
 commit=$(git rev-parse --short=12 HEAD)
-"$BIN/ihmt" version | grep -q "^ihmt $v1 (commit $commit" || fail "ihmt version: $("$BIN/ihmt" version)"
-"$BIN/ihmtd" -version | grep -q "^ihmtd $v1 (commit $commit" || fail "ihmtd -version: $("$BIN/ihmtd" -version)"
-"$BIN/ihmt-mcp" -version | grep -q "^ihmt-mcp $v1 " || fail "ihmt-mcp -version"
+grep -q "^ihmt $v1 (commit $commit" <<<"$("$BIN/ihmt" version)" || fail "ihmt version: $("$BIN/ihmt" version)"
+grep -q "^ihmtd $v1 (commit $commit" <<<"$("$BIN/ihmtd" -version)" || fail "ihmtd -version: $("$BIN/ihmtd" -version)"
+grep -q "^ihmt-mcp $v1 " <<<"$("$BIN/ihmt-mcp" -version)" || fail "ihmt-mcp -version"
 # The version an agent sees: the MCP server's answer to initialize.
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"release-check","version":"1"}}}'
-echo "$init" | timeout 20 "$BIN/ihmt-mcp" 2>/dev/null | grep -q "\"serverInfo\":{[^}]*\"version\":\"$v1\"" ||
+grep -q "\"serverInfo\":{[^}]*\"version\":\"$v1\"" <<<"$(echo "$init" | timeout 20 "$BIN/ihmt-mcp" 2>/dev/null)" ||
 	fail "ihmt-mcp's initialize does not answer version $v1"
 [[ -f $root/usr/lib/systemd/user/ihmtd.service ]] || fail "no systemd user unit installed"
 pass "dpkg -i: $("$BIN/ihmtd" -version), the same in ihmt and in ihmt-mcp's initialize; the systemd user unit in /usr/lib/systemd/user"
@@ -112,7 +114,7 @@ pass "ihmt demo through the installed ihmtd and ihmt-mcp"
 grep -q "\"command\": \"$BIN/ihmt-mcp\"" "$HOME/.cursor/mcp.json" || fail "cursor's mcp.json does not register $BIN/ihmt-mcp"
 "$BIN/ihmt" save "Release check: the staging box is called kestrel-$RANDOM." >/dev/null || fail "ihmt save"
 sock=$("$BIN/ihmt" status --json | sed -n 's/.*"socket_path": *"\([^"]*\)".*/\1/p')
-"$BIN/ihmt" search --json staging box kestrel | grep -q kestrel || fail "ihmt search"
+grep -q kestrel <<<"$("$BIN/ihmt" search --json staging box kestrel)" || fail "ihmt search"
 "$BIN/ihmt" doctor >"$WORK/doctor.log" 2>&1 || {
 	cat "$WORK/doctor.log"
 	fail "ihmt doctor"
@@ -128,7 +130,7 @@ pass "mcp install --client cursor, a save and a search, ihmt doctor: all good"
 	cat "$WORK/dpkg-upgrade.log"
 	fail "dpkg -i $deb2 over $v1"
 }
-"$BIN/ihmt" version 2>&1 | grep -q "^ihmt $v2 " || fail "after the upgrade: $("$BIN/ihmt" version)"
+grep -q "^ihmt $v2 " <<<"$("$BIN/ihmt" version 2>&1)" || fail "after the upgrade: $("$BIN/ihmt" version)"
 "$BIN/ihmt" search kestrel >"$WORK/skew.log" 2>&1 || true
 grep -q "the running ihmtd is version $v1, older than this ihmt ($v2): restart the daemon" "$WORK/skew.log" || {
 	cat "$WORK/skew.log"
@@ -137,7 +139,7 @@ grep -q "the running ihmtd is version $v1, older than this ihmt ($v2): restart t
 "$BIN/ihmt" daemon stop >/dev/null
 "$BIN/ihmt" search kestrel >"$WORK/after.log" 2>&1 || fail "search after the restart"
 grep -q "older" "$WORK/after.log" && fail "still a version skew after the restart: $(cat "$WORK/after.log")"
-"$BIN/ihmt" version | grep -q "^ihmtd $v2 (running)" || fail "the restarted daemon: $("$BIN/ihmt" version)"
+grep -q "^ihmtd $v2 (running)" <<<"$("$BIN/ihmt" version)" || fail "the restarted daemon: $("$BIN/ihmt" version)"
 pass "upgrade to $v2 over a running $v1 daemon: ihmt says to restart it; after a stop, $v2 serves"
 "$BIN/ihmt" daemon stop >/dev/null
 store=$(ls -d "$HOME"/.local/share/ihmt)
@@ -153,6 +155,6 @@ for f in $files; do
 done
 [[ ${#left[@]} == 0 ]] || fail "dpkg -r left ${left[*]}"
 [[ -d $root/usr/share/doc/ihmt ]] && fail "dpkg -r left /usr/share/doc/ihmt"
-"${DPKG[@]}" -s ihmt 2>/dev/null | grep -q '^Status: install' && fail "dpkg still lists ihmt as installed"
+grep -q '^Status: install' <<<"$("${DPKG[@]}" -s ihmt 2>/dev/null)" && fail "dpkg still lists ihmt as installed"
 [[ -n $(ls "$store"/leaves 2>/dev/null) ]] || fail "the user's store $store is gone"
 pass "dpkg -r: none of the package's $(wc -w <<<"$files") files left; the user's store stays ($store)"
