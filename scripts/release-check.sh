@@ -91,7 +91,8 @@ grep -q "^ihmtd $v1 (commit $commit" <<<"$("$BIN/ihmtd" -version)" || fail "ihmt
 grep -q "^ihmt-mcp $v1 " <<<"$("$BIN/ihmt-mcp" -version)" || fail "ihmt-mcp -version"
 # The version an agent sees: the MCP server's answer to initialize.
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"release-check","version":"1"}}}'
-grep -q "\"serverInfo\":{[^}]*\"version\":\"$v1\"" <<<"$(echo "$init" | timeout 20 "$BIN/ihmt-mcp" 2>/dev/null)" ||
+# Input stays open a moment: the shim stops at the end of its input, which can come before its answer.
+grep -q "\"serverInfo\":{[^}]*\"version\":\"$v1\"" <<<"$({ echo "$init"; sleep 5; } | timeout 20 "$BIN/ihmt-mcp" 2>/dev/null)" ||
 	fail "ihmt-mcp's initialize does not answer version $v1"
 [[ -f $root/usr/lib/systemd/user/ihmtd.service ]] || fail "no systemd user unit installed"
 pass "dpkg -i: $("$BIN/ihmtd" -version), the same in ihmt and in ihmt-mcp's initialize; the systemd user unit in /usr/lib/systemd/user"
