@@ -162,11 +162,9 @@ func (c *Client) DaemonVersion() string {
 // VersionMismatch describes a difference between this program's version and
 // the daemon's, with what to do about it; "" when they agree or are unknown.
 func (c *Client) VersionMismatch() string {
-	dv := c.DaemonVersion()
-	if dv == "" || dv == version.Version {
-		return ""
-	}
-	return fmt.Sprintf("ihmtd is version %s but this client is %s: restart the daemon (`ihmt daemon stop`; it starts again on demand) or reinstall both", dv, version.Version)
+	// The older side is the one to restart, and Skew names it: an upgrade
+	// leaves a running daemon or a running agent session behind.
+	return version.Skew(filepath.Base(os.Args[0]), version.Version, c.DaemonVersion())
 }
 
 // intercept sends our version and records the daemon's.

@@ -179,21 +179,32 @@ func TestCallerAndVersionSent(t *testing.T) {
 }
 
 func TestVersionMismatch(t *testing.T) {
-	sock := startFake(t, &fakeDaemon{version: "9.9.9"})
-	c := newClient(t, Options{Socket: sock})
-	if m := c.VersionMismatch(); m != "" {
-		t.Errorf("VersionMismatch before any call = %q, want empty", m)
-	}
-	if _, err := c.Stats(testenv.Context(t)); err != nil {
-		t.Fatal(err)
-	}
-	if got := c.DaemonVersion(); got != "9.9.9" {
-		t.Errorf("DaemonVersion = %q, want 9.9.9", got)
-	}
-	m := c.VersionMismatch()
-	for _, want := range []string{"9.9.9", version.Version, "ihmt daemon stop"} {
-		if !strings.Contains(m, want) {
-			t.Errorf("VersionMismatch = %q, want it to mention %q", m, want)
+	// The older side is named as the one to restart: an older daemon is
+	// stopped or restarted, an older client's session restarted.
+	for _, tc := range []struct {
+		daemon string
+		want   []string
+	}{
+		{"0.0.1", []string{"0.0.1", version.Version, "older than this", "ihmt daemon stop", "systemctl --user restart ihmtd"}},
+		{"9.9.9", []string{"9.9.9", version.Version, "older than the running ihmtd", "new agent session"}},
+		{"not-a-version", []string{"not-a-version", version.Version, "ihmt daemon stop"}},
+	} {
+		sock := startFake(t, &fakeDaemon{version: tc.daemon})
+		c := newClient(t, Options{Socket: sock})
+		if m := c.VersionMismatch(); m != "" {
+			t.Errorf("VersionMismatch before any call = %q, want empty", m)
+		}
+		if _, err := c.Stats(testenv.Context(t)); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.DaemonVersion(); got != tc.daemon {
+			t.Errorf("DaemonVersion = %q, want %s", got, tc.daemon)
+		}
+		m := c.VersionMismatch()
+		for _, want := range tc.want {
+			if !strings.Contains(m, want) {
+				t.Errorf("daemon %s: VersionMismatch = %q, want it to mention %q", tc.daemon, m, want)
+			}
 		}
 	}
 }

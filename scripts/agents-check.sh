@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Checks that ihmt-mcp works with three real coding agents as MCP clients — Claude Code 2.1.328,
-# Codex 0.169.0 and opencode 1.18.33 — with no model and no network beyond the npm registry:
-#   - `ihmt mcp install --client claude|codex|opencode` registers ihmt-mcp by absolute path, with
+# Checks that ihmt-mcp works with five real coding agents as MCP clients — Claude Code 2.1.328,
+# Codex 0.169.0, opencode 1.18.33, Gemini CLI 0.61.0 and GitHub Copilot CLI 1.0.102 — with no
+# model and no network beyond the npm registry:
+#   - `ihmt mcp install --client claude|codex|opencode|gemini|copilot` registers ihmt-mcp by absolute path, with
 #     IHMT_HOME and IHMT_SOCKET, and writes the IHMT instructions (user-level config, throw-away
 #     HOME; for Claude Code through `claude mcp add`); a second install changes nothing;
-#   - `ihmt doctor --json` finds all three registered, with their instructions;
+#   - `ihmt doctor --json` finds all five registered, with their instructions;
 #   - each agent's health check really starts and initialises the server
 #     (`claude mcp list`, `opencode mcp list`, `codex app-server` mcpServerStatus/list, which
 #     lists save_memory, search_memory, mark_outdated and forget_memory);
@@ -16,6 +17,12 @@
 #   - Claude Code, driven by a local fake Anthropic Messages API that asks for
 #     mcp__ihmt__search_memory, calls the tool and gets that memory back; the requests it sends
 #     hold the instructions install wrote into ~/.claude/CLAUDE.md;
+#   - `gemini mcp list` connects (in a folder the person trusted, as Gemini CLI requires); Gemini
+#     CLI (`gemini -p`, GOOGLE_GEMINI_BASE_URL at a local fake Gemini API) and Copilot CLI
+#     (`copilot -p`, offline with COPILOT_PROVIDER_BASE_URL at a local fake OpenAI Chat
+#     Completions API) each call search_memory when the model asks and get the memory back, and
+#     send the model the instructions install wrote (~/.gemini/GEMINI.md,
+#     ~/.copilot/copilot-instructions.md). Neither gets memory hooks from IHMT yet;
 #   - the memory hooks install adds: `claude -p`, `codex exec` and `opencode run`, each against a
 #     local fake model API, send the model the session-start briefing and the memory a per-prompt
 #     search found;
@@ -24,7 +31,7 @@
 #     configuration or instructions file, and no hook.
 # The project is a git repository whose origin names it github.com/example/agents-check: the
 # registrations carry no IHMT_PROJECT, so the shim must find the key as it would for a user.
-# The first run downloads ~1.3 GB from the npm registry into ${IHMT_AGENTS_DIR:-~/.cache/ihmt-agents}
+# The first run downloads ~1.6 GB from the npm registry into ${IHMT_AGENTS_DIR:-~/.cache/ihmt-agents}
 # (20-40 s); later runs reuse it. A run takes ~10 s once the agents are installed.
 #
 # Usage (from the repository root): scripts/agents-check.sh [--keep]
@@ -35,6 +42,8 @@ set -euo pipefail
 CLAUDE_VERSION=2.1.328
 CODEX_VERSION=0.169.0
 OPENCODE_VERSION=1.18.33
+GEMINI_VERSION=0.61.0
+COPILOT_VERSION=1.0.102
 PROJECT_KEY=github.com/example/agents-check
 
 keep=0
@@ -130,18 +139,22 @@ agents_present() {
 	[[ $(pkg_version @anthropic-ai/claude-code) == "$CLAUDE_VERSION" &&
 		$(pkg_version @openai/codex) == "$CODEX_VERSION" &&
 		$(pkg_version opencode-ai) == "$OPENCODE_VERSION" &&
+		$(pkg_version @google/gemini-cli) == "$GEMINI_VERSION" &&
+		$(pkg_version @github/copilot) == "$COPILOT_VERSION" &&
 		-x $AGENTS_DIR/node_modules/.bin/claude && -x $AGENTS_DIR/node_modules/.bin/codex &&
-		-x $AGENTS_DIR/node_modules/.bin/opencode ]]
+		-x $AGENTS_DIR/node_modules/.bin/opencode && -x $AGENTS_DIR/node_modules/.bin/gemini &&
+		-x $AGENTS_DIR/node_modules/.bin/copilot ]]
 }
 start
 if agents_present; then
 	pass "agents installed" "cached in $AGENTS_DIR"
 else
-	echo "installing the agents into $AGENTS_DIR (~1.3 GB from the npm registry, ~40 s)..."
+	echo "installing the agents into $AGENTS_DIR (~1.6 GB from the npm registry, ~60 s)..."
 	mkdir -p "$AGENTS_DIR"
 	if timeout 900 npm install --prefix "$AGENTS_DIR" --no-audit --no-fund \
 		"@anthropic-ai/claude-code@$CLAUDE_VERSION" "@openai/codex@$CODEX_VERSION" \
-		"opencode-ai@$OPENCODE_VERSION" >"$LOGS/npm-install.log" 2>&1 && agents_present; then
+		"opencode-ai@$OPENCODE_VERSION" "@google/gemini-cli@$GEMINI_VERSION" "@github/copilot@$COPILOT_VERSION" \
+		>"$LOGS/npm-install.log" 2>&1 && agents_present; then
 		pass "agents installed" "npm install into $AGENTS_DIR"
 	else
 		fail "agents installed" "npm install failed" "$LOGS/npm-install.log"
@@ -151,6 +164,8 @@ fi
 CLAUDE=$AGENTS_DIR/node_modules/.bin/claude
 CODEX=$AGENTS_DIR/node_modules/.bin/codex
 OPENCODE=$AGENTS_DIR/node_modules/.bin/opencode
+GEMINI=$AGENTS_DIR/node_modules/.bin/gemini
+COPILOT=$AGENTS_DIR/node_modules/.bin/copilot
 
 start
 if timeout 300 go build -o "$BIN/" ./daemon/cmd/ihmtd ./shim/cmd/ihmt-mcp ./client/cmd/ihmt >"$LOGS/go-build.log" 2>&1; then
@@ -165,12 +180,16 @@ fi
 unset CLAUDE_CONFIG_DIR CODEX_HOME OPENCODE_CONFIG OPENCODE_CONFIG_DIR OPENCODE_CONFIG_CONTENT \
 	XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME XDG_RUNTIME_DIR \
 	ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL OPENAI_API_KEY OPENAI_BASE_URL \
+	GEMINI_API_KEY GOOGLE_API_KEY GOOGLE_GEMINI_BASE_URL GOOGLE_GENAI_USE_VERTEXAI GOOGLE_CLOUD_PROJECT \
+	COPILOT_HOME COPILOT_GITHUB_TOKEN GH_TOKEN GITHUB_TOKEN COPILOT_PROVIDER_BASE_URL COPILOT_PROVIDER_API_KEY \
+	COPILOT_MODEL COPILOT_CUSTOM_INSTRUCTIONS_DIRS \
 	IHMT_HOME IHMT_SOCKET IHMT_PROJECT
 export HOME=$WORK/home
 export NO_COLOR=1 CI=1
 # Keep the agents off the network: no update checks, telemetry or model-list downloads.
 export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 export OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_SHARE=1
+export COPILOT_AUTO_UPDATE=false
 cd "$PROJ"
 # A git repository whose origin names the project, as a user's clone would: the registrations
 # carry no IHMT_PROJECT, so the shim finds the key from the working directory (or the MCP roots).
@@ -193,6 +212,8 @@ config_files() {
 	claude) echo "$HOME/.claude.json" ;;
 	codex) echo "$HOME/.codex/config.toml" ;;
 	opencode) printf '%s\n' "$HOME/.config/opencode/opencode.json" "$HOME/.config/opencode/opencode.jsonc" ;;
+	gemini) echo "$HOME/.gemini/settings.json" ;;
+	copilot) echo "$HOME/.copilot/mcp-config.json" ;;
 	esac
 }
 instructions_file() {
@@ -200,6 +221,8 @@ instructions_file() {
 	claude) echo "$HOME/.claude/CLAUDE.md" ;;
 	codex) echo "$HOME/.codex/AGENTS.md" ;;
 	opencode) echo "$HOME/.config/opencode/AGENTS.md" ;;
+	gemini) echo "$HOME/.gemini/GEMINI.md" ;;
+	copilot) echo "$HOME/.copilot/copilot-instructions.md" ;;
 	esac
 }
 # install_client CLIENT: the first install's --json report says it registered ihmt-mcp (for
@@ -232,10 +255,10 @@ install_client() {
 			env = {};
 			for (const [, k, v] of ((e || [""])[0]).matchAll(/^(\w+) = "(.*)"$/gm)) env[k] = v;
 		} else {
-			const s = JSON.parse(text), e = client === "claude" ? (s.mcpServers || {}).ihmt : (s.mcp || {}).ihmt;
+			const s = JSON.parse(text), e = client === "opencode" ? (s.mcp || {}).ihmt : (s.mcpServers || {}).ihmt;
 			if (!e) fail(short(cfg) + " has no ihmt entry: " + text.slice(0, 300));
-			cmd = client === "claude" ? e.command : (e.command || [])[0];
-			env = (client === "claude" ? e.env : e.environment) || {};
+			cmd = client === "opencode" ? (e.command || [])[0] : e.command;
+			env = (client === "opencode" ? e.environment : e.env) || {};
 		}
 		if (cmd !== mcp || env.IHMT_SOCKET !== sock || env.IHMT_HOME !== store) fail(`${short(cfg)}: command ${cmd}, env ${JSON.stringify(env)}`);
 		const md = fs.readFileSync(instr, "utf8");
@@ -261,10 +284,20 @@ reinstall_client() {
 	[[ $before == "$after" ]] || { echo "it says nothing changed, but files did:"; diff <(echo "$before") <(echo "$after"); return 1; }
 	echo "$want" | sed "s#$BIN#\$BIN#"
 }
-for c in claude codex opencode; do
+# Gemini CLI's own settings, as a user who signed in with an API key has them: install adds to
+# them. Its usage statistics and update checks stay off here.
+mkdir -p "$HOME/.gemini"
+cat >"$HOME/.gemini/settings.json" <<'EOF'
+{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "general": {"disableAutoUpdate": true}
+}
+EOF
+for c in claude codex opencode gemini copilot; do
 	start; check "ihmt mcp install --client $c" "$LOGS/$c-install.json" install_client "$c"
 done
-for c in claude codex opencode; do
+for c in claude codex opencode gemini copilot; do
 	start; check "  again: no change ($c)" "$LOGS/$c-reinstall.log" reinstall_client "$c"
 done
 
@@ -293,7 +326,9 @@ doctor_check() {
 		"$LOGS/doctor.json" "$LOGS/doctor.txt" "$HOME" \
 		"claude|$(config_files claude)|$(instructions_file claude)" \
 		"codex|$(config_files codex)|$(instructions_file codex)" \
-		"opencode|$(config_files opencode | head -n 1)|$(instructions_file opencode)"
+		"opencode|$(config_files opencode | head -n 1)|$(instructions_file opencode)" \
+		"gemini|$(config_files gemini)|$(instructions_file gemini)" \
+		"copilot|$(config_files copilot)|$(instructions_file copilot)"
 }
 start; check "ihmt doctor --json (agents)" "$LOGS/doctor.err" doctor_check
 if [[ -s $LOGS/doctor.txt ]]; then sed 's/^/      | /' "$LOGS/doctor.txt"; fi
@@ -315,8 +350,19 @@ health_opencode() {
 	[[ $line == "✓ ihmt connected"* ]] || { echo "want '✓ ihmt connected', got: ${line:-no ihmt line}"; return 1; }
 	echo "$line"
 }
+health_gemini() {
+	# Gemini CLI starts no MCP server in a folder the person has not trusted (`gemini` asks once;
+	# trustedFolders.json is where it records the answer).
+	printf '{"%s": "TRUST_FOLDER"}\n' "$PROJ" >"$HOME/.gemini/trustedFolders.json"
+	timeout 120 "$GEMINI" mcp list </dev/null >"$LOGS/gemini-list.log" 2>&1 || true
+	local line
+	line=$(grep -F "ihmt: " "$LOGS/gemini-list.log" | sed 's/  */ /g' || true)
+	[[ $line == *"$MCP"*"- Connected"* ]] || { echo "want 'ihmt: $MCP (stdio) - Connected', got: ${line:-no ihmt line}"; return 1; }
+	echo "$line"
+}
 start; check "claude mcp list" "$LOGS/claude-list.log" health_claude
 start; check "opencode mcp list" "$LOGS/opencode-list.log" health_opencode
+start; check "gemini mcp list" "$LOGS/gemini-list.log" health_gemini
 
 # --- 5. Codex: app-server status, then save_memory and search_memory with no model -------------
 cat >"$WORK/codex-driver.js" <<'EOF'
@@ -797,6 +843,159 @@ hooks_opencode() {
 }
 start; check "hooks: opencode run (fake model)" "$LOGS/hooks-opencode.out" hooks_opencode
 
+# --- 6d. Gemini CLI and Copilot CLI: a tool call chosen by a (fake) model -----------------------
+# Each fake answers the first request that offers a tool named …search_memory with a call of it,
+# and every later one with text; the check then reads, in the requests the client sent, the tool
+# result (it must hold the memory Codex saved) and the instructions install wrote.
+cat >"$WORK/fake-gemini.js" <<'EOF'
+// A fake Gemini API (generateContent and streamGenerateContent). While the conversation has no
+// function response yet and the request offers a function whose name ends with argv[4], it answers
+// with a call of it, arguments argv[5]; otherwise with text. Every request is appended to argv[3];
+// the port is written to argv[2].
+const http = require('http'); const fs = require('fs');
+const [, , portFile, logFile, toolSuffix, toolArgs] = process.argv;
+const srv = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    let j = {}; try { j = JSON.parse(body); } catch {}
+    fs.appendFileSync(logFile, JSON.stringify({ url: req.url, body: j }) + '\n');
+    if (req.url.includes(':countTokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ totalTokens: 10 }));
+    }
+    const contents = j.contents || [];
+    const last = contents[contents.length - 1] || {};
+    const answered = (last.parts || []).some((p) => p.functionResponse);
+    const decls = (j.tools || []).flatMap((t) => t.functionDeclarations || []);
+    const tool = decls.find((d) => d.name.endsWith(toolSuffix));
+    let parts;
+    if (!answered && tool) parts = [{ functionCall: { name: tool.name, args: JSON.parse(toolArgs) } }];
+    else if ((j.generationConfig || {}).responseMimeType === 'application/json') parts = [{ text: '{"next_speaker":"user","reasoning":"done"}' }];
+    else parts = [{ text: 'FAKE-MODEL-DONE' }];
+    const resp = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: 'gemini-fake' };
+    if (req.url.includes(':streamGenerateContent')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: ' + JSON.stringify(resp) + '\r\n\r\n');
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(resp));
+    }
+  });
+});
+srv.listen(0, '127.0.0.1', () => fs.writeFileSync(portFile, String(srv.address().port)));
+EOF
+cat >"$WORK/fake-chat.js" <<'EOF'
+// A fake OpenAI Chat Completions API. While the conversation has no tool message yet and the
+// request offers a function whose name ends with argv[4], it answers with a call of it,
+// arguments argv[5]; otherwise with text. Streams when asked. Every request is appended to
+// argv[3]; the port is written to argv[2].
+const http = require('http'); const fs = require('fs');
+const [, , portFile, logFile, toolSuffix, toolArgs] = process.argv;
+let n = 0;
+const srv = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    let j = {}; try { j = JSON.parse(body); } catch {}
+    fs.appendFileSync(logFile, JSON.stringify({ method: req.method, url: req.url, body: j }) + '\n');
+    if (!req.url.includes('/chat/completions')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: [{ id: j.model || 'fake-model', object: 'model', owned_by: 'ihmt' }] }));
+    }
+    const msgs = j.messages || [];
+    const answered = msgs.some((m) => m.role === 'tool');
+    const tool = (j.tools || []).map((t) => t.function || {}).find((f) => (f.name || '').endsWith(toolSuffix));
+    const id = 'chatcmpl-' + (++n), model = j.model || 'fake-model', created = Math.floor(Date.now() / 1000);
+    const call = !answered && tool ? { id: 'call_ihmtcheck_' + n, type: 'function', function: { name: tool.name, arguments: toolArgs } } : null;
+    const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: 'FAKE-MODEL-DONE' };
+    const finish = call ? 'tool_calls' : 'stop';
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    if (!j.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta, fr, extra) => res.write('data: ' + JSON.stringify(Object.assign({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: fr }] }, extra || {})) + '\n\n');
+    chunk({ role: 'assistant', content: '' }, null);
+    if (call) chunk({ tool_calls: [Object.assign({ index: 0 }, call)] }, null);
+    else chunk({ content: message.content }, null);
+    chunk({}, finish, { usage });
+    res.end('data: [DONE]\n\n');
+  });
+});
+srv.listen(0, '127.0.0.1', () => fs.writeFileSync(portFile, String(srv.address().port)));
+EOF
+# start_fake SCRIPT NAME: starts a fake model API with the search_memory call; its port is in
+# $WORK/NAME.port, its requests in $LOGS/NAME.jsonl.
+start_fake() {
+	rm -f "$WORK/$2.port"
+	node "$WORK/$1" "$WORK/$2.port" "$LOGS/$2.jsonl" search_memory "{\"query\":\"$QUERY\"}" >"$LOGS/$2.log" 2>&1 &
+	fake_pid=$!
+	local i
+	for i in $(seq 50); do [[ -s $WORK/$2.port ]] && break; sleep 0.1; done
+	[[ -s $WORK/$2.port ]] || { echo "the fake $2 API did not start"; return 1; }
+}
+stop_fake() {
+	if [[ -n $fake_pid ]]; then kill "$fake_pid" 2>/dev/null || true; wait "$fake_pid" 2>/dev/null || true; fake_pid=; fi
+}
+# model_saw LOG FORMAT INSTRUCTIONS ANSWER-FILE: the requests in LOG (gemini or chat format) offered
+# search_memory, returned its result holding the memory, and hold the instructions file's text;
+# the client's final answer is the fake's.
+model_saw() {
+	node -e '
+		const fs = require("fs");
+		const [log, format, nonce, instr, answer] = process.argv.slice(1);
+		const fail = (s) => { console.log(s); process.exit(1); };
+		const reqs = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l).body);
+		let offered = "", result = "";
+		for (const b of reqs) {
+			if (format === "gemini") {
+				for (const d of (b.tools || []).flatMap((t) => t.functionDeclarations || [])) if (d.name.endsWith("search_memory")) offered = d.name;
+				for (const c of b.contents || []) for (const p of c.parts || []) if (p.functionResponse && p.functionResponse.name === offered) result = JSON.stringify(p.functionResponse.response);
+			} else {
+				for (const t of b.tools || []) if (((t.function || {}).name || "").endsWith("search_memory")) offered = t.function.name;
+				for (const m of b.messages || []) if (m.role === "tool" && String(m.tool_call_id).startsWith("call_ihmtcheck_")) result = JSON.stringify(m.content);
+			}
+		}
+		if (!offered) fail("the model was never offered search_memory");
+		if (!result) fail("no tool result for the call of " + offered);
+		if (!result.includes(nonce)) fail("the tool result lacks the saved memory: " + result.slice(0, 300));
+		const md = fs.readFileSync(instr, "utf8").split("\n").find((l) => l.trim() && !l.startsWith("<!-- ihmt:"));
+		if (!JSON.stringify(reqs).includes(JSON.stringify(md).slice(1, -1))) fail("no request holds " + instr + ": " + md);
+		const out = fs.readFileSync(answer, "utf8");
+		if (!out.includes("FAKE-MODEL-DONE")) fail("final answer: " + out.slice(0, 200));
+		console.log(`${offered} called; its result holds the memory; the model got ${instr.split("/").slice(-2).join("/")}; ${reqs.length} model requests`);' \
+		"$1" "$2" "$NONCE" "$3" "$4"
+}
+gemini_call() {
+	start_fake fake-gemini.js fake-gemini || return 1
+	GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$(cat "$WORK/fake-gemini.port")" GEMINI_API_KEY=dummy \
+		timeout 180 "$GEMINI" -p "What do we know about the staging deploy key?" --output-format json \
+		</dev/null >"$LOGS/gemini-p.json" 2>"$LOGS/gemini-p.err" || {
+		echo "gemini -p failed: $(head -c 300 "$LOGS/gemini-p.json" "$LOGS/gemini-p.err")"
+		stop_fake
+		return 1
+	}
+	stop_fake
+	model_saw "$LOGS/fake-gemini.jsonl" gemini "$(instructions_file gemini)" "$LOGS/gemini-p.json"
+}
+copilot_call() {
+	start_fake fake-chat.js fake-copilot || return 1
+	COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$(cat "$WORK/fake-copilot.port")/v1" \
+		COPILOT_PROVIDER_TYPE=openai COPILOT_MODEL=ihmtcheck-model \
+		timeout 180 "$COPILOT" -p "What do we know about the staging deploy key?" --allow-all-tools -s \
+		</dev/null >"$LOGS/copilot-p.txt" 2>"$LOGS/copilot-p.err" || {
+		echo "copilot -p failed: $(head -c 300 "$LOGS/copilot-p.txt" "$LOGS/copilot-p.err")"
+		stop_fake
+		return 1
+	}
+	stop_fake
+	model_saw "$LOGS/fake-copilot.jsonl" chat "$(instructions_file copilot)" "$LOGS/copilot-p.txt"
+}
+start; check "gemini -p tool call (fake model)" "$LOGS/gemini-p.err" gemini_call
+start; check "copilot -p tool call (fake model)" "$LOGS/copilot-p.err" copilot_call
+
 # --- 7. the daemon ------------------------------------------------------------------------------
 start
 daemon_log() {
@@ -837,7 +1036,7 @@ uninstall_client() {
 	[[ $(cat "$LOGS/$c-uninstall-again.log") == "$want" ]] || { echo "second uninstall: want '$want', got: $(head -c 300 "$LOGS/$c-uninstall-again.log")"; return 1; }
 	echo "removed: ${gone[*]:-none}; no ihmt in: ${kept[*]:-none}; again: nothing changed"
 }
-for c in claude codex opencode; do
+for c in claude codex opencode gemini copilot; do
 	start; check "mcp install --uninstall $c" "$LOGS/$c-uninstall.json" uninstall_client "$c"
 done
 # hooks_gone: the uninstalls above also removed every memory hook: no hook file left mentions

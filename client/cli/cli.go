@@ -402,6 +402,9 @@ func cmdVersion(e *env, args []string) error {
 		return err
 	}
 	out := map[string]string{"ihmt": version.Version}
+	if commit, date := version.Build(); commit != "" || date != "" {
+		out["commit"], out["date"] = commit, date
+	}
 	if c, err := e.client(false); err == nil {
 		defer c.Close()
 		ctx, cancel := context.WithTimeout(e.ctx, 2*time.Second)
@@ -413,7 +416,7 @@ func cmdVersion(e *env, args []string) error {
 	if *asJSON {
 		return e.printJSON(out)
 	}
-	fmt.Fprintf(e.stdout, "ihmt %s\n", version.Version)
+	fmt.Fprintf(e.stdout, "ihmt %s\n", version.Describe())
 	if v, ok := out["ihmtd"]; ok {
 		fmt.Fprintf(e.stdout, "ihmtd %s (running)\n", v)
 	} else {

@@ -135,11 +135,11 @@ func (d *doctor) run() []check {
 	return d.checks
 }
 
-const reinstallFix = "reinstall all three from one source: " + goInstall
+const reinstallFix = "reinstall all three from one release (its .deb, .rpm or archive) or from one source: " + goInstall
 
 // binaries: ihmtd and ihmt-mcp are found and are this ihmt's version.
 func (d *doctor) binaries() {
-	d.add("ihmt", checkOK, fmt.Sprintf("%s, version %s", d.h.exe, version.Version), "")
+	d.add("ihmt", checkOK, fmt.Sprintf("%s, version %s", d.h.exe, version.Describe()), "")
 	for _, name := range []string{"ihmtd", "ihmt-mcp"} {
 		bin, err := d.h.binary(name)
 		var missing *missingBinary
@@ -158,11 +158,13 @@ func (d *doctor) binaries() {
 		out, err := exec.CommandContext(ctx, bin, "-version").Output()
 		cancel()
 		fields := strings.Fields(string(out))
-		if err != nil || len(fields) == 0 {
+		// "NAME VERSION (commit …, built …)": the version is the second
+		// word (the last one, before releases stamped a commit).
+		if err != nil || len(fields) < 2 {
 			d.add(name, checkFail, fmt.Sprintf("`%s -version` failed: %v %s", bin, err, strings.TrimSpace(string(out))), reinstallFix)
 			continue
 		}
-		if v := fields[len(fields)-1]; v != version.Version {
+		if v := fields[1]; v != version.Version {
 			d.add(name, checkFail, fmt.Sprintf("%s is version %s, but this ihmt is %s", bin, v, version.Version), reinstallFix)
 			continue
 		}
@@ -480,14 +482,17 @@ func (d *doctor) agents() {
 		d.add("agents", checkFail, err.Error(), "")
 		return
 	}
-	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv}
+	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv, GOOS: d.h.goos}
 	registered := 0
 	for _, cl := range mcpconfig.Clients {
 		r := mcpconfig.Inspect(menv, cl, mcpconfig.ScopeUser)
 		fix := "ihmt mcp install --client " + cl
 		// In use here: its CLI is on PATH, or it keeps files of its own
 		// here; a directory holding only what IHMT left (backups) is not.
-		cliPath, cliErr := d.h.lookPath(cl)
+		cliPath, cliErr := "", errors.New("no CLI")
+		if name := mcpconfig.CLI(cl); name != "" {
+			cliPath, cliErr = d.h.lookPath(name)
+		}
 		switch {
 		case r.Problem != "":
 			d.add(cl, checkFail, r.Problem, "")
@@ -499,7 +504,11 @@ func (d *doctor) agents() {
 			d.add(cl, checkWarn, fmt.Sprintf("%s is in use here (%s exists), but IHMT is not registered in %s", cl, r.InUse, r.File), fix)
 			continue
 		case !r.Registered:
-			d.add(cl, checkOK, fmt.Sprintf("not in use here (no %s on PATH, no configuration or state of its own)", cl), "")
+			onPath := "no " + mcpconfig.CLI(cl) + " on PATH, "
+			if mcpconfig.CLI(cl) == "" {
+				onPath = ""
+			}
+			d.add(cl, checkOK, fmt.Sprintf("not in use here (%sno configuration or state of its own)", onPath), "")
 			continue
 		}
 		registered++
@@ -518,7 +527,9 @@ func (d *doctor) agents() {
 		if !r.Current {
 			issues = append(issues, "its entry differs from what install writes (for Codex: the tool approval)")
 		}
-		if !r.InstructionsPresent {
+		if r.Instructions == "" {
+			// Kept in the client's settings; the shim sends them.
+		} else if !r.InstructionsPresent {
 			issues = append(issues, "no IHMT instructions in "+r.Instructions)
 		} else if !r.InstructionsCurrent {
 			issues = append(issues, "the IHMT instructions in "+r.Instructions+" are out of date")
@@ -527,11 +538,35 @@ func (d *doctor) agents() {
 			d.add(cl, checkWarn, "registered in "+r.File+", but "+strings.Join(issues, "; "), fix)
 			continue
 		}
-		d.add(cl, checkOK, fmt.Sprintf("registered in %s (%s), instructions in %s", r.File, r.Command, r.Instructions), "")
+		where := "instructions in " + r.Instructions
+		if r.Instructions == "" {
+			where = "instructions sent by ihmt-mcp when it connects"
+		}
+		d.add(cl, checkOK, fmt.Sprintf("registered in %s (%s), %s", r.File, r.Command, where), "")
+		if cl == mcpconfig.Gemini {
+			d.geminiTrust(menv)
+		}
 	}
 	if registered == 0 {
 		d.add("agents", checkFail, "no agent has IHMT registered, so none can reach the memory", "ihmt mcp install --client claude (or codex, or opencode)")
 	}
+}
+
+// geminiTrust: Gemini CLI starts no MCP server in a folder the person has
+// not trusted, so a registration that is fine can still give no memory
+// here.
+func (d *doctor) geminiTrust(menv mcpconfig.Env) {
+	const name = "gemini folder"
+	trusted, why := mcpconfig.GeminiTrust(menv, d.h.cwd)
+	if trusted {
+		d.add(name, checkOK, fmt.Sprintf("Gemini CLI starts MCP servers in %s (%s)", d.h.cwd, why), "")
+		return
+	}
+	if why == "" {
+		why = "~/.gemini/trustedFolders.json could not be read"
+	}
+	d.add(name, checkWarn, fmt.Sprintf("Gemini CLI starts no MCP server in %s, IHMT's included: %s", d.h.cwd, why),
+		"run `gemini` in each project folder once and trust it (Gemini asks), or `gemini --skip-trust` for one session")
 }
 
 // missingOverrides names the IHMT overrides in effect here that a

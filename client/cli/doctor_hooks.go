@@ -16,8 +16,11 @@ func (d *doctor) hooks() {
 	if err != nil {
 		return
 	}
-	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv}
+	menv := mcpconfig.Env{Home: home, Getenv: d.h.getenv, GOOS: d.h.goos}
 	for _, cl := range mcpconfig.Clients {
+		if !mcpconfig.HasHooks(cl) {
+			continue
+		}
 		reg := mcpconfig.Inspect(menv, cl, mcpconfig.ScopeUser)
 		var hk mcpconfig.Hook
 		if reg.Registered {

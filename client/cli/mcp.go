@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +20,8 @@ func cmdMCP(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fs, asJSON := e.flags("mcp "+sub, "--client claude|codex|opencode")
-	clientName := fs.String("client", "", "the agent: claude, codex or opencode")
+	fs, asJSON := e.flags("mcp "+sub, "--client "+strings.Join(mcpconfig.Clients, "|"))
+	clientName := fs.String("client", "", "the agent: "+clientList())
 	scope := fs.String("scope", mcpconfig.ScopeUser, "user (your own configuration) or project (the repository's, shared)")
 	tools := fs.String("tools", "", "tool families the agent gets, comma-separated: memory, session, project (default: all three)")
 	var dryRun, uninstall, noHooks *bool
@@ -32,15 +33,17 @@ func cmdMCP(e *env, args []string) error {
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
-	switch *clientName {
-	case mcpconfig.Claude, mcpconfig.Codex, mcpconfig.OpenCode:
-	case "":
-		return usageError{"say which agent: --client claude, codex or opencode"}
-	default:
-		return usageError{fmt.Sprintf("unknown client %q: use claude, codex or opencode", *clientName)}
+	switch {
+	case *clientName == "":
+		return usageError{"say which agent: --client " + clientList()}
+	case !slices.Contains(mcpconfig.Clients, *clientName):
+		return usageError{fmt.Sprintf("unknown client %q: use %s", *clientName, clientList())}
 	}
 	if *scope != mcpconfig.ScopeUser && *scope != mcpconfig.ScopeProject {
 		return usageError{fmt.Sprintf("unknown scope %q: use user or project", *scope)}
+	}
+	if *scope == mcpconfig.ScopeProject && !mcpconfig.HasProject(*clientName) {
+		return usageError{fmt.Sprintf("%s reads no project configuration: use --scope user", mcpconfig.Title(*clientName))}
 	}
 	families := ""
 	if *tools != "" {
@@ -88,13 +91,19 @@ func cmdMCP(e *env, args []string) error {
 	return usageError{fmt.Sprintf("unknown mcp command %q: say install, uninstall or config", sub)}
 }
 
+// clientList names the clients for a usage message.
+func clientList() string {
+	c := mcpconfig.Clients
+	return strings.Join(c[:len(c)-1], ", ") + " or " + c[len(c)-1]
+}
+
 // mcpEnv describes where the agents keep their configuration.
 func mcpEnv(h *host, scope string) (mcpconfig.Env, error) {
 	home, err := h.home()
 	if err != nil {
 		return mcpconfig.Env{}, err
 	}
-	env := mcpconfig.Env{Home: home, Getenv: h.getenv}
+	env := mcpconfig.Env{Home: home, Getenv: h.getenv, GOOS: h.goos}
 	if scope == mcpconfig.ScopeProject {
 		env.Project = projectTop(h.cwd)
 	}
@@ -182,7 +191,7 @@ func (e *env) mcpInstall(h *host, menv mcpconfig.Env, clientName, scope, familie
 	if err != nil {
 		return err
 	}
-	if uninstall || !noHooks {
+	if (uninstall || !noHooks) && mcpconfig.HasHooks(clientName) {
 		if err := withHooks(p, h, opts, uninstall); err != nil {
 			return err
 		}
@@ -320,6 +329,9 @@ func (e *env) printMCPAfter(p *mcpconfig.Plan, dryRun bool) {
 	}
 	if !dryRun && !p.Uninstall {
 		fmt.Fprintf(w, "%s: new sessions use IHMT; restart running ones\n", p.Client)
+		if !slices.ContainsFunc(p.Changes, func(c *mcpconfig.Change) bool { return c.What == "instructions" }) {
+			fmt.Fprintf(w, "%s: %s keeps standing instructions in its settings, not in a file IHMT edits; ihmt-mcp gives it IHMT's instructions when it connects\n", p.Client, mcpconfig.Title(p.Client))
+		}
 		if p.Client == mcpconfig.Codex && p.Scope == mcpconfig.ScopeProject {
 			fmt.Fprintln(w, "codex: Codex reads a project's .codex/config.toml only when you trust the project")
 		}

@@ -183,3 +183,97 @@ func TestMCPWithoutShim(t *testing.T) {
 		t.Errorf("dry run with ihmt-mcp beside ihmt: exit %d: %s%s", code, out, errb)
 	}
 }
+
+// TestMCPInstallDocumentedClients: the clients configured from their
+// documentation alone, through the command: a dry run shows the entry, an
+// install writes it and says where the instructions are (or that the
+// client keeps them in its settings), doctor reads it back, uninstall takes
+// it out; a project scope where the client reads none is refused, and the
+// same install with --scope user is the positive control.
+func TestMCPInstallDocumentedClients(t *testing.T) {
+	for _, tc := range []struct {
+		client, config, entry, instructions string
+	}{
+		{"zed", ".config/zed/settings.json", `"context_servers"`, ""},
+		{"vscode", ".config/Code/User/mcp.json", `"type": "stdio"`, ".config/Code/User/prompts/ihmt.instructions.md"},
+		{"windsurf", ".codeium/windsurf/mcp_config.json", `"mcpServers"`, ".codeium/windsurf/memories/global_rules.md"},
+		{"claude-desktop", ".config/Claude/claude_desktop_config.json", `"mcpServers"`, ""},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0"})
+			h := testHost(t, bin, nil, &recorder{})
+			home, _ := h.home()
+			cfg := filepath.Join(home, tc.config)
+			code, out, errb := runCLI(t, "mcp", "install", "--client", tc.client, "--dry-run")
+			if code != 0 || !strings.Contains(out, "would create "+cfg) || !strings.Contains(out, tc.entry) {
+				t.Fatalf("dry run: exit %d:\n%s%s", code, out, errb)
+			}
+			if _, err := os.Stat(cfg); err == nil {
+				t.Fatal("a dry run wrote the config")
+			}
+			code, out, errb = runCLI(t, "mcp", "install", "--client", tc.client)
+			if code != 0 {
+				t.Fatalf("install: exit %d: %s%s", code, out, errb)
+			}
+			got, err := os.ReadFile(cfg)
+			if err != nil || !strings.Contains(string(got), filepath.Join(bin, "ihmt-mcp")) {
+				t.Fatalf("install wrote %q (%v)", got, err)
+			}
+			if tc.instructions == "" && !strings.Contains(out, "keeps standing instructions in its settings") {
+				t.Errorf("install does not say where the instructions come from:\n%s", out)
+			}
+			if tc.instructions != "" {
+				if b, err := os.ReadFile(filepath.Join(home, tc.instructions)); err != nil || !strings.Contains(string(b), "<!-- ihmt:begin -->") {
+					t.Errorf("instructions %s: %q %v", tc.instructions, b, err)
+				}
+			}
+			_, r, text := runDoctor(t)
+			if c := r.find(tc.client); c.Status != checkOK || !strings.Contains(c.Finding, "registered in "+cfg) {
+				t.Errorf("doctor: %+v\n%s", c, text)
+			}
+			if code, out, errb := runCLI(t, "mcp", "install", "--client", tc.client, "--uninstall"); code != 0 {
+				t.Errorf("uninstall: exit %d: %s%s", code, out, errb)
+			}
+			if _, err := os.Stat(cfg); err == nil {
+				t.Errorf("uninstall left %s, which install created", cfg)
+			}
+		})
+	}
+	bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0"})
+	testHost(t, bin, nil, &recorder{})
+	for _, c := range []string{"claude-desktop", "windsurf"} {
+		if code, _, errb := runCLI(t, "mcp", "install", "--client", c, "--scope", "project", "--dry-run"); code != 2 || !strings.Contains(errb, "no project configuration") {
+			t.Errorf("%s --scope project: exit %d: %s", c, code, errb)
+		}
+		if code, _, errb := runCLI(t, "mcp", "install", "--client", c, "--dry-run"); code != 0 {
+			t.Errorf("%s --scope user: exit %d: %s", c, code, errb)
+		}
+	}
+}
+
+// TestDoctorGeminiFolderTrust: Gemini CLI starts no MCP server in a folder
+// the person has not trusted, and doctor says so for the folder it runs in;
+// once the folder is trusted, the same check passes.
+func TestDoctorGeminiFolderTrust(t *testing.T) {
+	bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0"})
+	h := testHost(t, bin, nil, &recorder{})
+	home, _ := h.home()
+	if code, out, errb := runCLI(t, "mcp", "install", "--client", "gemini"); code != 0 {
+		t.Fatalf("install: exit %d: %s%s", code, out, errb)
+	}
+	_, r, text := runDoctor(t)
+	if c := r.find("gemini folder"); c.Status != checkWarn || !strings.Contains(c.Finding, "starts no MCP server in "+h.cwd) || !strings.Contains(c.Fix, "trust") {
+		t.Errorf("untrusted folder: %+v\n%s", c, text)
+	}
+	if c := r.find("gemini"); c.Status != checkOK {
+		t.Errorf("the registration itself: %+v", c)
+	}
+	trust := `{"` + h.cwd + `": "TRUST_FOLDER"}`
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(trust), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, r, text = runDoctor(t)
+	if c := r.find("gemini folder"); c.Status != checkOK {
+		t.Errorf("trusted folder: %+v\n%s", c, text)
+	}
+}

@@ -68,6 +68,9 @@ func (e Env) HookFile(client, scope string) (string, error) {
 	if _, err := e.Locate(client, scope); err != nil {
 		return "", err
 	}
+	if !HasHooks(client) {
+		return "", errNoHooks
+	}
 	project := scope == ScopeProject
 	switch client {
 	case Claude:

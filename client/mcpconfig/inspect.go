@@ -67,6 +67,9 @@ func Inspect(env Env, client, scope string) Registration {
 			r.Current = reflect.DeepEqual(val, f.want(srv))
 		}
 	}
+	if loc.Instructions == "" {
+		return r // the client keeps its instructions in its settings
+	}
 	src, err := readFile(loc.Instructions)
 	if err != nil {
 		r.Problem = err.Error()
@@ -90,7 +93,10 @@ func (e Env) ownFile(client, scope string, loc Locations) string {
 			return path
 		}
 	}
-	dirs := []string{filepath.Dir(loc.Configs[0]), filepath.Dir(loc.Instructions)}
+	dirs := []string{filepath.Dir(loc.Configs[0])}
+	if loc.Instructions != "" {
+		dirs = append(dirs, filepath.Dir(loc.Instructions))
+	}
 	if client == OpenCode && scope == ScopeUser {
 		data := filepath.Join(e.Home, ".local", "share")
 		if d := e.absEnv("XDG_DATA_HOME"); d != "" {
@@ -106,7 +112,10 @@ func (e Env) ownFile(client, scope string, loc Locations) string {
 		entries, _ := os.ReadDir(dir)
 		for _, de := range entries {
 			name := de.Name()
-			if ours[name] || strings.Contains(name, backupInfix) || isTempFile(name, loc) {
+			// The directory IHMT made for its instructions (VS Code's
+			// prompts/, Windsurf's memories/) is looked into itself.
+			inner := loc.Instructions != "" && strings.HasPrefix(loc.Instructions, filepath.Join(dir, name)+string(filepath.Separator))
+			if ours[name] || inner || strings.Contains(name, backupInfix) || isTempFile(name, loc) {
 				continue
 			}
 			return filepath.Join(dir, name)
@@ -142,6 +151,9 @@ func Snippet(env Env, client, scope string, srv Server) (text, file string, err 
 		return render(object{{"mcpServers", object{{serverName, claudeEntry(srv)}}}}, "", "  ") + "\n", loc.Configs[0], nil
 	case OpenCode:
 		return render(object{{"$schema", opencodeSchema}, {"mcp", object{{serverName, opencodeEntry(srv)}}}}, "", "  ") + "\n", loc.Configs[0], nil
+	}
+	if c, ok := jsonClients[client]; ok {
+		return render(object{{c.servers, object{{serverName, c.entry(srv)}}}}, "", "  ") + "\n", loc.Configs[0], nil
 	}
 	return codexBlock(srv), loc.Configs[0], nil
 }

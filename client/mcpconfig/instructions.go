@@ -73,6 +73,17 @@ func setBlock(src []byte) ([]byte, error) {
 	return splice(out, spans[0].start, spans[0].end, block), nil
 }
 
+// setBlockAfter is setBlock, but a file it creates opens with preamble
+// (a rules file's front matter).
+func setBlockAfter(preamble string) func([]byte) ([]byte, error) {
+	return func(src []byte) ([]byte, error) {
+		if src == nil && preamble != "" {
+			return []byte(preamble + instructionsBlock()), nil
+		}
+		return setBlock(src)
+	}
+}
+
 // removeBlock removes every block from src; nil when nothing else is left.
 func removeBlock(src []byte) ([]byte, error) {
 	spans, err := findBlocks(src)

@@ -1,6 +1,8 @@
 // Package mcpconfig registers ihmt-mcp with the coding agents — Claude Code,
-// Codex and opencode — and writes IHMT's usage instructions into each
-// agent's instructions file, by editing their configuration in place.
+// Codex, opencode, Gemini CLI, GitHub Copilot CLI, Cursor, Claude Desktop,
+// VS Code, Windsurf and Zed (clients.go says where each keeps what, from its
+// documentation) — and writes IHMT's usage instructions into each agent's
+// instructions or rules file, by editing their configuration in place.
 //
 // The rules every edit keeps:
 //
@@ -32,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -50,7 +53,10 @@ const (
 )
 
 // Clients lists every client this package can configure.
-var Clients = []string{Claude, Codex, OpenCode}
+var Clients = []string{Claude, Codex, OpenCode, Gemini, Copilot, Cursor, ClaudeDesktop, VSCode, Windsurf, Zed}
+
+// hostGOOS is the system the clients run on, unless Env.GOOS says another.
+var hostGOOS = runtime.GOOS
 
 // Scopes: the user's own configuration, or one project's (checked in, shared
 // with everyone who works on it).
@@ -74,6 +80,9 @@ type Env struct {
 	// Project is the project directory (the git top level) for
 	// ScopeProject.
 	Project string
+	// GOOS is the system whose conventions place the desktop clients'
+	// files (Claude Desktop, VS Code); "" is this one.
+	GOOS string
 }
 
 func (e Env) getenv(k string) string {
@@ -108,7 +117,7 @@ type Locations struct {
 	// preferred one for a new registration first.
 	Configs []string
 	// Instructions is the Markdown file the client reads as standing
-	// instructions.
+	// instructions; "" when the client keeps them only in its settings.
 	Instructions string
 }
 
@@ -127,6 +136,9 @@ func (e Env) Locate(client, scope string) (Locations, error) {
 		base = e.Project
 	default:
 		return Locations{}, fmt.Errorf("unknown scope %q: use user or project", scope)
+	}
+	if c, ok := jsonClients[client]; ok {
+		return e.locateJSONClient(c, base)
 	}
 	switch client {
 	case Claude:
@@ -211,6 +223,9 @@ func formatFor(client, path string) format {
 		return jsonFormat{path: []string{"mcpServers", serverName}, entryFor: claudeEntry}
 	case OpenCode:
 		return jsonFormat{path: []string{"mcp", serverName}, entryFor: opencodeEntry, schema: opencodeSchema}
+	}
+	if c, ok := jsonClients[client]; ok {
+		return jsonFormat{path: []string{c.servers, serverName}, entryFor: c.entry}
 	}
 	return tomlFormat{}
 }
@@ -596,7 +611,7 @@ func Install(o Options) (*Plan, error) {
 		c.Action = action(src, out)
 	}
 	p.Changes = append(p.Changes, c)
-	return p.withInstructions(loc.Instructions, false)
+	return p.withInstructions(loc.Instructions, jsonClients[o.Client].preamble, false)
 }
 
 // Uninstall plans removing what Install added.
@@ -644,7 +659,7 @@ func Uninstall(o Options) (*Plan, error) {
 		c.New, c.Restored, c.Action = out, restored, action(src, out)
 		p.Changes = append(p.Changes, c)
 	}
-	return p.withInstructions(loc.Instructions, true)
+	return p.withInstructions(loc.Instructions, jsonClients[o.Client].preamble, true)
 }
 
 // registration reads IHMT's entry in the configuration at path (src, its
@@ -659,9 +674,13 @@ func registration(client, path string, src []byte) (f format, cur any, present b
 }
 
 // withInstructions adds the change to the instructions file at path, last:
-// the block written, or removed.
-func (p *Plan) withInstructions(path string, remove bool) (*Plan, error) {
-	ic, err := planInstructions(path, remove)
+// the block written (after preamble in a file install creates), or removed.
+// A client without an instructions file gets none.
+func (p *Plan) withInstructions(path, preamble string, remove bool) (*Plan, error) {
+	if path == "" {
+		return p, nil
+	}
+	ic, err := planInstructions(path, preamble, remove)
 	if err != nil {
 		return nil, err
 	}
@@ -724,7 +743,7 @@ func pickConfig(client string, paths []string) (string, []byte, error) {
 	return firstPath, first, nil
 }
 
-func planInstructions(path string, uninstall bool) (*Change, error) {
+func planInstructions(path, preamble string, uninstall bool) (*Change, error) {
 	src, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -737,9 +756,9 @@ func planInstructions(path string, uninstall bool) (*Change, error) {
 			return c, nil
 		}
 		has := func(b []byte) bool { spans, err := findBlocks(b); return len(spans) > 0 || err != nil }
-		out, c.Restored, err = undo(path, src, setBlock, removeBlock, has)
+		out, c.Restored, err = undo(path, src, setBlockAfter(preamble), removeBlock, has)
 	} else {
-		out, err = setBlock(src)
+		out, err = setBlockAfter(preamble)(src)
 	}
 	if err != nil {
 		return nil, configError(path, err)

@@ -31,7 +31,7 @@ func main() {
 	rebuild := flag.Bool("rebuild", false, "rebuild every derived file (index, fact timelines, summary tree) from the leaf files, offline, and exit; fails while a daemon runs (use `ihmt rebuild` then)")
 	flag.Parse()
 	if *showVersion {
-		fmt.Println("ihmtd", version.Version)
+		fmt.Println("ihmtd", version.Describe())
 		return
 	}
 	if *signals {

@@ -27,7 +27,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *showVersion {
-		fmt.Println("ihmt-mcp", version.Version)
+		fmt.Println("ihmt-mcp", version.Describe())
 		return
 	}
 	if err := shim.Main(context.Background(), *level, families...); err != nil {
