@@ -7,6 +7,7 @@
 package version
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -92,7 +93,7 @@ func Compare(a, b string) (order int, ok bool) {
 	}
 	for i := range 3 {
 		if pa.num[i] != pb.num[i] {
-			return cmpInt(pa.num[i], pb.num[i]), true
+			return cmp.Compare(pa.num[i], pb.num[i]), true
 		}
 	}
 	switch {
@@ -141,7 +142,7 @@ func comparePre(a, b string) int {
 		switch {
 		case errA == nil && errB == nil:
 			if na != nb {
-				return cmpInt(na, nb)
+				return cmp.Compare(na, nb)
 			}
 		case errA == nil:
 			return -1
@@ -151,17 +152,7 @@ func comparePre(a, b string) int {
 			return strings.Compare(as[i], bs[i])
 		}
 	}
-	return cmpInt(len(as), len(bs))
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(len(as), len(bs))
 }
 
 // Skew says what to restart when program (this side, of version Version's
