@@ -16,9 +16,6 @@ var allowedInternal = map[string]bool{
 	// whether anyone listens there.
 	module + "/pkg/paths":   true,
 	module + "/pkg/version": true, // the version both ends report
-	// The markup that opens or closes a model's context, neutralised in
-	// what the tools hand the model: data and a few functions, no deps.
-	module + "/pkg/markup": true,
 }
 
 // TestDeps keeps the shim tiny: ihmt-mcp starts with every agent session, so

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ihmt-dev/ihmt/pkg/markup"
 	"github.com/ihmt-dev/ihmt/pkg/testenv"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
-// markupIn reports whether s holds a tag of pkg/markup's after an ASCII
+// markupIn reports whether s holds a tag of proto/ihmt/v1/markup's after an ASCII
 // '<', or a template token: what a model reads as its context's markup.
 func markupIn(s string) bool {
 	if strings.Contains(s, "<|") {

@@ -9,8 +9,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ihmt-dev/ihmt/client"
-	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
 // The project family: a codebase's map, its symbols found by a query, and

@@ -8,8 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ihmt-dev/ihmt/client"
-	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
 // The tools: what each takes, does and answers — in structure, and in text
@@ -191,7 +191,7 @@ func result(r *ihmtv1.SearchResult, i int, full bool) Result {
 		notices = append(notices, markup.Line(n)) // a notice may quote a memory
 	}
 	// A memory's text reaches the model as data: its markup neutralised
-	// here, for the text and the structured answer alike (pkg/markup).
+	// here, for the text and the structured answer alike (proto/ihmt/v1/markup).
 	content, truncated := markup.Neutralize(m.GetContent(), markup.Prose), false
 	if !full {
 		limit := rivalMaxRunes

@@ -6,14 +6,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/client"
-	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
 // What a hook injects is read with more authority than a search result —
 // for opencode it goes into the system prompt — so every memory in it is
 // fenced as quoted data with its provenance, and markup in it that could
-// open or close the model's context is neutralised (pkg/markup), however
+// open or close the model's context is neutralised (proto/ihmt/v1/markup), however
 // the memory got in. And it stays under the client's cap on a hook's
 // output whatever budget the config sets.
 

@@ -13,12 +13,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ihmt-dev/ihmt/pkg/markup"
 	"github.com/ihmt-dev/ihmt/pkg/testenv"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
 // contextMarkupIn reports whether s holds what a model reads as its
-// context's markup: a tag of pkg/markup's after an ASCII '<', or a
+// context's markup: a tag of proto/ihmt/v1/markup's after an ASCII '<', or a
 // template token.
 func contextMarkupIn(s string) bool {
 	if strings.Contains(s, "<|") {

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/client"
-	"github.com/ihmt-dev/ihmt/pkg/markup"
 	ihmtv1 "github.com/ihmt-dev/ihmt/proto/ihmt/v1"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
 // The per-prompt injection. A wrong memory injected unasked is worse than
@@ -100,7 +100,7 @@ func pickForPrompt(results []*ihmtv1.SearchResult, seen *seenFile) []*ihmtv1.Sea
 // promptText renders the memories within budget, whole memories only; a
 // long memory's text is cut so that the first always fits, with its id to
 // read the rest, and its notices. Each memory is fenced as quoted data
-// under a label with its provenance (pkg/markup).
+// under a label with its provenance (proto/ihmt/v1/markup).
 func promptText(results []*ihmtv1.SearchResult, budget int) (string, []string) {
 	head := "IHMT memory found for this prompt (dates are when each became true; check it still applies).\n" + quotedNote
 	var b strings.Builder

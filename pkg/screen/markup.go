@@ -4,14 +4,14 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ihmt-dev/ihmt/pkg/markup"
+	"github.com/ihmt-dev/ihmt/proto/ihmt/v1/markup"
 )
 
-// Markup that opens or closes a model's context (see pkg/markup): no note
+// Markup that opens or closes a model's context (see proto/ihmt/v1/markup): no note
 // about a person or a project needs it, so text that holds it is held for
 // review, in whatever case, spacing or encoding it is written (fold has
 // decoded entities and escapes by the time these checks see the text). The
-// tag and role names are pkg/markup's data.
+// tag and role names are proto/ihmt/v1/markup's data.
 
 // transcriptHeaders are the headers of a chat transcript opening a line:
 // "Human: …", "[SYSTEM]: …", "### System", "<!-- system: … -->". "System:
@@ -36,7 +36,7 @@ func alternation(words []string) string {
 }
 
 // contextMarkup reports the first markup in lower (a lower-cased view of a
-// text) that opens or closes a model's context: a tag of pkg/markup's,
+// text) that opens or closes a model's context: a tag of proto/ihmt/v1/markup's,
 // opening or closing, spaced out or with attributes; or a transcript's
 // header. It returns a label for the reason, never the text.
 func contextMarkup(lower string) (string, bool) {

@@ -12,8 +12,10 @@
 // before the screen knew a trick cannot speak as the system.
 //
 // The tag and role names are data (markup.json), so a later client's
-// markup is a line in a file, not a change of code. The package has no
-// dependencies: the MCP shim links it.
+// markup is a line in a file, not a change of code. It sits beside the API
+// because both ends of the wire apply it — the engine screening what comes
+// in, the shim and the hooks neutralising what goes out to a model — and it
+// has no dependencies, so the shim links it without linking the engine.
 package markup
 
 import (
