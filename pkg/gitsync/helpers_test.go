@@ -16,6 +16,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/testenv/shared"
 )
 
 // machine is one store with its sync, as the daemon of one machine holds
@@ -158,25 +159,13 @@ type devsetItem struct {
 	Query   string `json:"query"`
 }
 
-// devset reads the dev set: $IHMT_DEVSET, else ../shared's (beside the
-// checkout), else the copy scripts/eval already keeps in the repository
-// (the same file), so that CI runs the test too.
+// devset reads the dev set from ../shared beside the checkout (skipped on
+// a fresh clone alone, required under CI: pkg/testenv/shared).
 func devset(t testing.TB) (mems, qs []devsetItem) {
 	t.Helper()
-	var f *os.File
-	var err error
-	for _, path := range []string{os.Getenv("IHMT_DEVSET"),
-		filepath.Join("..", "..", "..", "shared", "data", "devset", "devset.jsonl"),
-		filepath.Join("..", "..", "scripts", "eval", "testdata", "devset.jsonl")} {
-		if path == "" {
-			continue
-		}
-		if f, err = os.Open(path); err == nil {
-			break
-		}
-	}
+	f, err := os.Open(filepath.Join(shared.Data(t), "devset", "devset.jsonl"))
 	if err != nil {
-		t.Fatalf("the dev set: %v: set IHMT_DEVSET to its path", err)
+		t.Fatalf("the dev set: %v", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/testenv/shared"
 )
 
 // asker is who asks a question, and in which scope.
@@ -190,7 +191,7 @@ const twoLuis = `2025-03-02: Comida en casa de mi primo Luis; hablamos de su nue
 // start times, the journal ingested as another project's each time),
 // answer every question the same, byte for byte.
 func TestSameAnswerEveryStore(t *testing.T) {
-	data := sharedData(t)
+	data := shared.Data(t)
 	dev := loadRetrievalSet(t, "devset", data+"/devset/devset.jsonl")
 	questions := append([]setQuestion(nil), dev.questions...)
 	luis := []string{"Luis", "who is Luis?", "what does Luis do?", "who reviews my pull requests?", "when is Luis getting married?"}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/store"
+	"github.com/ihmt-dev/ihmt/pkg/testenv/shared"
 )
 
 // The retrieval sets (../shared/data beside the repository, never copied
@@ -33,35 +34,9 @@ type retrievalSet struct {
 	questions []setQuestion
 }
 
-// sharedData is ../shared/data beside the repository. On CI it must be
-// there; elsewhere a test that needs it is skipped with the reason.
-func sharedData(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if dir == filepath.Dir(dir) {
-			t.Fatal("no go.mod above the test's directory")
-		}
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the retrieval sets are missing: %v (CI must have ../shared beside the repository)", err)
-		}
-		t.Skipf("the retrieval sets are not beside this checkout (%v): put ../shared next to it to run this test", err)
-	}
-	return data
-}
-
 // committedSets are every retrieval set the project measures itself on.
 func committedSets(t *testing.T) []retrievalSet {
-	data := sharedData(t)
+	data := shared.Data(t)
 	paths := map[string]string{
 		"devset": filepath.Join(data, "devset", "devset.jsonl"),
 		"setA":   filepath.Join(data, "trainsets", "setA", "setA.jsonl"),
