@@ -124,25 +124,6 @@ func (s *Store) visibleIn(vis func(index.Group) bool, v view) func(index.Doc) bo
 	}
 }
 
-// CurrencyOf returns the model's answer for memory id as things stand now,
-// for a caller under scope (what `get` and the page show).
-func (s *Store) CurrencyOf(c Caller, id string, scope SearchScope) (Currency, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	vis, _, err := s.visible(c, scope)
-	if err != nil {
-		return Currency{}, err
-	}
-	d, ok := s.byID[id]
-	if !ok || !vis(s.groupOf(s.docs[d])) {
-		return Currency{}, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
-	}
-	if !isLive(s.docs[d]) {
-		return Currency{}, nil // forgotten, pending or rejected: current for nobody
-	}
-	return s.currencyOf(d, timeline.View{}, s.visibleIn(vis, view{})), nil
-}
-
 // Standing is what `get` and the page show of a memory beside its text:
 // the model's answer now, and every inferred link it takes part in, either
 // end (explicit links are in its header).
@@ -151,20 +132,25 @@ type Standing struct {
 	Probable []ProbableLink
 }
 
-// Standing returns memory id's standing for a caller under scope.
+// Standing returns memory id's standing now, for a caller under scope. A
+// memory that is forgotten, pending or rejected is current for nobody.
 func (s *Store) Standing(c Caller, id string, scope SearchScope) (Standing, error) {
-	cur, err := s.CurrencyOf(c, id, scope)
-	if err != nil {
-		return Standing{}, err
-	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	vis, _, err := s.visible(c, scope)
 	if err != nil {
 		return Standing{}, err
 	}
-	links := s.probablesWhere(vis, func(old, nw *leaf.Leaf) bool { return old.ID == id || nw.ID == id })
-	return Standing{Currency: cur, Probable: links}, nil
+	d, ok := s.byID[id]
+	if !ok || !vis(s.groupOf(s.docs[d])) {
+		return Standing{}, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
+	}
+	var st Standing
+	if isLive(s.docs[d]) {
+		st.Currency = s.currencyOf(d, timeline.View{}, s.visibleIn(vis, view{}))
+	}
+	st.Probable = s.probablesWhere(vis, func(old, nw *leaf.Leaf) bool { return old.ID == id || nw.ID == id })
+	return st, nil
 }
 
 // leafCurrent reports whether the memory id holds is current in view v for
