@@ -71,7 +71,7 @@ type Config struct {
 	// ProfileSocket, when set, is a Unix socket to serve Go's runtime
 	// profiles on (profile.go).
 	ProfileSocket string
-	// SignalsOff names retrieval signals to switch off (store.Signals), for
+	// SignalsOff names retrieval signals to switch off (recall.Signals), for
 	// measuring what each does: ihmtd takes them from IHMT_SIGNALS_OFF.
 	SignalsOff []string
 }

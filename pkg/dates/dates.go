@@ -73,3 +73,10 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// SameDay reports whether a and b fall on one calendar day in UTC.
+func SameDay(a, b time.Time) bool {
+	ay, am, ad := a.UTC().Date()
+	by, bm, bd := b.UTC().Date()
+	return ay == by && am == bm && ad == bd
+}

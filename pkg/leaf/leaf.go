@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -161,6 +162,39 @@ type Header struct {
 	Tombstone *Tombstone `json:"tombstone,omitempty"`
 	// Checksum is "sha256:<hex>" of the text.
 	Checksum string `json:"checksum"`
+}
+
+// Live reports whether the memory answers searches: active, and neither
+// waiting for review nor rejected.
+func (h *Header) Live() bool {
+	return h.Status == StatusActive && (h.Trust == TrustAsserted || h.Trust == TrustVerified)
+}
+
+// Part is the part of the store a memory belongs to: its scope (global or
+// one project) and its domain. The summary tree never mixes two parts in
+// a branch, and a search weighs a tie between two parts as a choice
+// between topics.
+func (h *Header) Part() string {
+	domain := h.Domain
+	if domain == "" {
+		domain = "general"
+	}
+	if h.Scope == ScopeGlobal {
+		return "global|" + domain
+	}
+	return "project:" + h.Project + "|" + domain
+}
+
+// PartProject reads a part (Header.Part) back: its project, or that it is
+// the global part.
+func PartProject(part string) (project string, global bool) {
+	if i := strings.LastIndexByte(part, '|'); i >= 0 {
+		part = part[:i]
+	}
+	if part == "global" {
+		return "", true
+	}
+	return strings.TrimPrefix(part, "project:"), false
 }
 
 // Leaf is a header and the text it describes.

@@ -165,7 +165,7 @@ func (s *Store) admit(d draft) (admission, error) {
 		l.Checksum = leaf.Checksum(l.Text)
 		l.ID = leaf.ID(l.Header, l.Text)
 	}
-	if isLive(l) {
+	if l.Live() {
 		a.facts = s.extractFacts(l)
 	}
 	return a, nil

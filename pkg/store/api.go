@@ -3,6 +3,7 @@ package store
 import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
@@ -47,4 +48,22 @@ const (
 type (
 	evidence = verdict.Evidence
 	judgment = verdict.Judgment
+)
+
+// The search's own names (pkg/recall runs it).
+type (
+	// SearchResult is a ranked answer.
+	SearchResult = recall.Result
+	// Hit is one ranked memory.
+	Hit = recall.Hit
+	// Coverage says how much of the store a search examined.
+	Coverage = recall.Coverage
+	// Trace is how a search reached its answer: each ranked memory's
+	// RankTrace, with every Factor that moved it.
+	Trace     = recall.Trace
+	RankTrace = recall.RankTrace
+	Factor    = recall.Factor
+	// EvalOptions are the knobs of a search for tests, benchmarks and
+	// evaluation scripts.
+	EvalOptions = recall.Options
 )

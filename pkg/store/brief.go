@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"slices"
 	"strings"
 	"time"
@@ -185,10 +186,10 @@ func (s *Store) recentItems(c Caller, cited map[string]bool) []BriefItem {
 	if err != nil {
 		return nil
 	}
-	now := s.visibleIn(vis, view{})
+	now := s.visibleIn(vis, recall.Moment{})
 	var docs []recentDoc
 	for _, l := range s.docs {
-		if !isLive(l) || cited[l.ID] || (l.Source != nil && l.Source.Name != "") || !vis(s.groupOf(l)) {
+		if !l.Live() || cited[l.ID] || (l.Source != nil && l.Source.Name != "") || !vis(s.groupOf(l)) {
 			continue
 		}
 		if !s.currencyOf(s.byID[l.ID], timeline.View{}, now).Current {

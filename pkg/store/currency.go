@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"slices"
 	"sync/atomic"
 
@@ -65,7 +66,7 @@ func (s *Store) currencyOf(d index.Doc, tv timeline.View, visible func(index.Doc
 		return Currency{Current: true}
 	}
 	if e, ok := s.likelySuccessor(d, visible, nil); ok {
-		return Currency{By: s.docs[e.to].ID, How: ByInference, Certainty: e.conf}
+		return Currency{By: s.docs[e.To].ID, How: ByInference, Certainty: e.Conf}
 	}
 	return Currency{Current: true}
 }
@@ -100,14 +101,14 @@ func linksTo(links []leaf.Link, id string) bool {
 // (the newest among equals) that the caller may see, that the timeline
 // does not order already (A → B → A makes the first A current again,
 // whatever a guess would say), and that applies (nil: every link does).
-func (s *Store) likelySuccessor(d index.Doc, visible func(index.Doc) bool, applies func(edge) bool) (edge, bool) {
-	var best edge
+func (s *Store) likelySuccessor(d index.Doc, visible func(index.Doc) bool, applies func(recall.Edge) bool) (recall.Edge, bool) {
+	var best recall.Edge
 	found := false
 	for _, e := range s.likely[d] {
-		if !visible(e.to) || applies != nil && !applies(e) || s.tl.Shares(s.docs[d].ID, s.docs[e.to].ID) {
+		if !visible(e.To) || applies != nil && !applies(e) || s.tl.Shares(s.docs[d].ID, s.docs[e.To].ID) {
 			continue
 		}
-		if !found || e.conf > best.conf || e.conf == best.conf && s.docs[e.to].ValidFrom.After(s.docs[best.to].ValidFrom) {
+		if !found || e.Conf > best.Conf || e.Conf == best.Conf && s.docs[e.To].ValidFrom.After(s.docs[best.To].ValidFrom) {
 			best, found = e, true
 		}
 	}
@@ -116,11 +117,10 @@ func (s *Store) likelySuccessor(d index.Doc, visible func(index.Doc) bool, appli
 
 // visibleIn returns which documents a caller may see in view tv: live,
 // in a group vis allows, and existing in the view.
-func (s *Store) visibleIn(vis func(index.Group) bool, v view) func(index.Doc) bool {
-	inView := s.inView(v)
+func (s *Store) visibleIn(vis func(index.Group) bool, m recall.Moment) func(index.Doc) bool {
 	return func(d index.Doc) bool {
 		l := s.docs[d]
-		return isLive(l) && vis(s.groupOf(l)) && inView(d)
+		return l.Live() && vis(s.groupOf(l)) && m.Holds(&l.Header)
 	}
 }
 
@@ -146,8 +146,8 @@ func (s *Store) Standing(c Caller, id string, scope SearchScope) (Standing, erro
 		return Standing{}, fmt.Errorf("%w: no memory %s in %s", ErrNotFound, id, scopeName(scope))
 	}
 	var st Standing
-	if isLive(s.docs[d]) {
-		st.Currency = s.currencyOf(d, timeline.View{}, s.visibleIn(vis, view{}))
+	if s.docs[d].Live() {
+		st.Currency = s.currencyOf(d, timeline.View{}, s.visibleIn(vis, recall.Moment{}))
 	}
 	st.Probable = s.probablesWhere(vis, func(old, nw *leaf.Leaf) bool { return old.ID == id || nw.ID == id })
 	return st, nil
@@ -155,10 +155,23 @@ func (s *Store) Standing(c Caller, id string, scope SearchScope) (Standing, erro
 
 // leafCurrent reports whether the memory id holds is current in view v for
 // a caller who sees vis. Callers hold s.mu for reading.
-func (s *Store) leafCurrent(id string, vis func(index.Group) bool, v view) bool {
+func (s *Store) leafCurrent(id string, vis func(index.Group) bool, v recall.Moment) bool {
 	d, ok := s.byID[id]
-	if !ok || !isLive(s.docs[d]) {
+	if !ok || !s.docs[d].Live() {
 		return false
 	}
-	return s.currencyOf(d, v.tl, s.visibleIn(vis, v)).Current
+	return s.currencyOf(d, v.Timeline(), s.visibleIn(vis, v)).Current
+}
+
+// notices explain why memory d is not current, superseded by by (probably
+// only, by an inferred link): its facts' newer values, or else the
+// explicit correction. Callers hold s.mu for reading.
+func (s *Store) notices(d, by index.Doc, probable bool, tv timeline.View) []string {
+	if probable {
+		return []string{s.probableNotice(s.docs[by])}
+	}
+	if st := s.tl.Status(s.docs[d].ID, tv); len(st.Notices) > 0 {
+		return st.Notices
+	}
+	return []string{s.linkNotice(s.docs[by])}
 }

@@ -384,7 +384,7 @@ func (s *Store) joinRecords(c Caller, admitted []admission, now time.Time, res M
 		}
 		ch.entries = append(ch.entries, e)
 		ch.leaves = append(ch.leaves, l)
-		if fs, ok := extracted[l.ID]; ok && isLive(l) {
+		if fs, ok := extracted[l.ID]; ok && l.Live() {
 			ch.facts[l.ID] = fs // else replaceWith extracts them, if the memory is live
 		}
 		res.Admitted++

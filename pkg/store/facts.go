@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,14 +103,14 @@ func (s *Store) Facts(c Caller, subject, asOf, knownAt string, scope SearchScope
 	if err := validateCaller(c); err != nil {
 		return nil, err
 	}
-	v, err := parseView(asOf, knownAt)
+	v, err := recall.ParseMoment(asOf, knownAt)
 	if err != nil {
 		return nil, err
 	}
 	var out []FactRow
 	err = s.readFacts(c, scope, "facts "+subject, func(part func(string) bool, vis func(index.Group) bool) {
 		for _, k := range s.tl.Keys(part, strings.ToLower(strings.TrimSpace(subject))) {
-			if e, ok := s.tl.Current(k, v.tl); ok && s.leafCurrent(e.Leaf, vis, v) {
+			if e, ok := s.tl.Current(k, v.Timeline()); ok && s.leafCurrent(e.Leaf, vis, v) {
 				out = append(out, FactRow{Key: k, Entry: e, Current: true})
 			}
 		}
@@ -133,7 +134,7 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 	if subject == "" || attribute == "" {
 		return nil, fmt.Errorf("%w: a timeline needs a subject and an attribute, e.g. user::lives_in", ErrInvalid)
 	}
-	v, err := parseView("", knownAt)
+	v, err := recall.ParseMoment("", knownAt)
 	if err != nil {
 		return nil, err
 	}
@@ -143,8 +144,8 @@ func (s *Store) Timeline(c Caller, subject, attribute, knownAt string, scope Sea
 			if k.Subject != subject || k.Attribute != attribute {
 				continue
 			}
-			cur, _ := s.tl.Current(k, v.tl)
-			for _, e := range s.tl.History(k, v.tl) {
+			cur, _ := s.tl.Current(k, v.Timeline())
+			for _, e := range s.tl.History(k, v.Timeline()) {
 				current := e.Leaf == cur.Leaf && e.ValidFrom.Equal(cur.ValidFrom) && s.leafCurrent(e.Leaf, vis, v)
 				out = append(out, FactRow{Key: k, Entry: e, Current: current})
 			}
@@ -168,7 +169,7 @@ func (s *Store) Conflicts(c Caller, scope SearchScope) ([]Supersession, error) {
 	err := s.readFacts(c, scope, "conflicts", func(part func(string) bool, vis func(index.Group) bool) {
 		for _, x := range s.tl.Conflicts(part) {
 			cur, ok := s.tl.Current(x.Key, timeline.View{})
-			now := ok && cur.Value == x.New.Value && s.leafCurrent(cur.Leaf, vis, view{})
+			now := ok && cur.Value == x.New.Value && s.leafCurrent(cur.Leaf, vis, recall.Moment{})
 			out = append(out, Supersession{Old: FactRow{Key: x.Key, Entry: x.Old}, New: FactRow{Key: x.Key, Entry: x.New, Current: now}})
 		}
 	})

@@ -2,56 +2,11 @@ package store
 
 import (
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ihmt-dev/ihmt/pkg/index"
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
-
-func TestKindOf(t *testing.T) {
-	tests := []struct {
-		name string
-		src  *leaf.Source
-		want leafKind
-	}{
-		{"a save", nil, kindStated},
-		{"a long save's part", &leaf.Source{Type: "generic", Part: 1, Parts: 2}, kindStated},
-		{"a long save of code", &leaf.Source{Type: "code", Part: 1, Parts: 2}, kindCode},
-		{"a README block", &leaf.Source{Name: "/r/README.md", Type: "generic"}, kindDocument},
-		{"a journal entry", &leaf.Source{Name: "/n/diary.txt", Type: "temporal"}, kindDocument},
-		{"a Go block", &leaf.Source{Name: "/r/a.go", Type: "code"}, kindCode},
-	}
-	for _, tt := range tests {
-		if got := kindOf(&leaf.Header{Source: tt.src}); got != tt.want {
-			t.Errorf("%s: kind %d, want %d", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestAboutCode(t *testing.T) {
-	tests := []struct {
-		query string
-		want  bool
-	}{
-		{"reserveStock soft hold", true},
-		{"what does linkNeighbours do", true},
-		{"which function opens the store", true},
-		{"the Open method of Store", true},
-		{"Where do I live?", false},
-		{"who reviews the storage layer", false},
-		{"homebrew or apt at home", false},
-		{"database migrations", false},
-	}
-	for _, tt := range tests {
-		if got := aboutCode(tokenize.Terms(tt.query)); got != tt.want {
-			t.Errorf("aboutCode(%q) (terms %q) = %v, want %v", tt.query, tokenize.Terms(tt.query), got, tt.want)
-		}
-	}
-}
 
 // codeAboutLiving is a Go file whose every function says "live" often, as
 // a store's own sources do (isLive, SetLive): a plain BM25 ranks its
@@ -60,15 +15,15 @@ func codeAboutLiving(file, n int) string {
 	var b strings.Builder
 	b.WriteString("package living\n\n")
 	for i := file * n; i < (file+1)*n; i++ {
-		fmt.Fprintf(&b, "// live%d reports whether the document is live: live documents answer.\nfunc live%d(d doc) bool {\n\treturn d.live && isLive(d) && d.liveSince > %d\n}\n\n", i, i, i)
+		fmt.Fprintf(&b, "// live%d reports whether the document is live: live documents answer.\nfunc live%d(d doc) bool {\n\treturn d.live && d.Live() && d.liveSince > %d\n}\n\n", i, i, i)
 	}
 	return b.String()
 }
 
 // TestCodeYieldsToProse: a question about the person is answered by the
 // memory, not by code blocks that share its word; a question about code is
-// answered by the code. The control: without the priors, the same store
-// ranks code above the memory.
+// answered by the code, through either scoring path (pkg/recall's test of
+// the same name has the control: without the priors, code ranks first).
 func TestCodeYieldsToProse(t *testing.T) {
 	s := open(t, t.TempDir())
 	home := save(t, s, alice, "I live in Porto, in Bonfim.", ScopeGlobal)
@@ -82,30 +37,6 @@ func TestCodeYieldsToProse(t *testing.T) {
 		}
 	}
 
-	// The control: plain BM25 puts code first, deep enough that the memory
-	// is not in the first pool at all.
-	terms := tokenize.Terms("where do I live")
-	vis := func(index.Group) bool { return true }
-	all := func(index.Doc) bool { return true }
-	idsOf := func(hits []index.Hit) []string { // callers hold s.mu
-		var out []string
-		for _, h := range hits {
-			out = append(out, s.docs[h.Doc].ID)
-		}
-		return out
-	}
-	s.mu.RLock()
-	plain, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, verdict.Pool, false)
-	weighed, _ := s.score(nil, expand(terms, nil, true), vis, all, verdict.Pool, false)
-	plainIDs, weighedIDs := idsOf(plain), idsOf(weighed)
-	s.mu.RUnlock()
-	if slices.Contains(plainIDs, home.Leaf.ID) {
-		t.Fatalf("control: plain BM25's first %d already hold the memory; the test needs more code", verdict.Pool)
-	}
-	if len(weighedIDs) == 0 || weighedIDs[0] != home.Leaf.ID {
-		t.Fatalf("with the priors the first hits are %v, want the memory %s", weighedIDs[:min(3, len(weighedIDs))], home.Leaf.ID)
-	}
-
 	for _, opts := range []EvalOptions{{}, {Descend: true}} {
 		s.Flush()
 		got := evaluate(t, s, SearchInput{Caller: alice, Query: "where do I live"}, opts)
@@ -113,39 +44,9 @@ func TestCodeYieldsToProse(t *testing.T) {
 			t.Errorf("%+v: where do I live → %v", opts, got.Ranked)
 		}
 		code := evaluate(t, s, SearchInput{Caller: alice, Query: "what does the isLive function return"}, opts)
-		if len(code.Ranked) == 0 || kindOf(&code.Ranked[0].Leaf.Header) != kindCode {
+		if len(code.Ranked) == 0 || recall.KindOf(&code.Ranked[0].Leaf.Header) != recall.KindCode {
 			t.Errorf("%+v: a code question → %v, want code first", opts, code.Ranked)
 		}
-	}
-}
-
-// TestWeighKindsIsExhaustive: with priors, the k best are those of an
-// exhaustive scoring with the priors applied to every memory.
-func TestWeighKindsIsExhaustive(t *testing.T) {
-	s := open(t, t.TempDir())
-	for i := range 30 {
-		save(t, s, alice, fmt.Sprintf("Memory %d: the document is live on host h%d.", i, i), ScopeGlobal)
-	}
-	if _, err := s.Ingest(ctx, IngestInput{Caller: alice, Name: "/src/l.go", Content: codeAboutLiving(0, 200)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Ingest(ctx, IngestInput{Caller: alice, Name: "/doc/live.md", Content: strings.Repeat("A live document is one that answers searches, live or not.\n\n", 40)}); err != nil {
-		t.Fatal(err)
-	}
-	vis := func(index.Group) bool { return true }
-	all := func(index.Doc) bool { return true }
-	for _, q := range []string{"live document", "live host", "isLive function", "document"} {
-		terms := tokenize.Terms(q)
-		s.mu.RLock()
-		every, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, 1<<20, false)
-		want, _ := s.applyPriors(every, aboutCode(terms))
-		for _, k := range []int{1, 5, 50} {
-			got, _ := s.score(nil, expand(terms, nil, true), vis, all, k, false)
-			if !sameRanking(got, want[:min(k, len(want))]) {
-				t.Errorf("%q k=%d:\n got  %v\n want %v", q, k, got, want[:min(k, len(want))])
-			}
-		}
-		s.mu.RUnlock()
 	}
 }
 

@@ -132,7 +132,7 @@ func (s *Store) MarkOutdated(ctx context.Context, c Caller, oldID, newID string)
 			return nil, fmt.Errorf("%w: a memory cannot correct itself", ErrInvalid)
 		}
 		for _, l := range []*leaf.Leaf{old, nw} {
-			if !isLive(l) && l.Trust != leaf.TrustPending {
+			if !l.Live() && l.Trust != leaf.TrustPending {
 				return nil, fmt.Errorf("%w: memory %s is %s; only active memories can be linked", ErrConflict, l.ID, stateName(l))
 			}
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -27,12 +28,12 @@ import (
 // file, replays the log to restore anything the files lack, and starts the
 // writer.
 func Open(dir string, opts Options) (*Store, error) {
-	off, err := parseSwitches(opts.SignalsOff)
+	off, err := recall.ParseSwitches(opts.SignalsOff)
 	if err != nil {
 		return nil, err
 	}
 	s := newStore(dir, opts)
-	s.off = off
+	s.engine = recall.New(off)
 	if err := CheckDir(dir, s.log); err != nil {
 		return nil, err
 	}
@@ -74,7 +75,8 @@ func newStore(dir string, opts Options) *Store {
 		reviewAll: opts.ReviewAll,
 		extract:   opts.Facts,
 		lex:       opts.Lexicon,
-		likely:    map[index.Doc][]edge{},
+		engine:    recall.New(nil),
+		likely:    map[index.Doc][]recall.Edge{},
 		reqs:      make(chan *request, maxBatch),
 		leaves:    newLeafQueue(),
 		written:   writtenLeaves{kick: make(chan struct{}, 1)},
@@ -84,7 +86,7 @@ func newStore(dir string, opts Options) *Store {
 		ix:        index.New(),
 		byID:      make(map[string]index.Doc),
 		lastSaved: map[conversation]recent{},
-		definers:  map[index.Group][]definer{},
+		definers:  map[index.Group][]recall.Definer{},
 		treeKick:  make(chan struct{}, 1),
 		treeReqs:  make(chan treeReq),
 		groups:    map[string]index.Group{"": 0},
@@ -242,7 +244,7 @@ func (s *Store) publishAll(all []*leaf.Leaf, snaps snapshots) (fromSnapshot bool
 	// taken from the snapshot are (a new map: a map never shrinks).
 	s.unsaved = make(map[string][]facts.Fact)
 	for i, l := range all {
-		if extracted[i] && isLive(l) {
+		if extracted[i] && l.Live() {
 			s.unsaved[l.ID] = fs[i]
 		}
 	}
@@ -278,7 +280,7 @@ func (s *Store) factsOf(all []*leaf.Leaf, snap map[string][]facts.Fact) (fs [][]
 	for range runtime.GOMAXPROCS(0) {
 		extracting.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
-				if !isLive(all[i]) {
+				if !all[i].Live() {
 					fs[i] = []facts.Fact{}
 					continue
 				}

@@ -10,6 +10,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"hash/crc32"
 	"maps"
 	"os"
@@ -152,7 +153,7 @@ func (s *Store) writeFacts(add map[string][]facts.Fact) {
 	maps.Copy(all, add)
 	s.mu.RLock()
 	for id := range all {
-		if d, ok := s.byID[id]; !ok || !isLive(s.docs[d]) {
+		if d, ok := s.byID[id]; !ok || !s.docs[d].Live() {
 			delete(all, id)
 		}
 	}
@@ -391,7 +392,7 @@ func sampleIndexed(ix *index.Index, all []*leaf.Leaf) error {
 	}
 	step := max(1, len(all)/indexSampled)
 	for i := 0; i < len(all); i += step {
-		if !ix.Indexed(index.Doc(i), all[i].Text) || ix.Live(index.Doc(i)) != isLive(all[i]) {
+		if !ix.Indexed(index.Doc(i), all[i].Text) || ix.Live(index.Doc(i)) != all[i].Live() {
 			return fmt.Errorf("leaf %s is not indexed as this program indexes it", all[i].ID)
 		}
 	}
@@ -432,12 +433,12 @@ func (s *Store) installIndex(ix *index.Index, snap *indexSnapshot, all []*leaf.L
 		copy(rc.asks[:], r.Asks)
 		last[conversation{session: r.Session, day: r.Day, group: r.Group}] = rc
 	}
-	defs := map[index.Group][]definer{}
+	defs := map[index.Group][]recall.Definer{}
 	for _, df := range snap.Definers {
 		if df.Doc >= n || len(df.Words) == 0 || df.Group != docGroup(groups, all[df.Doc]) {
 			return errors.New("definers damaged")
 		}
-		defs[df.Group] = append(defs[df.Group], definer{doc: df.Doc, words: df.Words})
+		defs[df.Group] = append(defs[df.Group], recall.Definer{Doc: df.Doc, Words: df.Words})
 	}
 	s.ix, s.groups, s.projects, s.lastSaved, s.definers = ix, groups, snap.Projects, last, defs
 	return nil
@@ -465,7 +466,7 @@ func (s *Store) snapshotIndex(all []*leaf.Leaf) indexSnapshot {
 	}
 	for g, ds := range s.definers {
 		for _, df := range ds {
-			snap.Definers = append(snap.Definers, savedDefiner{Group: g, Doc: df.doc, Words: df.words})
+			snap.Definers = append(snap.Definers, savedDefiner{Group: g, Doc: df.Doc, Words: df.Words})
 		}
 	}
 	// Definers are looked through in the order they were noted: by document.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ type Options struct {
 	// Lexicon knows what texts are about and what questions ask for; nil
 	// means lexicon.Default().
 	Lexicon *lexicon.Lexicon
-	// SignalsOff names retrieval signals (signals.go) to switch off, for
+	// SignalsOff names retrieval signals (recall.Signals) to switch off, for
 	// measuring what each one does; none in normal use.
 	SignalsOff []string
 }
@@ -82,7 +83,7 @@ type Store struct {
 	reviewAll bool
 	extract   *facts.Extractor
 	lex       *lexicon.Lexicon
-	off       switches // retrieval signals switched off (signals.go)
+	engine    *recall.Engine // the search pipeline (pkg/recall)
 	reqs      chan *request
 	leaves    *leafQueue
 	written   writtenLeaves // leaves whose files were written: see texts.go
@@ -99,7 +100,7 @@ type Store struct {
 	tl       *timeline.Timeline     // facts and links of live memories
 	// likely are the probable supersessions between live memories, from
 	// the superseded one to its successors (succession.go).
-	likely map[index.Doc][]edge
+	likely map[index.Doc][]recall.Edge
 	// unsaved are the facts extracted since facts.snapshot was written
 	// (see saveFacts): what the snapshot holds is not held twice.
 	unsaved map[string][]facts.Fact
@@ -117,7 +118,7 @@ type Store struct {
 	lastSaved map[conversation]recent
 	// definers are, per project group, the memories that define the
 	// project and the words they describe it with (selfwords.go).
-	definers map[index.Group][]definer
+	definers map[index.Group][]recall.Definer
 	// indexAt is the log entry count at which the index snapshot on disk
 	// was written or read (-1: none fits), so that Close rewrites it only
 	// when something changed (snapshot.go).
@@ -197,7 +198,7 @@ func (s *Store) indexLeaf(l *leaf.Leaf) index.Doc {
 	d := s.ix.Add(l.Text, g)
 	s.linkNeighbours(l, d, g)
 	s.noteSelfWords(l, d, g)
-	if !isLive(l) {
+	if !l.Live() {
 		s.ix.SetLive(d, false)
 	}
 	return d
@@ -211,11 +212,22 @@ func (s *Store) catalog(l *leaf.Leaf, d index.Doc, fs []facts.Fact) {
 	s.byID[l.ID] = d
 	s.count(l, 1)
 	s.noteSource(l)
-	if !isLive(l) {
+	if !l.Live() {
 		return
 	}
 	s.addFacts(l, fs)
 	s.noteTree(l)
+}
+
+// noteSelfWords remembers the project's own words a new stated memory
+// gives. Callers hold s.mu or run before the store is shared.
+func (s *Store) noteSelfWords(l *leaf.Leaf, d index.Doc, g index.Group) {
+	if l.Scope != leaf.ScopeProject || recall.KindOf(&l.Header) != recall.KindStated {
+		return
+	}
+	if w := recall.SelfWords(l.Project, l.Text); len(w) > 0 {
+		s.definers[g] = append(s.definers[g], recall.Definer{Doc: d, Words: w})
+	}
 }
 
 // neighbours is how many memories before it a new one is linked to.
@@ -280,15 +292,16 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 		// Under the lock, as the purged header is published: a search
 		// that read the text back before now may have cached it.
 		s.texts.forget(l.ID)
+		s.engine.Forget(l.ID)
 	}
 	s.dropProbable(old)
 	s.count(old, -1)
 	s.count(l, 1)
 	s.docs[d] = l
-	s.ix.SetLive(d, isLive(l))
+	s.ix.SetLive(d, l.Live())
 	s.tl.Remove(l.ID)
 	delete(s.unsaved, l.ID)
-	if isLive(l) {
+	if l.Live() {
 		s.addFacts(l, fs)
 	}
 	s.noteTree(l)
@@ -307,7 +320,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	// whatever an imported or hand-edited header says.
 	linkable := func(id string) bool {
 		d, ok := s.byID[id]
-		return ok && isLive(s.docs[d]) && partition(s.docs[d]) == partition(l)
+		return ok && s.docs[d].Live() && partition(s.docs[d]) == partition(l)
 	}
 	for _, c := range l.Corrects {
 		if linkable(c.ID) {
@@ -327,7 +340,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 // which would otherwise extract again — in the writer, under the lock.
 func (s *Store) extractFacts(l *leaf.Leaf) []facts.Fact {
 	s.extractions.Add(1)
-	fs := s.extract.ExtractKind(l.Text, kindOf(&l.Header).factKind())
+	fs := s.extract.ExtractKind(l.Text, factKind(recall.KindOf(&l.Header)))
 	if fs == nil {
 		return []facts.Fact{}
 	}
@@ -350,12 +363,6 @@ func (s *Store) count(l *leaf.Leaf, n int) {
 	case l.Trust == leaf.TrustPending:
 		s.pending += n
 	}
-}
-
-// isLive reports whether a memory answers searches: active, and neither
-// waiting for review nor rejected.
-func isLive(l *leaf.Leaf) bool {
-	return l.Status == leaf.StatusActive && (l.Trust == leaf.TrustAsserted || l.Trust == leaf.TrustVerified)
 }
 
 // partition is the timeline partition of a leaf: facts of one project never

@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ihmt-dev/ihmt/pkg/dates"
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
@@ -218,7 +220,7 @@ func (in *inference) translate(lex *lexicon.Lexicon) []string {
 // memory d are two versions of one statement. Callers hold s.mu.
 func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool) {
 	m := s.docs[d]
-	if !isLive(m) || m.Source != nil || m.Scope != in.l.Scope || sameDay(m.ValidFrom, in.valid) {
+	if !m.Live() || m.Source != nil || m.Scope != in.l.Scope || dates.SameDay(m.ValidFrom, in.valid) {
 		return leaf.Probable{}, false
 	}
 	if s.tl.States(m.ID, in.keys) {
@@ -413,10 +415,6 @@ func compareFloat(a, b float64) int {
 	return 0
 }
 
-func sameDay(a, b time.Time) bool {
-	return a.UTC().Format(time.DateOnly) == b.UTC().Format(time.DateOnly)
-}
-
 // partitionIDF returns the IDF of each of terms within partition g, their
 // sum, and the IDF at or above which a term is rare there. Rarity is
 // measured in the partition: a word every memory of the project holds
@@ -468,15 +466,6 @@ func (s *Store) rarest(terms []string, n int) []string {
 	return out
 }
 
-// edge is a probable supersession as the ranking uses it: the successor,
-// and what the two memories share.
-type edge struct {
-	to       index.Doc
-	conf     float64
-	concepts lexicon.Set
-	terms    []string
-}
-
 // addProbable puts a live leaf's probable supersessions in s.likely.
 // Callers hold s.mu.
 func (s *Store) addProbable(l *leaf.Leaf) {
@@ -486,75 +475,14 @@ func (s *Store) addProbable(l *leaf.Leaf) {
 	}
 	for _, p := range l.Probable {
 		from, to, ok := s.endsOf(self, p)
-		if !ok || !isLive(s.docs[from]) || !isLive(s.docs[to]) || partition(s.docs[from]) != partition(s.docs[to]) {
+		if !ok || !s.docs[from].Live() || !s.docs[to].Live() || partition(s.docs[from]) != partition(s.docs[to]) {
 			continue
 		}
-		if slices.ContainsFunc(s.likely[from], func(e edge) bool { return e.to == to }) {
+		if slices.ContainsFunc(s.likely[from], func(e recall.Edge) bool { return e.To == to }) {
 			continue
 		}
-		s.likely[from] = append(s.likely[from], edge{to: to, conf: p.Confidence, concepts: s.lex.Named(p.Concepts), terms: p.Terms})
+		s.likely[from] = append(s.likely[from], recall.Edge{To: to, Conf: p.Confidence, Concepts: s.lex.Named(p.Concepts), Terms: p.Terms})
 	}
-}
-
-// asked is what a question touches, for deciding whether a probable
-// supersession is about it.
-type asked struct {
-	concepts lexicon.Set
-	terms    map[string]bool
-	weights  []float64 // IDF of each query term, in the query's order
-}
-
-func (s *Store) askedOf(query string, terms []string) asked {
-	a := asked{concepts: s.lex.Concepts(query), terms: make(map[string]bool, len(terms)), weights: make([]float64, len(terms))}
-	for i, t := range terms {
-		a.terms[t] = true
-		a.weights[i] = s.ix.IDF(t)
-	}
-	return a
-}
-
-// applies reports whether a probable supersession of a memory that holds
-// the query terms old, by one that holds new, answers this question. A
-// question about the concept that changed is answered by the successor.
-// One that only shares words with the link is answered by it unless the
-// old memory holds more of the question, by weight, than the successor:
-// then the question is about what else the old memory says ("the
-// collector's port", when only the metrics port moved).
-func (a asked) applies(e edge, old, new uint64) bool {
-	if a.concepts.Has(e.concepts) {
-		return true
-	}
-	shared := new&old != 0
-	for _, t := range e.terms {
-		shared = shared || a.terms[t]
-	}
-	return shared && a.weight(old&^new) <= a.weight(new)
-}
-
-func (a asked) weight(bits uint64) float64 {
-	var w float64
-	for i, x := range a.weights {
-		if bits&(1<<i) != 0 {
-			w += x
-		}
-	}
-	return w
-}
-
-// answers reports whether the probable successor e of d answers the
-// question. One that wants a kind of value (a version, a port) is answered
-// by a successor that states one, and never by one that states none: that
-// successor is about something else the two share.
-func (sc successors) answers(d index.Doc, e edge) bool {
-	if sc.holds != nil {
-		if !sc.holds(e.to) {
-			return false
-		}
-		if sc.holds(d) {
-			return true
-		}
-	}
-	return sc.q.applies(e, sc.pool[d], sc.pool[e.to])
 }
 
 // probableNotice words the notice of a memory probably superseded by l.
@@ -598,12 +526,12 @@ func (s *Store) Probables(c Caller, scope SearchScope) ([]ProbableLink, error) {
 func (s *Store) probablesWhere(vis func(index.Group) bool, keep func(old, new *leaf.Leaf) bool) []ProbableLink {
 	var out []ProbableLink
 	for _, holder := range s.docs {
-		if !isLive(holder) || !vis(s.groupOf(holder)) {
+		if !holder.Live() || !vis(s.groupOf(holder)) {
 			continue
 		}
 		for _, p := range holder.Probable {
 			d, ok := s.byID[p.ID]
-			if !ok || !isLive(s.docs[d]) {
+			if !ok || !s.docs[d].Live() {
 				continue
 			}
 			old, nw := s.docs[d], holder
@@ -688,7 +616,7 @@ func (s *Store) dropProbable(l *leaf.Leaf) {
 		if !ok {
 			continue
 		}
-		s.likely[from] = slices.DeleteFunc(s.likely[from], func(e edge) bool { return e.to == to })
+		s.likely[from] = slices.DeleteFunc(s.likely[from], func(e recall.Edge) bool { return e.To == to })
 		if len(s.likely[from]) == 0 {
 			delete(s.likely, from)
 		}

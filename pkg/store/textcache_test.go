@@ -30,9 +30,6 @@ func TestTextCacheAnswersAsTheFiles(t *testing.T) {
 			if got := s.docShown(d); got.Text != want.Text || got.Checksum != want.Checksum {
 				t.Errorf("round %d: %s: docShown %q, the file %q", round, id, got.Text, want.Text)
 			}
-			if got, want := s.nameUse(d, "marta"), nameUseOf(want.Text, "marta"); got != want || got.ref == "" {
-				t.Errorf("round %d: %s: nameUse %+v, from the file %+v", round, id, got, want)
-			}
 		}
 		s.mu.RUnlock()
 	}
@@ -47,9 +44,6 @@ func TestTextCacheAnswersAsTheFiles(t *testing.T) {
 	}
 	if _, ok := s.texts.get(ids[0]); ok {
 		t.Error("a purged memory's text is still cached")
-	}
-	if _, ok := s.texts.nameUse(ids[0], "marta"); ok {
-		t.Error("how a purged memory gives a name is still cached")
 	}
 	s.mu.RLock()
 	if got := s.docShown(s.byID[ids[0]]); got.Text != "" {

@@ -102,18 +102,9 @@ type textCache struct {
 	mu    sync.Mutex
 	m     map[string]cachedText
 	bytes int
-	// names remembers how texts give the names questions ask about
-	// (Store.nameUse), up to maxNameUses entries.
-	names map[nameKey]nameUse
 }
 
-type nameKey struct{ id, name string }
-
-// maxNameUses bounds the remembered name uses; past it they start over.
-const maxNameUses = 1 << 15
-
-// forget drops what the cache holds of memory id: its text, and how it
-// gives names.
+// forget drops the text of memory id.
 func (c *textCache) forget(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -121,27 +112,6 @@ func (c *textCache) forget(id string) {
 		delete(c.m, id)
 		c.bytes -= len(id) + len(t.text) + len(t.checksum)
 	}
-	for k := range c.names {
-		if k.id == id {
-			delete(c.names, k)
-		}
-	}
-}
-
-func (c *textCache) nameUse(id, name string) (nameUse, bool) {
-	c.mu.Lock()
-	u, ok := c.names[nameKey{id, name}]
-	c.mu.Unlock()
-	return u, ok
-}
-
-func (c *textCache) putNameUse(id, name string, u nameUse) {
-	c.mu.Lock()
-	if c.names == nil || len(c.names) >= maxNameUses {
-		c.names = make(map[nameKey]nameUse)
-	}
-	c.names[nameKey{id, name}] = u
-	c.mu.Unlock()
 }
 
 type cachedText struct{ text, checksum string }

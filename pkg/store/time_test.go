@@ -59,9 +59,9 @@ func find(t testing.TB, s *Store, in SearchInput) SearchResult {
 }
 
 // evaluate is find through Evaluate, with its options.
-func evaluate(t testing.TB, s *Store, in SearchInput, opts EvalOptions) Evaluation {
+func evaluate(t testing.TB, s *Store, in SearchInput, opts EvalOptions) SearchResult {
 	t.Helper()
-	return mustSearch(t, in, func(in SearchInput) (Evaluation, error) { return s.Evaluate(in, opts) })
+	return mustSearch(t, in, func(in SearchInput) (SearchResult, error) { return s.Evaluate(in, opts) })
 }
 
 // mustSearch runs search (alice's, unless in names a caller) and fails the

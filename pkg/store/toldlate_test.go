@@ -13,13 +13,6 @@ func TestToldLateIsHistory(t *testing.T) {
 	clk.set("2025-06-02") // saved now, dated the August before
 	old := saveIn(t, s, SaveInput{Caller: alice, Content: "Copied in from my August notebook: deploys went to Heroku with the Elixir buildpack, and the release phase ran the migrations.", Date: "2024-08-10", Scope: ScopeProject})
 
-	s.mu.RLock()
-	late, fresh := s.toldLate(s.byID[old.Leaf.ID]), s.toldLate(s.byID[now.Leaf.ID])
-	s.mu.RUnlock()
-	if !late || fresh {
-		t.Fatalf("toldLate: the old note %v, the current memory %v; want true, false", late, fresh)
-	}
-
 	tests := []struct {
 		query, asOf string
 		want        string
@@ -34,26 +27,5 @@ func TestToldLateIsHistory(t *testing.T) {
 		if len(r.Hits) == 0 || r.Hits[0].Leaf.ID != tt.want {
 			t.Errorf("%q as of %q: %v, want %s first", tt.query, tt.asOf, ids(r), tt.want)
 		}
-	}
-}
-
-// TestFutureDateIsNoClock: a memory dated ahead of its record time (a
-// planned day) says nothing of what time it was, so the memory recorded
-// after it, dated today, is not told late.
-func TestFutureDateIsNoClock(t *testing.T) {
-	s, clk := corpus(t)
-	clk.set("2025-06-02")
-	saveIn(t, s, SaveInput{Caller: alice, Content: "The datacenter move is planned for March; the freeze starts then.", Date: "2026-03-01", Scope: ScopeProject})
-	today := at(t, s, clk, alice, "2025-06-03", "The staging database moved to the new cluster.", ScopeProject)
-	clk.set("2025-06-10")
-	backdated := saveIn(t, s, SaveInput{Caller: alice, Content: "The staging database lived on the old VM.", Date: "2025-03-01", Scope: ScopeProject})
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.toldLate(s.byID[today.Leaf.ID]) {
-		t.Error("a memory dated today is told late because of a neighbour dated in the future")
-	}
-	// Positive control: dated well before its neighbour's record time.
-	if !s.toldLate(s.byID[backdated.Leaf.ID]) {
-		t.Error("a memory dated three months before its neighbours is not told late")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
@@ -59,41 +59,16 @@ func (s *Store) noteTree(l *leaf.Leaf) {
 	if !s.treeTracking {
 		return // Open: treeLoop starts from every live leaf
 	}
-	s.treeOps = append(s.treeOps, treeOp{l: l, add: isLive(l)})
+	s.treeOps = append(s.treeOps, treeOp{l: l, add: l.Live()})
 	select {
 	case s.treeKick <- struct{}{}:
 	default: // a kick is already pending; it will see this op too
 	}
 }
 
-// treeGroup is a leaf's consolidation group: its scope (global or one
-// project) and its domain. Groups never mix, so a branch never summarises
-// another project's memories.
-func treeGroup(l *leaf.Leaf) string {
-	domain := l.Domain
-	if domain == "" {
-		domain = "general"
-	}
-	if l.Scope == leaf.ScopeGlobal {
-		return "global|" + domain
-	}
-	return "project:" + l.Project + "|" + domain
-}
-
-// groupProject returns the project of a tree group ("" for global).
-func groupProject(g string) (project string, global bool) {
-	if i := strings.LastIndexByte(g, '|'); i >= 0 {
-		g = g[:i]
-	}
-	if g == "global" {
-		return "", true
-	}
-	return strings.TrimPrefix(g, "project:"), false
-}
-
 // treeItem is what the tree knows of a leaf, without its text.
 func treeItem(l *leaf.Leaf) tree.Item {
-	return tree.Item{ID: l.ID, Group: treeGroup(l), Title: l.Title, Tags: l.Tags}
+	return tree.Item{ID: l.ID, Group: l.Part(), Title: l.Title, Tags: l.Tags}
 }
 
 // describedItem is treeItem with the text the tree describes a new leaf
@@ -164,7 +139,7 @@ func (s *Store) catchUpTree(t *tree.Tree) {
 	s.mu.Lock()
 	var live []*leaf.Leaf
 	for _, l := range s.docs {
-		if isLive(l) {
+		if l.Live() {
 			live = append(live, l)
 		}
 	}
@@ -346,7 +321,7 @@ func (s *Store) Outline(c Caller, scope SearchScope, depth int) ([]tree.Line, Tr
 // given the store's project → index group map (s.groups, or a copy).
 func groupVisibility(groups map[string]index.Group, vis func(index.Group) bool) func(string) bool {
 	return func(g string) bool {
-		project, global := groupProject(g)
+		project, global := leaf.PartProject(g)
 		if global {
 			return vis(0)
 		}
@@ -414,4 +389,44 @@ func (s *Store) treePurge(ctx context.Context, id string) (tree.PurgeStats, erro
 	case <-ctx.Done():
 		return tree.PurgeStats{}, fmt.Errorf("%w (the tree is cleaned when the request completes, or at the next start)", ctx.Err())
 	}
+}
+
+// titleCache keeps the titles of branches a search has named. A branch id
+// is a hash of its children and a branch file never changes, so an entry
+// never goes stale; the tree itself keeps titles on disk (pkg/tree reads a
+// branch file to name it), which would cost a file read per level of every
+// answer's path.
+type titleCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// maxTitles bounds the cache (an entry is a branch id and a title); past it
+// the cache starts over.
+const maxTitles = 1 << 16
+
+// path returns the titles of the branches above a memory, root first.
+// Callers hold s.treeMu for reading.
+func (c *titleCache) path(t *tree.Tree, id string) []string {
+	var out []string
+	for _, b := range t.Path(id) {
+		c.mu.Lock()
+		title, ok := c.m[b]
+		c.mu.Unlock()
+		if !ok {
+			br, found := t.Branch(b)
+			if !found {
+				continue // damaged: the next consolidation repairs it
+			}
+			title = br.Title
+			c.mu.Lock()
+			if c.m == nil || len(c.m) >= maxTitles {
+				c.m = make(map[string]string)
+			}
+			c.m[b] = title
+			c.mu.Unlock()
+		}
+		out = append(out, title)
+	}
+	return out
 }

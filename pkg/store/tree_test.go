@@ -11,9 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ihmt-dev/ihmt/pkg/index"
-	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // treeCorpus saves n memories over a few domains, scopes and sessions (so
@@ -77,27 +74,17 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 	for _, c := range []Caller{alice, bob, nobody} {
 		for _, scope := range []SearchScope{ScopeDefault, ScopeOnlyGlobal, ScopeAll} {
 			for _, q := range queries {
-				terms := tokenize.Terms(q)
-				s.mu.RLock()
-				vis, _, err := s.visible(c, scope)
-				if err != nil {
-					s.mu.RUnlock()
-					t.Fatal(err)
-				}
-				all := func(index.Doc) bool { return true }
-				s.treeMu.RLock()
-				got, cov := s.scoreTree(s.tree, expand(terms, nil, true), vis, all, 10, Coverage{})
-				s.treeMu.RUnlock()
-				want, _ := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: 10})
-				s.mu.RUnlock()
-				if len(want) == 0 {
+				in := SearchInput{Caller: c, Scope: scope, Query: q, Limit: 10}
+				got := evaluate(t, s, in, EvalOptions{Descend: true, Plain: true})
+				want := evaluate(t, s, in, EvalOptions{Plain: true})
+				if len(want.Ranked) == 0 {
 					t.Fatalf("%q: positive control: the exhaustive search finds nothing", q)
 				}
-				if !cov.ViaTree || !cov.Exhaustive || cov.NodesRead == 0 {
+				if cov := got.Coverage; !cov.ViaTree || !cov.Exhaustive || cov.NodesRead == 0 {
 					t.Errorf("%q: coverage %+v, want a descent that is exhaustive-equivalent", q, cov)
 				}
-				if !sameRanking(got, want) {
-					t.Fatalf("%s %v %q:\n tree       %v\n exhaustive %v", c.Agent.Name, scope, q, got, want)
+				if !sameRanking(got.Ranked, want.Ranked) {
+					t.Fatalf("%s %v %q:\n tree       %v\n exhaustive %v", c.Agent.Name, scope, q, ids(got), ids(want))
 				}
 			}
 		}
@@ -106,7 +93,7 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 	// says which path ran.
 	for _, q := range queries {
 		viaIndex := find(t, s, SearchInput{Query: q})
-		viaTree := evaluate(t, s, SearchInput{Query: q}, EvalOptions{Descend: true}).SearchResult
+		viaTree := evaluate(t, s, SearchInput{Query: q}, EvalOptions{Descend: true})
 		if !slices.Equal(ids(viaIndex), ids(viaTree)) || viaIndex.Verdict != viaTree.Verdict {
 			t.Fatalf("%q: index path %v %v, tree path %v %v", q, viaIndex.Verdict, ids(viaIndex), viaTree.Verdict, ids(viaTree))
 		}
@@ -134,22 +121,22 @@ func outlineLeaves(t testing.TB, s *Store, c Caller, scope SearchScope) (map[str
 	return titles, st
 }
 
-// sameRanking compares two top-k lists: the same scores in order, and the
-// same documents wherever a score is not tied at the cut.
-func sameRanking(a, b []index.Hit) bool {
+// sameRanking compares two top-k rankings: the same scores in order, and
+// the same memories wherever a score is not tied at the cut.
+func sameRanking(a, b []Hit) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	last := b[len(b)-1].Score
-	set := func(hs []index.Hit) []index.Doc {
-		var ds []index.Doc
+	set := func(hs []Hit) []string {
+		var out []string
 		for _, h := range hs {
 			if h.Score != last {
-				ds = append(ds, h.Doc)
+				out = append(out, h.Leaf.ID)
 			}
 		}
-		slices.Sort(ds)
-		return ds
+		slices.Sort(out)
+		return out
 	}
 	for i := range a {
 		if d := a[i].Score - b[i].Score; d > 1e-9 || d < -1e-9 {

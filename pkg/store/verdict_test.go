@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 // with the same words as everywhere else.
 func TestSearchLimit(t *testing.T) {
 	s := open(t, t.TempDir())
-	for i := range maxLimit + 5 {
+	for i := range recall.MaxLimit + 5 {
 		save(t, s, alice, fmt.Sprintf("Deploy note %d: the quokka service deploys on Tuesdays.", i), ScopeGlobal)
 	}
 	tests := []struct {
@@ -20,11 +21,11 @@ func TestSearchLimit(t *testing.T) {
 		hits  int    // the ranking's length, when accepted
 		err   string // else the refusal
 	}{
-		{limit: 0, hits: defaultLimit},
+		{limit: 0, hits: recall.DefaultLimit},
 		{limit: 1, hits: 1},
 		{limit: 7, hits: 7},
-		{limit: maxLimit, hits: maxLimit},
-		{limit: maxLimit + 1, err: "limit 51 is out of range: use 1 to 50"},
+		{limit: recall.MaxLimit, hits: recall.MaxLimit},
+		{limit: recall.MaxLimit + 1, err: "limit 51 is out of range: use 1 to 50"},
 		{limit: 99, err: "limit 99 is out of range: use 1 to 50"},
 		{limit: -1, err: "limit -1 is out of range: use 1 to 50"},
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/ihmt-dev/ihmt/daemon"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
-	"github.com/ihmt-dev/ihmt/pkg/store"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 )
 
@@ -35,7 +35,7 @@ func main() {
 		return
 	}
 	if *signals {
-		for _, s := range store.Signals {
+		for _, s := range recall.Signals {
 			fmt.Printf("%s\t%s\n", s.Name, s.Why)
 		}
 		return

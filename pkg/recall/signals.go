@@ -1,7 +1,8 @@
-package store
+package recall
 
 import (
 	"fmt"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
@@ -89,24 +90,21 @@ func SignalNames() []string {
 	return out
 }
 
-// switches are the signals a store has off.
-type switches map[string]bool
+// Switches are the signals switched off.
+type Switches map[string]bool
 
-// parseSwitches checks names against the table.
-func parseSwitches(names []string) (switches, error) {
-	off := switches{}
+// ParseSwitches checks names against the table.
+func ParseSwitches(names []string) (Switches, error) {
+	off := Switches{}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
 		if n == "" {
 			continue
 		}
 		if !slices.ContainsFunc(Signals, func(s Signal) bool { return s.Name == n }) {
-			return nil, fmt.Errorf("%w: no retrieval signal %q: `ihmtd -signals` lists them", ErrInvalid, n)
+			return nil, fmt.Errorf("%w: no retrieval signal %q: `ihmtd -signals` lists them", leaf.ErrInvalid, n)
 		}
 		off[n] = true
 	}
 	return off, nil
 }
-
-// on reports whether a signal is on.
-func (s *Store) on(name string) bool { return !s.off[name] }

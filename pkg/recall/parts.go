@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ import (
 // corrects that holds more of it (restatesLess), then the tied rivals; up
 // to limit. It returns nil when no second part holds it. Callers hold s.mu
 // for reading.
-func (s *Store) partsShown(order []ranked, tied []ranked, q query, limit int) []int {
+func (s *searcher) partsShown(order []ranked, tied []ranked, q Query, limit int) []int {
 	asked := substantive(order[0].matched, q.terms, q.exp.namedTerms())
 	holds := func(r ranked) bool { return r.matched&asked == asked && s.sameKind(order[0], r) }
 	var words []string
@@ -34,13 +34,13 @@ func (s *Store) partsShown(order []ranked, tied []ranked, q query, limit int) []
 	at := []int{0}
 	var parts []string
 	if s.about(order[0], words) {
-		parts = append(parts, treeGroup(s.docs[order[0].doc]))
+		parts = append(parts, s.leaf(order[0].doc).Part())
 	}
 	for i, r := range order[1:] {
 		if len(at) == limit {
 			break
 		}
-		g := treeGroup(s.docs[r.doc])
+		g := s.leaf(r.doc).Part()
 		if r.current && holds(r) && !slices.Contains(parts, g) && s.about(r, words) {
 			parts = append(parts, g)
 			at = append(at, i+1)
@@ -72,6 +72,6 @@ func (s *Store) partsShown(order []ranked, tied []ranked, q query, limit int) []
 // that old, the memory it corrects, holds: it restated only part of what
 // it corrects ("the staging DB user is kelpie_app" of the note with the
 // database's name), and the rest is still only in old.
-func (s *Store) restatesLess(succ, old index.Doc, words []string) bool {
+func (s *searcher) restatesLess(succ, old index.Doc, words []string) bool {
 	return slices.ContainsFunc(words, func(w string) bool { return s.ix.Contains(old, w) && !s.ix.Contains(succ, w) })
 }

@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
@@ -47,12 +47,12 @@ type question struct {
 	from string
 }
 
-func (s *Store) questionOf(text string, terms []string, from string) question {
+func (s *searcher) questionOf(text string, terms []string, from string) question {
 	q := question{text: text, asked: s.askedOf(text, terms), wants: s.lex.Asks(text)}
-	if g, ok := s.groups[from]; ok && g != 0 && s.ix.GroupLen(g) > 0 {
+	if g, ok := s.r.Group(from); ok && g != 0 && s.ix.GroupLen(g) > 0 {
 		q.from = from
 	}
-	if start, end, ok := dates.Period(text, s.now()); ok {
+	if start, end, ok := dates.Period(text, s.r.Now()); ok {
 		q.period.start, q.period.end = start, end
 		q.periodName = periodName(start, end)
 	}
@@ -142,7 +142,7 @@ func hasUpper(w string) bool {
 // the caller may see holds, as written; a word that asks for a kind of
 // value ("URL", "IP") is what is asked, not a name. Callers hold s.mu for
 // reading.
-func (s *Store) unknownName(q question, vis func(index.Group) bool) string {
+func (s *searcher) unknownName(q question, vis func(index.Group) bool) string {
 	for i, n := range q.names {
 		if n == "" || strings.Contains(n, " ") || slices.Contains(q.wants.Cue, n) {
 			continue
@@ -158,8 +158,8 @@ func (s *Store) unknownName(q question, vis func(index.Group) bool) string {
 // caller may see: what the question is about was never stored ("stadium
 // tickets for the kubernetes cluster"). One unseen word of a long question
 // is more often its own wording of what is stored ("which assertion
-// library…" of "std testing + go-cmp, no testify"). Callers hold s.mu.
-func (s *Store) unseen(terms []string, vis func(index.Group) bool) bool {
+// library…" of "std testing + go-cmp, no testify").
+func (s *searcher) unseen(terms []string, vis func(index.Group) bool) bool {
 	n := 0
 	for _, t := range terms {
 		if !s.seen(t, vis) {
@@ -171,26 +171,26 @@ func (s *Store) unseen(terms []string, vis func(index.Group) bool) bool {
 
 // seen reports whether a memory the caller may see holds term t. Callers
 // hold s.mu.
-func (s *Store) seen(t string, vis func(index.Group) bool) bool {
+func (s *searcher) seen(t string, vis func(index.Group) bool) bool {
 	return s.ix.Holds(t, vis)
 }
 
 // holds reports whether a ranked memory holds a value of the kind the
 // question wants, about whom the question names. Callers hold s.mu for
 // reading.
-func (s *Store) holds(q question, r ranked) bool {
+func (s *searcher) holds(q question, r ranked) bool {
 	for _, n := range q.names {
 		if !s.ix.Contains(r.doc, n) && !slices.Contains(q.wants.Cue, n) {
 			return false // the value is someone else's: "Quino's email"
 		}
 	}
-	return s.lex.Holds(q.wants, s.docShown(r.doc).Text)
+	return s.lex.Holds(q.wants, s.r.Text(r.doc).Text)
 }
 
 // holdsMemo returns, when the question wants a kind of value, a function
 // telling whether a memory holds one, each memory's text read once; nil
-// when it wants none. Callers hold s.mu for reading.
-func (s *Store) holdsMemo(q question) func(index.Doc) bool {
+// when it wants none.
+func (s *searcher) holdsMemo(q question) func(index.Doc) bool {
 	if q.wants.Name == "" {
 		return nil
 	}
@@ -208,8 +208,8 @@ func (s *Store) holdsMemo(q question) func(index.Doc) bool {
 // preferHolding moves to the top the first memory near the best that
 // holds the kind of value the question wants, when the best holds none:
 // "which port…" is answered by the memory with a port in it. It reports
-// whether the top memory now holds one. Callers hold s.mu for reading.
-func (s *Store) preferHolding(order []ranked, q question, tr *tracer) bool {
+// whether the top memory now holds one.
+func (s *searcher) preferHolding(order []ranked, q question, tr *tracer) bool {
 	if q.wants.Name == "" || len(order) == 0 {
 		return true
 	}
@@ -252,8 +252,8 @@ const referentWindow = 0.3
 
 // referents returns the positions in order of the memories naming a
 // referent of a name the question gives, when they name two or more
-// different ones. Callers hold s.mu for reading.
-func (s *Store) referents(order []ranked, q question) []int {
+// different ones.
+func (s *searcher) referents(order []ranked, q question) []int {
 	if len(q.bare) == 0 || len(order) < 2 {
 		return nil
 	}
@@ -324,37 +324,21 @@ func nameUseOf(text, name string) nameUse {
 	return u
 }
 
-// nameUse is nameUseOf memory d's text, remembered (textCache): a text
-// never changes, and the same names are asked of the same memories search
-// after search. Callers hold s.mu for reading.
-func (s *Store) nameUse(d index.Doc, name string) nameUse {
-	l := s.docs[d]
-	if l.Status == leaf.StatusPurged {
-		return nameUseOf(l.Text, name)
-	}
-	if u, ok := s.texts.nameUse(l.ID, name); ok {
-		return u
-	}
-	u := nameUseOf(s.docShown(d).Text, name)
-	s.texts.putNameUse(l.ID, name, u)
-	return u
-}
-
 // unlike reports whether the memory at plain shares no word beyond the
 // question's and the name's with any of the memories at full: "Lunch with
 // Marta to go over the kelpie alerting rules" is about "Marta Gil, who
 // owns kelpie's alerting rules", wherever each is kept; "Cumpleaños de mi
 // hermano Martín" shares nothing with "Martín Quiroga is the SRE". Callers
 // hold s.mu for reading.
-func (s *Store) unlike(order []ranked, plain int, full []int, q question) bool {
+func (s *searcher) unlike(order []ranked, plain int, full []int, q question) bool {
 	mine := map[string]bool{}
-	for _, t := range tokenize.Terms(s.docShown(order[plain].doc).Text) {
+	for _, t := range tokenize.Terms(s.r.Text(order[plain].doc).Text) {
 		if !q.asked.terms[t] && !tokenize.IsStopWord(t) {
 			mine[t] = true
 		}
 	}
 	return all(full, func(i int) bool {
-		return !slices.ContainsFunc(tokenize.Terms(s.docShown(order[i].doc).Text), func(t string) bool { return mine[t] })
+		return !slices.ContainsFunc(tokenize.Terms(s.r.Text(order[i].doc).Text), func(t string) bool { return mine[t] })
 	})
 }
 
@@ -410,10 +394,10 @@ func writesAsName(core, name string) bool {
 }
 
 // apartFromAll reports whether order[i] sits in a part of the tree
-// (treeGroup) none of the memories at sits in. Callers hold s.mu.
-func (s *Store) apartFromAll(order []ranked, i int, at []int) bool {
-	g := treeGroup(s.docs[order[i].doc])
-	return !slices.ContainsFunc(at, func(j int) bool { return treeGroup(s.docs[order[j].doc]) == g })
+// (treeGroup) none of the memories at sits in.
+func (s *searcher) apartFromAll(order []ranked, i int, at []int) bool {
+	g := s.leaf(order[i].doc).Part()
+	return !slices.ContainsFunc(at, func(j int) bool { return s.leaf(order[j].doc).Part() == g })
 }
 
 // referent returns whom text means by name (a term), when the text is
@@ -468,8 +452,8 @@ func capitalRun(words []string, fromEnd bool) string {
 // covers reports whether rival holds every query term best holds — its
 // light words aside when lightAside is set, and a term that
 // asks for a kind of value ("port") counting as held when rival holds such
-// a value (":9187"). Callers hold s.mu for reading.
-func (s *Store) covers(rival, best ranked, q query, lightAside bool) bool {
+// a value (":9187").
+func (s *searcher) covers(rival, best ranked, q Query, lightAside bool) bool {
 	asked := best.matched
 	if lightAside {
 		asked = substantive(asked, q.terms, q.exp.namedTerms())
@@ -501,17 +485,17 @@ func periodName(start, end time.Time) string {
 // names a date, none within it. "What caused the outage in June 2024?" is
 // not answered by "the outage after the 2024-10-25 deploy". Callers hold
 // s.mu for reading.
-func (s *Store) late(q question, r ranked) bool {
+func (s *searcher) late(q question, r ranked) bool {
 	if q.periodName == "" {
 		return false
 	}
-	l := s.docs[r.doc]
+	l := s.leaf(r.doc)
 	if !l.ValidFrom.After(q.period.end) {
 		return false
 	}
 	// Only a text that names its own time is known to be about another
 	// one: "last summer" in a memory of next year may well be the period.
-	text := s.docShown(r.doc).Text
+	text := s.r.Text(r.doc).Text
 	if _, end, ok := dates.Opening(text); ok {
 		text = text[end:] // the date it opens with is its own dating
 	}
@@ -526,10 +510,10 @@ func (s *Store) late(q question, r ranked) bool {
 
 // projectsNamed returns the projects whose name (the last part of the
 // project key: "kelpie" in github.com/brightkelp/kelpie) is among the
-// query's terms. Callers hold s.mu for reading.
-func (s *Store) projectsNamed(terms []string) []index.Group {
+// query's terms.
+func (s *searcher) projectsNamed(terms []string) []index.Group {
 	var out []index.Group
-	for g, key := range s.projects {
+	for g, key := range s.r.Projects() {
 		if key == "" {
 			continue
 		}
@@ -553,15 +537,15 @@ func all[T any](xs []T, f func(T) bool) bool {
 // elsewhere reports whether a ranked memory belongs to a project other
 // than those the question names (a global memory never does). Callers
 // hold s.mu for reading.
-func (s *Store) elsewhere(q question, r ranked) bool {
+func (s *searcher) elsewhere(q question, r ranked) bool {
 	if len(q.projects) == 0 {
 		return false
 	}
-	l := s.docs[r.doc]
+	l := s.leaf(r.doc)
 	if l.Scope == leaf.ScopeGlobal {
 		return false
 	}
-	return !slices.Contains(q.projects, s.groups[l.Project])
+	return !slices.Contains(q.projects, s.groupOf(l))
 }
 
 // home reports whether r is in the part of the store the question is
@@ -569,9 +553,8 @@ func (s *Store) elsewhere(q question, r ranked) bool {
 // none. Two things of one name in two other parts are two referents ("the
 // staging database" of two projects, asked from outside both); of one at
 // home and one elsewhere, the one at home is what the asker means.
-// Callers hold s.mu.
-func (s *Store) home(r ranked, q question) bool {
-	l := s.docs[r.doc]
+func (s *searcher) home(r ranked, q question) bool {
+	l := s.leaf(r.doc)
 	if q.from == "" {
 		return l.Scope == leaf.ScopeGlobal
 	}
@@ -582,8 +565,8 @@ func (s *Store) home(r ranked, q question) bool {
 // the best is from elsewhere and the one at home holds every query word
 // the best holds: "What's the config file called?" asked in a project
 // means the project's config file, not the laptop's ~/.ssh/config, when
-// both answer it in as many words. Callers hold s.mu for reading.
-func (s *Store) preferHome(order []ranked, q question, tr *tracer) {
+// both answer it in as many words.
+func (s *searcher) preferHome(order []ranked, q question, tr *tracer) {
 	best := order[0]
 	if q.from == "" || len(order) < 2 || s.home(best, q) || bits.OnesCount64(best.matched) < 2 {
 		return // one word in common ("where do I live?") says too little of what is meant
@@ -593,7 +576,7 @@ func (s *Store) preferHome(order []ranked, q question, tr *tracer) {
 		if !verdict.NearTie(best.score, r.score) {
 			return
 		}
-		if r.current && s.home(r, q) && r.matched&best.matched == best.matched && kindOf(&s.docs[r.doc].Header) == kindStated {
+		if r.current && s.home(r, q) && r.matched&best.matched == best.matched && KindOf(&s.leaf(r.doc).Header) == KindStated {
 			copy(order[1:i+1], order[:i])
 			order[0] = r
 			tr.moved(r.doc, "prefer_home", "moved first: at home, in a near tie")
@@ -605,7 +588,7 @@ func (s *Store) preferHome(order []ranked, q question, tr *tracer) {
 // untimed returns the query's terms without the words that only point at
 // a time ("back then", "these days": the view says when), unless nothing
 // else is left.
-func (s *Store) untimed(query string, terms []string) []string {
+func (s *searcher) untimed(query string, terms []string) []string {
 	when := s.lex.TimeWords(query)
 	if len(when) == 0 {
 		return terms
@@ -618,9 +601,9 @@ func (s *Store) untimed(query string, terms []string) []string {
 }
 
 // about reports whether r's text opens with one of terms: what a memory
-// names first is what it is about. It reads the text. Callers hold s.mu.
-func (s *Store) about(r ranked, terms []string) bool {
-	lead := tokenize.Terms(s.docShown(r.doc).Text)
+// names first is what it is about. It reads the text.
+func (s *searcher) about(r ranked, terms []string) bool {
+	lead := tokenize.Terms(s.r.Text(r.doc).Text)
 	return slices.ContainsFunc(lead[:min(len(lead), leadTerms)], func(t string) bool { return slices.Contains(terms, t) })
 }
 
@@ -628,7 +611,7 @@ func (s *Store) about(r ranked, terms []string) bool {
 const leadTerms = 3
 
 // topical reports whether memory d is about a concept the question asks
-// about. Callers hold s.mu.
-func (s *Store) topical(d index.Doc, q question) bool {
+// about.
+func (s *searcher) topical(d index.Doc, q question) bool {
 	return q.asked.concepts != 0 && s.lex.ConceptsWith(q.asked.concepts, func(t string) bool { return s.ix.Contains(d, t) }) != 0
 }

@@ -1,14 +1,14 @@
-package store
+package recall
 
 import (
 	"slices"
 	"strings"
 	"unicode"
 
-	"github.com/ihmt-dev/ihmt/pkg/index"
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
 )
 
 // A project's own words: the common nouns a project is described by where
@@ -29,12 +29,12 @@ const (
 	maxSelfScan  = 8
 )
 
-// selfWords returns the terms of the description a text gives of project
+// SelfWords returns the terms of the description a text gives of project
 // (a project key: its last path element is the name a text uses),
 // when it opens by defining it ("<project> is a…", "<project> es un…",
 // "<project>: Pampero's…"); nil otherwise. The description runs from after
 // the article or possessive to the first function word or punctuation.
-func selfWords(project, text string) []string {
+func SelfWords(project, text string) []string {
 	if project == "" {
 		return nil
 	}
@@ -86,22 +86,12 @@ var definingVerb = words.Set("defining_verbs")
 
 var articles = words.Set("articles")
 
-// noteSelfWords remembers the project's own words a new stated memory
-// gives. Callers hold s.mu or run before the store is shared.
-func (s *Store) noteSelfWords(l *leaf.Leaf, d index.Doc, g index.Group) {
-	if l.Scope != leaf.ScopeProject || kindOf(&l.Header) != kindStated {
-		return
-	}
-	if w := selfWords(l.Project, l.Text); len(w) > 0 {
-		s.definers[g] = append(s.definers[g], definer{doc: d, words: w})
-	}
-}
-
-// definer is a memory that defines its project, and the words it does so
-// with.
-type definer struct {
-	doc   index.Doc
-	words []string
+// Definer is a memory that defines its project ("canopy is Pampero's
+// vector tile server: …"), and the words it does so with: the store finds
+// them when the memory is saved.
+type Definer struct {
+	Doc   index.Doc
+	Words []string
 }
 
 // unselfed returns terms without the words by which the question calls
@@ -110,16 +100,20 @@ type definer struct {
 // gives too, in order ("the tile server", "the server"; not "tiles" alone,
 // which is a topic of the project, not its name). Not when the question
 // names a project, nor when nothing else would be left. A definition
-// since corrected, while live, still counts. Callers hold s.mu.
-func (s *Store) unselfed(terms []string, from string) []string {
-	g, ok := s.groups[from]
-	if !ok || from == "" || len(s.definers[g]) == 0 || len(s.projectsNamed(terms)) > 0 {
+// since corrected, while live, still counts.
+func (s *searcher) unselfed(terms []string, from string) []string {
+	g, ok := s.r.Group(from)
+	if !ok || from == "" {
+		return terms
+	}
+	defs := s.r.Definers(g)
+	if len(defs) == 0 || len(s.projectsNamed(terms)) > 0 {
 		return terms
 	}
 	drop := map[string]bool{}
-	for _, df := range s.definers[g] {
-		if isLive(s.docs[df.doc]) {
-			for _, t := range calledBy(terms, df.words) {
+	for _, df := range defs {
+		if s.leaf(df.Doc).Live() {
+			for _, t := range calledBy(terms, df.Words) {
 				drop[t] = true
 			}
 		}

@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"fmt"
@@ -108,14 +108,13 @@ func (t *tracer) moved(d index.Doc, signal, note string) {
 }
 
 // trace is the trace of a search that ranked order and judged j on e.
-// Callers hold s.mu for reading.
-func (t *tracer) trace(s *Store, q query, order []ranked, n int, j judgment, e evidence) *Trace {
+func (t *tracer) trace(s *searcher, q Query, order []ranked, n int, j judgment, e evidence) *Trace {
 	if t == nil {
 		return nil
 	}
 	tr := &Trace{Terms: q.terms, Rewrites: t.rewrites, Decided: j.Decided, Evidence: e.Pairs()}
 	for _, r := range order[:min(len(order), n)] {
-		tr.Ranked = append(tr.Ranked, RankTrace{ID: s.docs[r.doc].ID, Base: t.base[r.doc], Factors: t.factors[r.doc], Score: r.score, Current: r.current})
+		tr.Ranked = append(tr.Ranked, RankTrace{ID: s.leaf(r.doc).ID, Base: t.base[r.doc], Factors: t.factors[r.doc], Score: r.score, Current: r.current})
 	}
 	return tr
 }

@@ -1,7 +1,7 @@
-package store
+package recall
 
 import (
-	"sync"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
@@ -26,7 +26,9 @@ import (
 //     the store (BenchmarkSearch10k; README, Honest numbers). It stays for
 //     what it proves — the descent never changes an answer — and for
 //     measuring it.
-func (s *Store) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+func (s *searcher) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, at Moment, k int) ([]index.Hit, Coverage) {
+	inView := func(d index.Doc) bool { return at.Holds(&s.leaf(d).Header) }
+	filtered := !at.Now()
 	// The kinds of leaves weigh in (kind.go): code yields to prose.
 	if !s.on("kind") {
 		return s.scoreBM25(t, terms, vis, inView, k, filtered)
@@ -35,7 +37,7 @@ func (s *Store) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, 
 }
 
 // scoreBM25 is score before the leaves' kinds weigh in.
-func (s *Store) scoreBM25(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+func (s *searcher) scoreBM25(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
 	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
 	if t != nil {
 		return s.scoreTree(t, terms, vis, inView, k, cov)
@@ -62,22 +64,29 @@ func (s *Store) scoreBM25(t *tree.Tree, terms expanded, vis func(index.Group) bo
 	}
 }
 
-// scoreTree is score through the tree. Callers hold s.mu and s.treeMu for
-// reading.
-func (s *Store) scoreTree(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, cov Coverage) ([]index.Hit, Coverage) {
+// scoreTree is score through the tree.
+func (s *searcher) scoreTree(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, cov Coverage) ([]index.Hit, Coverage) {
 	sc := treeScorer{s: s, sc: s.ix.WeightedScorer(terms.terms, terms.weights, vis), inView: inView}
 	res := t.Search(tree.Query{
 		Scorer: sc,
 		K:      k,
 		Visible: func(id string) bool {
-			d, ok := s.byID[id]
-			return ok && s.ix.Live(d) && vis(s.groupOf(s.docs[d])) && inView(d)
+			d, ok := s.r.Doc(id)
+			return ok && s.ix.Live(d) && vis(s.groupOf(s.leaf(d))) && inView(d)
 		},
-		VisibleGroup: groupVisibility(s.groups, vis),
+		VisibleGroup: func(part string) bool {
+			project, global := leaf.PartProject(part)
+			if global {
+				return vis(0)
+			}
+			g, ok := s.r.Group(project)
+			return ok && vis(g)
+		},
 	})
 	hits := make([]index.Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		hits = append(hits, index.Hit{Doc: s.byID[h.ID], Score: h.Score, Matched: terms.fold(h.Matched)})
+		d, _ := s.r.Doc(h.ID)
+		hits = append(hits, index.Hit{Doc: d, Score: h.Score, Matched: terms.fold(h.Matched)})
 	}
 	cov.Exhaustive = res.Exhaustive
 	cov.NodesRead, cov.LeavesScored = res.NodesRead, res.LeavesScored
@@ -86,55 +95,12 @@ func (s *Store) scoreTree(t *tree.Tree, terms expanded, vis func(index.Group) bo
 	return hits, cov
 }
 
-// titleCache keeps the titles of branches a search has named. A branch id
-// is a hash of its children and a branch file never changes, so an entry
-// never goes stale; the tree itself keeps titles on disk (pkg/tree reads a
-// branch file to name it), which would cost a file read per level of every
-// answer's path.
-type titleCache struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-// maxTitles bounds the cache (an entry is a branch id and a title); past it
-// the cache starts over.
-const maxTitles = 1 << 16
-
-// path returns the titles of the branches above a memory, root first.
-// Callers hold s.treeMu for reading.
-func (c *titleCache) path(t *tree.Tree, id string) []string {
-	var out []string
-	for _, b := range t.Path(id) {
-		c.mu.Lock()
-		title, ok := c.m[b]
-		c.mu.Unlock()
-		if !ok {
-			br, found := t.Branch(b)
-			if !found {
-				continue // damaged: the next consolidation repairs it
-			}
-			title = br.Title
-			c.mu.Lock()
-			if c.m == nil || len(c.m) >= maxTitles {
-				c.m = make(map[string]string)
-			}
-			c.m[b] = title
-			c.mu.Unlock()
-		}
-		out = append(out, title)
-	}
-	return out
-}
-
 // visibleCount counts the live memories the caller may see.
-func (s *Store) visibleCount(vis func(index.Group) bool) int {
+func (s *searcher) visibleCount(vis func(index.Group) bool) int {
 	n := 0
-	if vis(0) {
-		n += s.ix.GroupLen(0)
-	}
-	for p, g := range s.groups {
-		if p != "" && vis(g) {
-			n += s.ix.GroupLen(g)
+	for g := range s.r.Projects() {
+		if vis(index.Group(g)) {
+			n += s.ix.GroupLen(index.Group(g))
 		}
 	}
 	return n
@@ -144,7 +110,7 @@ func (s *Store) visibleCount(vis func(index.Group) bool) int {
 // by id, restricted to the search's view. The index scorer already leaves
 // out hidden memories and groups the caller may not see.
 type treeScorer struct {
-	s      *Store
+	s      *searcher
 	sc     *index.Scorer
 	inView func(index.Doc) bool
 }
@@ -161,13 +127,13 @@ func (t treeScorer) Postings(i int, fn func(string)) {
 func (t treeScorer) PostingsScored(i int, fn func(string, float64)) {
 	t.sc.Postings(i, func(d index.Doc, c float64) {
 		if t.inView(d) {
-			fn(t.s.docs[d].ID, c)
+			fn(t.s.leaf(d).ID, c)
 		}
 	})
 }
 
 func (t treeScorer) Score(id string) (float64, uint64, bool) {
-	d, ok := t.s.byID[id]
+	d, ok := t.s.r.Doc(id)
 	if !ok || !t.inView(d) {
 		return 0, 0, false
 	}

@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"math/bits"

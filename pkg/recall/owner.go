@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"slices"
@@ -187,8 +187,8 @@ const maxOwnerFreq = 16
 
 // unowned returns the question's thing and owner as worded when memories
 // the caller may see name the owner (all its words) but none holds the
-// thing; "" otherwise. Callers hold s.mu for reading.
-func (s *Store) unowned(q question, terms []string, exp *kept, vis func(index.Group) bool) string {
+// thing; "" otherwise.
+func (s *searcher) unowned(q question, terms []string, exp *kept, vis func(index.Group) bool) string {
 	o := q.owns
 	if len(o.thing) == 0 || len(o.owner) == 0 || q.wants.Name != "" {
 		return ""
@@ -219,7 +219,7 @@ func (s *Store) unowned(q question, terms []string, exp *kept, vis func(index.Gr
 			continue
 		}
 		named = true
-		if slices.ContainsFunc(things, holds) || concepts != 0 && s.lex.Concepts(s.docShown(h.Doc).Text)&concepts != 0 {
+		if slices.ContainsFunc(things, holds) || concepts != 0 && s.lex.Concepts(s.r.Text(h.Doc).Text)&concepts != 0 {
 			return ""
 		}
 	}

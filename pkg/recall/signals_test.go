@@ -1,7 +1,8 @@
-package store
+package recall
 
 import (
 	"errors"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,10 +65,10 @@ func TestSignalSwitchesAreWired(t *testing.T) {
 			t.Errorf("signal %s has a row but no switch in the code", s.Name)
 		}
 	}
-	if _, err := parseSwitches([]string{"home", " concept "}); err != nil {
+	if _, err := ParseSwitches([]string{"home", " concept "}); err != nil {
 		t.Fatalf("known signals refused: %v", err)
 	}
-	if _, err := parseSwitches([]string{"no_such_signal"}); !errors.Is(err, ErrInvalid) {
+	if _, err := ParseSwitches([]string{"no_such_signal"}); !errors.Is(err, leaf.ErrInvalid) {
 		t.Fatalf("an unknown signal: err %v, want ErrInvalid", err)
 	}
 }

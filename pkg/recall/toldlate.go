@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"time"
@@ -34,13 +34,13 @@ const (
 // toldLate reports whether document d was dated well before the memories
 // recorded just before it, and before its own record time. Callers hold
 // s.mu for reading.
-func (s *Store) toldLate(d index.Doc) bool {
-	l := s.docs[d]
+func (s *searcher) toldLate(d index.Doc) bool {
+	l := s.leaf(d)
 	if l.RecordedAt.Sub(l.ValidFrom) <= lateMargin {
 		return false
 	}
 	for e := int(d) - 1; e >= 0 && e >= int(d)-lateNeighbours; e-- {
-		n := s.docs[e]
+		n := s.leaf(index.Doc(e))
 		known := n.ValidFrom
 		if known.After(n.RecordedAt) {
 			known = n.RecordedAt
@@ -55,7 +55,7 @@ func (s *Store) toldLate(d index.Doc) bool {
 // sinkToldLate lowers the memories told late in a ranking for a question
 // about now: one asked in the view of today that does not point at the
 // past ("back then", "used to").
-func (s *Store) sinkToldLate(out []ranked, q question, tv timeline.View, tr *tracer) {
+func (s *searcher) sinkToldLate(out []ranked, q question, tv timeline.View, tr *tracer) {
 	if !tv.AsOf.IsZero() || !tv.KnownAt.IsZero() || s.lex.AsksPast(q.text) {
 		return
 	}

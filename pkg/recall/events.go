@@ -1,4 +1,4 @@
-package store
+package recall
 
 import (
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
@@ -33,8 +33,8 @@ const eventWindow = 0.5
 
 // events returns the positions in order of the memories telling of
 // different happenings in the period the question names, when there are
-// two or more. Callers hold s.mu for reading.
-func (s *Store) events(order []ranked, q question, terms []string) []int {
+// two or more.
+func (s *searcher) events(order []ranked, q question, terms []string) []int {
 	if q.periodName == "" || !asksWhen(q.text) || len(order) < 2 {
 		return nil
 	}
@@ -58,7 +58,7 @@ func (s *Store) events(order []ranked, q question, terms []string) []int {
 			continue
 		}
 		day, ok := s.dayIn(r, q, yearless)
-		if !ok || slices.ContainsFunc(days, func(d time.Time) bool { return sameDay(d, day) }) {
+		if !ok || slices.ContainsFunc(days, func(d time.Time) bool { return dates.SameDay(d, day) }) {
 			continue
 		}
 		at, days = append(at, i), append(days, day)
@@ -72,10 +72,10 @@ func (s *Store) events(order []ranked, q question, terms []string) []int {
 // dayIn returns the day a memory's text names (not the date it opens
 // with, which dates the note), when it falls in the question's period; a
 // period named without a year ("in March") matches that month of any
-// year. Callers hold s.mu for reading.
-func (s *Store) dayIn(r ranked, q question, yearless bool) (time.Time, bool) {
-	l := s.docs[r.doc]
-	text := s.docShown(r.doc).Text
+// year.
+func (s *searcher) dayIn(r ranked, q question, yearless bool) (time.Time, bool) {
+	l := s.leaf(r.doc)
+	text := s.r.Text(r.doc).Text
 	if _, end, ok := dates.Opening(text); ok {
 		text = text[end:]
 	}

@@ -1,0 +1,99 @@
+package recall
+
+import (
+	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/timeline"
+	"github.com/ihmt-dev/ihmt/pkg/tree"
+)
+
+// Reader is everything a search reads of the store, and all it may: the
+// store implements it under its read lock, for the length of one search,
+// as a query runs against an index reader. Nothing here writes.
+type Reader interface {
+	// Index is the inverted index over every memory's words.
+	Index() Index
+	// Leaf is memory d's header as the store holds it (its text may have
+	// been left to its file); Text is the memory with its text.
+	Leaf(d index.Doc) *leaf.Leaf
+	Text(d index.Doc) leaf.Leaf
+	// Doc finds a memory by id.
+	Doc(id string) (index.Doc, bool)
+	// Group is a project's index group; Projects names every group's
+	// project, by group ("" for the global one, 0).
+	Group(project string) (index.Group, bool)
+	Projects() []string
+	// Definers are the memories that define a project, by its group.
+	Definers(g index.Group) []Definer
+	Lexicon() *lexicon.Lexicon
+	Now() time.Time
+	// The store's one model of what is current: Successor is the newest
+	// successor of d by a correction or a fact's newer value that visible
+	// allows; Likely the most probable inferred one that applies allows
+	// (nil: any); Notices word why d is not current when by supersedes it.
+	Successor(d index.Doc, tv timeline.View, visible func(index.Doc) bool) (index.Doc, bool)
+	Likely(d index.Doc, visible func(index.Doc) bool, applies func(Edge) bool) (Edge, bool)
+	Notices(d, by index.Doc, probable bool, tv timeline.View) []string
+	// Tree is the summary tree when it is free (nil while a consolidation
+	// holds it: a search never waits); TreePath names the branches above a
+	// memory in it, root first.
+	Tree() *tree.Tree
+	TreePath(id string) []string
+}
+
+// Index is the inverted index, as a search reads it.
+type Index interface {
+	Search(q index.Query) ([]index.Hit, index.Stats)
+	WeightedScorer(terms []string, weights []float64, visible func(index.Group) bool) *index.Scorer
+	Contains(d index.Doc, term string) bool
+	Holds(term string, visible func(index.Group) bool) bool
+	DocFreq(term string) int
+	IDF(term string) float64
+	GroupLen(g index.Group) int
+	Live(d index.Doc) bool
+}
+
+// Engine is the search pipeline with its settings and what it remembers
+// between searches; one per store, safe for concurrent searches.
+type Engine struct {
+	off   Switches
+	names nameMemo
+}
+
+// New returns an engine with the signals off switched off (ParseSwitches).
+func New(off Switches) *Engine { return &Engine{off: off} }
+
+// on reports whether a signal is on.
+func (e *Engine) on(name string) bool { return !e.off[name] }
+
+// Forget drops what the engine remembers of memory id's text: the store
+// calls it when a text leaves (a purge).
+func (e *Engine) Forget(id string) { e.names.forget(id) }
+
+// searcher is one search under way: the engine, the reader it reads
+// through, and the reader's parts it reads most.
+type searcher struct {
+	*Engine
+	r   Reader
+	ix  Index
+	lex *lexicon.Lexicon
+}
+
+func (e *Engine) over(r Reader) *searcher {
+	return &searcher{Engine: e, r: r, ix: r.Index(), lex: r.Lexicon()}
+}
+
+// leaf is memory d's header.
+func (s *searcher) leaf(d index.Doc) *leaf.Leaf { return s.r.Leaf(d) }
+
+// groupOf is the index group of a memory: 0 for a global one.
+func (s *searcher) groupOf(l *leaf.Leaf) index.Group {
+	if l.Scope == leaf.ScopeGlobal {
+		return 0
+	}
+	g, _ := s.r.Group(l.Project)
+	return g
+}
