@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // Two happenings in the period asked: "When is the doctor's appointment

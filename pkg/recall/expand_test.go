@@ -2,9 +2,10 @@ package recall
 
 import (
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"slices"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 )
 
 func TestBounded(t *testing.T) {

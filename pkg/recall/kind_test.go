@@ -2,12 +2,13 @@ package recall
 
 import (
 	"fmt"
+	"slices"
+	"testing"
+
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
-	"slices"
-	"testing"
 )
 
 func TestKindOf(t *testing.T) {
@@ -81,15 +82,15 @@ func TestCodeYieldsToProse(t *testing.T) {
 	terms := expand(tokenize.Terms("where do I live"), nil, true)
 	vis := func(index.Group) bool { return true }
 	all := func(index.Doc) bool { return true }
-	plain, _ := s.scoreBM25(nil, terms, vis, all, verdict.Pool, false)
+	plain, _ := s.scoreBM25(false, terms, vis, all, verdict.Pool, false)
 	if slices.ContainsFunc(plain, func(h index.Hit) bool { return h.Doc == home }) {
 		t.Fatalf("control: plain BM25's first %d already hold the memory; the test needs more code", verdict.Pool)
 	}
-	weighed, _ := s.score(nil, terms, vis, Moment{}, verdict.Pool)
+	weighed, _ := s.score(false, terms, vis, Moment{}, verdict.Pool)
 	if len(weighed) == 0 || weighed[0].Doc != home {
 		t.Fatalf("with the priors the first hits are %v, want the memory %d", weighed[:min(3, len(weighed))], home)
 	}
-	code, _ := s.score(nil, expand(tokenize.Terms("what does the isLive function return"), nil, true), vis, Moment{}, verdict.Pool)
+	code, _ := s.score(false, expand(tokenize.Terms("what does the isLive function return"), nil, true), vis, Moment{}, verdict.Pool)
 	if len(code) == 0 || KindOf(&m.docs[code[0].Doc].Header) != KindCode {
 		t.Errorf("a code question → %v, want code first", code)
 	}
@@ -111,13 +112,13 @@ func TestWeighKindsIsExhaustive(t *testing.T) {
 	all := func(index.Doc) bool { return true }
 	for _, q := range []string{"live document", "live host", "isLive function", "document"} {
 		terms := tokenize.Terms(q)
-		every, _ := s.scoreBM25(nil, expand(terms, nil, true), vis, all, 1<<20, false)
+		every, _ := s.scoreBM25(false, expand(terms, nil, true), vis, all, 1<<20, false)
 		want, weighed := s.applyPriors(every, aboutCode(terms))
 		if !weighed && q != "isLive function" {
 			t.Fatalf("%q: control: no prior changed a score", q)
 		}
 		for _, k := range []int{1, 5, 50} {
-			got, _ := s.score(nil, expand(terms, nil, true), vis, Moment{}, k)
+			got, _ := s.score(false, expand(terms, nil, true), vis, Moment{}, k)
 			if !sameRanking(got, want[:min(k, len(want))]) {
 				t.Errorf("%q k=%d:\n got  %v\n want %v", q, k, got, want[:min(k, len(want))])
 			}

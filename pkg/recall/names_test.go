@@ -21,15 +21,15 @@ func TestNameMemo(t *testing.T) {
 	if got := s.nameUse(full, "marta"); got != want {
 		t.Errorf("nameUse %+v, the text says %+v", got, want)
 	}
-	if _, ok := s.names.get(m.docs[full].ID, "marta"); !ok {
+	if _, ok := s.names.Get(nameKey{m.docs[full].ID, "marta"}); !ok {
 		t.Error("nameUse was not remembered")
 	}
 	s.Forget(m.docs[full].ID)
-	if _, ok := s.names.get(m.docs[full].ID, "marta"); ok {
+	if _, ok := s.names.Get(nameKey{m.docs[full].ID, "marta"}); ok {
 		t.Error("a forgotten memory's name use is still remembered")
 	}
 	s.nameUse(purged, "marta")
-	if _, ok := s.names.get(m.docs[purged].ID, "marta"); ok {
+	if _, ok := s.names.Get(nameKey{m.docs[purged].ID, "marta"}); ok {
 		t.Error("a purged memory's name use was remembered")
 	}
 }

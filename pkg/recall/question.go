@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"math/bits"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // What a question asks about, beyond its words: the names it gives, the

@@ -1,9 +1,10 @@
 package recall
 
 import (
-	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"slices"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 func TestNamesIn(t *testing.T) {

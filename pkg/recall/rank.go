@@ -2,12 +2,12 @@ package recall
 
 import (
 	"cmp"
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // verifiedBoost ranks a memory a person verified above an agent's

@@ -6,8 +6,8 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/memo"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
-	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
 
 // Reader is everything a search reads of the store, and all it may: the
@@ -37,10 +37,12 @@ type Reader interface {
 	Successor(d index.Doc, tv timeline.View, visible func(index.Doc) bool) (index.Doc, bool)
 	Likely(d index.Doc, visible func(index.Doc) bool, applies func(Edge) bool) (Edge, bool)
 	Notices(d, by index.Doc, probable bool, tv timeline.View) []string
-	// Tree is the summary tree when it is free (nil while a consolidation
-	// holds it: a search never waits); TreePath names the branches above a
-	// memory in it, root first.
-	Tree() *tree.Tree
+	// Descend scores the k best memories that inView and vis allow by
+	// descending the summary tree with sc (Options.Descend), exhaustive-
+	// equivalent; false when the tree is busy (a search never waits for a
+	// consolidation). TreePath names the branches above a memory, root
+	// first.
+	Descend(sc *index.Scorer, k int, vis func(index.Group) bool, inView func(index.Doc) bool) ([]index.Hit, Coverage, bool)
 	TreePath(id string) []string
 }
 
@@ -60,18 +62,22 @@ type Index interface {
 // between searches; one per store, safe for concurrent searches.
 type Engine struct {
 	off   Switches
-	names nameMemo
+	names *memo.Map[nameKey, nameUse]
 }
 
 // New returns an engine with the signals off switched off (ParseSwitches).
-func New(off Switches) *Engine { return &Engine{off: off} }
+func New(off Switches) *Engine {
+	return &Engine{off: off, names: memo.New[nameKey, nameUse](maxNameUses, nil)}
+}
 
 // on reports whether a signal is on.
 func (e *Engine) on(name string) bool { return !e.off[name] }
 
 // Forget drops what the engine remembers of memory id's text: the store
 // calls it when a text leaves (a purge).
-func (e *Engine) Forget(id string) { e.names.forget(id) }
+func (e *Engine) Forget(id string) {
+	e.names.DeleteFunc(func(k nameKey) bool { return k.id == id })
+}
 
 // searcher is one search under way: the engine, the reader it reads
 // through, and the reader's parts it reads most.
@@ -89,11 +95,13 @@ func (e *Engine) over(r Reader) *searcher {
 // leaf is memory d's header.
 func (s *searcher) leaf(d index.Doc) *leaf.Leaf { return s.r.Leaf(d) }
 
+func (s *searcher) groupOf(l *leaf.Leaf) index.Group { return groupOf(s.r, l) }
+
 // groupOf is the index group of a memory: 0 for a global one.
-func (s *searcher) groupOf(l *leaf.Leaf) index.Group {
+func groupOf(r Reader, l *leaf.Leaf) index.Group {
 	if l.Scope == leaf.ScopeGlobal {
 		return 0
 	}
-	g, _ := s.r.Group(l.Project)
+	g, _ := r.Group(l.Project)
 	return g
 }

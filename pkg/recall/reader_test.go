@@ -8,7 +8,6 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
-	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
 
 // memReader is a Reader over memories held in memory, in record order:
@@ -76,8 +75,10 @@ func (m *memReader) Projects() []string               { return m.projects }
 func (m *memReader) Definers(g index.Group) []Definer { return m.defs[g] }
 func (m *memReader) Lexicon() *lexicon.Lexicon        { return lexicon.Default() }
 func (m *memReader) Now() time.Time                   { return m.now }
-func (m *memReader) Tree() *tree.Tree                 { return nil }
-func (m *memReader) TreePath(string) []string         { return nil }
+func (m *memReader) Descend(*index.Scorer, int, func(index.Group) bool, func(index.Doc) bool) ([]index.Hit, Coverage, bool) {
+	return nil, Coverage{}, false
+}
+func (m *memReader) TreePath(string) []string { return nil }
 func (m *memReader) Notices(_, _ index.Doc, _ bool, _ timeline.View) []string {
 	return []string{"OUTDATED"}
 }

@@ -1,10 +1,7 @@
 package recall
 
 import (
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
-
 	"github.com/ihmt-dev/ihmt/pkg/index"
-	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
 
 // score returns the k best memories the caller may see in the view, by
@@ -26,21 +23,28 @@ import (
 //     the store (BenchmarkSearch10k; README, Honest numbers). It stays for
 //     what it proves — the descent never changes an answer — and for
 //     measuring it.
-func (s *searcher) score(t *tree.Tree, terms expanded, vis func(index.Group) bool, at Moment, k int) ([]index.Hit, Coverage) {
+func (s *searcher) score(descend bool, terms expanded, vis func(index.Group) bool, at Moment, k int) ([]index.Hit, Coverage) {
 	inView := func(d index.Doc) bool { return at.Holds(&s.leaf(d).Header) }
 	filtered := !at.Now()
 	// The kinds of leaves weigh in (kind.go): code yields to prose.
 	if !s.on("kind") {
-		return s.scoreBM25(t, terms, vis, inView, k, filtered)
+		return s.scoreBM25(descend, terms, vis, inView, k, filtered)
 	}
-	return s.weighKinds(terms.terms[:terms.query], k, func(n int) ([]index.Hit, Coverage) { return s.scoreBM25(t, terms, vis, inView, n, filtered) })
+	return s.weighKinds(terms.terms[:terms.query], k, func(n int) ([]index.Hit, Coverage) { return s.scoreBM25(descend, terms, vis, inView, n, filtered) })
 }
 
 // scoreBM25 is score before the leaves' kinds weigh in.
-func (s *searcher) scoreBM25(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+func (s *searcher) scoreBM25(descend bool, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
 	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
-	if t != nil {
-		return s.scoreTree(t, terms, vis, inView, k, cov)
+	if descend {
+		sc := s.ix.WeightedScorer(terms.terms, terms.weights, vis)
+		if hits, d, ok := s.r.Descend(sc, k, vis, inView); ok {
+			for i := range hits {
+				hits[i].Matched = terms.fold(hits[i].Matched)
+			}
+			d.LeavesVisible = cov.LeavesVisible
+			return hits, d
+		}
 	}
 	// The index filters by scope while scoring; the view's dates filter
 	// after, so the pool grows until the filter leaves enough or the index
@@ -64,37 +68,6 @@ func (s *searcher) scoreBM25(t *tree.Tree, terms expanded, vis func(index.Group)
 	}
 }
 
-// scoreTree is score through the tree.
-func (s *searcher) scoreTree(t *tree.Tree, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, cov Coverage) ([]index.Hit, Coverage) {
-	sc := treeScorer{s: s, sc: s.ix.WeightedScorer(terms.terms, terms.weights, vis), inView: inView}
-	res := t.Search(tree.Query{
-		Scorer: sc,
-		K:      k,
-		Visible: func(id string) bool {
-			d, ok := s.r.Doc(id)
-			return ok && s.ix.Live(d) && vis(s.groupOf(s.leaf(d))) && inView(d)
-		},
-		VisibleGroup: func(part string) bool {
-			project, global := leaf.PartProject(part)
-			if global {
-				return vis(0)
-			}
-			g, ok := s.r.Group(project)
-			return ok && vis(g)
-		},
-	})
-	hits := make([]index.Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		d, _ := s.r.Doc(h.ID)
-		hits = append(hits, index.Hit{Doc: d, Score: h.Score, Matched: terms.fold(h.Matched)})
-	}
-	cov.Exhaustive = res.Exhaustive
-	cov.NodesRead, cov.LeavesScored = res.NodesRead, res.LeavesScored
-	cov.Descended, cov.Guaranteed = res.Descended, res.Guaranteed
-	cov.ViaTree = true
-	return hits, cov
-}
-
 // visibleCount counts the live memories the caller may see.
 func (s *searcher) visibleCount(vis func(index.Group) bool) int {
 	n := 0
@@ -104,38 +77,4 @@ func (s *searcher) visibleCount(vis func(index.Group) bool) int {
 		}
 	}
 	return n
-}
-
-// treeScorer is the store's exact ranking as pkg/tree asks for it: leaves
-// by id, restricted to the search's view. The index scorer already leaves
-// out hidden memories and groups the caller may not see.
-type treeScorer struct {
-	s      *searcher
-	sc     *index.Scorer
-	inView func(index.Doc) bool
-}
-
-func (t treeScorer) Terms() []string          { return t.sc.Terms() }
-func (t treeScorer) UpperBound(i int) float64 { return t.sc.UpperBound(i) }
-
-func (t treeScorer) Postings(i int, fn func(string)) {
-	t.PostingsScored(i, func(id string, _ float64) { fn(id) })
-}
-
-// PostingsScored lets the guarantee rule postings out without scoring them
-// (tree.ScoredPostings).
-func (t treeScorer) PostingsScored(i int, fn func(string, float64)) {
-	t.sc.Postings(i, func(d index.Doc, c float64) {
-		if t.inView(d) {
-			fn(t.s.leaf(d).ID, c)
-		}
-	})
-}
-
-func (t treeScorer) Score(id string) (float64, uint64, bool) {
-	d, ok := t.s.r.Doc(id)
-	if !ok || !t.inView(d) {
-		return 0, 0, false
-	}
-	return t.sc.Score(d)
 }

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"math/bits"
 	"slices"
 	"strings"
@@ -11,7 +10,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
-	"github.com/ihmt-dev/ihmt/pkg/tree"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // A search is one pipeline, run top to bottom by Engine.Search, each
@@ -203,13 +202,9 @@ func (e *Engine) Search(r Reader, q Query, sc Scope, opts Options) Result {
 		q.tr = newTracer()
 	}
 	vis := sc.Visible
-	visible := s.visibleAt(vis, q.at)
+	visible := Visible(r, vis, q.at)
 	s.rewrite(&q)
-	var descend *tree.Tree
-	if opts.Descend {
-		descend = r.Tree()
-	}
-	raw, cov := s.score(descend, expand(q.terms, q.exp, s.on("light")), vis, q.at, max(q.limit, verdict.Pool))
+	raw, cov := s.score(opts.Descend, expand(q.terms, q.exp, s.on("light")), vis, q.at, max(q.limit, verdict.Pool))
 	order, rivals, held := s.rerank(raw, q, visible, !opts.Plain)
 	j, ev := s.judged(order, rivals, q, vis, held)
 	if !opts.Plain {
@@ -287,12 +282,13 @@ func (s *searcher) rerank(raw []index.Hit, q Query, visible func(index.Doc) bool
 	return order, rivals, held
 }
 
-// visibleAt returns which memories the caller may see at moment m: live,
-// in a group vis allows, and existing then.
-func (s *searcher) visibleAt(vis func(index.Group) bool, m Moment) func(index.Doc) bool {
+// Visible returns which memories a caller who sees the groups vis allows
+// may see at moment m, through r: live, in such a group, and existing
+// then. A search and every other surface of what is current ask it.
+func Visible(r Reader, vis func(index.Group) bool, m Moment) func(index.Doc) bool {
 	return func(d index.Doc) bool {
-		l := s.leaf(d)
-		return l.Live() && vis(s.groupOf(l)) && m.Holds(&l.Header)
+		l := r.Leaf(d)
+		return l.Live() && vis(groupOf(r, l)) && m.Holds(&l.Header)
 	}
 }
 

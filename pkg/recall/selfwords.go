@@ -5,10 +5,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
-
-	"github.com/ihmt-dev/ihmt/pkg/index"
 )
 
 // A project's own words: the common nouns a project is described by where

@@ -2,10 +2,11 @@ package recall
 
 import (
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
+
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // Every query-time factor of a search is one row of this table: its name,

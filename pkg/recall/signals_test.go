@@ -2,12 +2,13 @@ package recall
 
 import (
 	"errors"
-	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/ihmt-dev/ihmt/pkg/leaf"
 )
 
 // TestSignalBudget: the multiplying signals together stay within the

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/ihmt-dev/ihmt/pkg/brief"
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/recall"
@@ -66,4 +67,19 @@ type (
 	// EvalOptions are the knobs of a search for tests, benchmarks and
 	// evaluation scripts.
 	EvalOptions = recall.Options
+)
+
+// A session's briefing, as pkg/brief lays it out.
+type (
+	Briefing  = brief.Briefing
+	BriefItem = brief.Item
+)
+
+// Briefing budgets and the kinds of its lines.
+const (
+	DefaultBriefTokens = brief.DefaultTokens
+	MinBriefTokens     = brief.MinTokens
+	MaxBriefTokens     = brief.MaxTokens
+	BriefFact          = brief.Fact
+	BriefMemory        = brief.Memory
 )

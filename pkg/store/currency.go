@@ -2,12 +2,12 @@ package store
 
 import (
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"slices"
 	"sync/atomic"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
@@ -115,15 +115,6 @@ func (s *Store) likelySuccessor(d index.Doc, visible func(index.Doc) bool, appli
 	return best, found
 }
 
-// visibleIn returns which documents a caller may see in view tv: live,
-// in a group vis allows, and existing in the view.
-func (s *Store) visibleIn(vis func(index.Group) bool, m recall.Moment) func(index.Doc) bool {
-	return func(d index.Doc) bool {
-		l := s.docs[d]
-		return l.Live() && vis(s.groupOf(l)) && m.Holds(&l.Header)
-	}
-}
-
 // Standing is what `get` and the page show of a memory beside its text:
 // the model's answer now, and every inferred link it takes part in, either
 // end (explicit links are in its header).
@@ -147,7 +138,7 @@ func (s *Store) Standing(c Caller, id string, scope SearchScope) (Standing, erro
 	}
 	var st Standing
 	if s.docs[d].Live() {
-		st.Currency = s.currencyOf(d, timeline.View{}, s.visibleIn(vis, recall.Moment{}))
+		st.Currency = s.currencyOf(d, timeline.View{}, recall.Visible(reader{s: s}, vis, recall.Moment{}))
 	}
 	st.Probable = s.probablesWhere(vis, func(old, nw *leaf.Leaf) bool { return old.ID == id || nw.ID == id })
 	return st, nil
@@ -160,7 +151,7 @@ func (s *Store) leafCurrent(id string, vis func(index.Group) bool, v recall.Mome
 	if !ok || !s.docs[d].Live() {
 		return false
 	}
-	return s.currencyOf(d, v.Timeline(), s.visibleIn(vis, v)).Current
+	return s.currencyOf(d, v.Timeline(), recall.Visible(reader{s: s}, vis, v)).Current
 }
 
 // notices explain why memory d is not current, superseded by by (probably

@@ -1,9 +1,10 @@
 package store
 
 import (
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // TestTwoHappeningsInThePeriod: asked when "the" appointment in December

@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 

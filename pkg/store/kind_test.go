@@ -2,10 +2,11 @@ package store
 
 import (
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 )
 
 // codeAboutLiving is a Go file whose every function says "live" often, as

@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -21,6 +20,8 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/memo"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
@@ -76,6 +77,8 @@ func newStore(dir string, opts Options) *Store {
 		extract:   opts.Facts,
 		lex:       opts.Lexicon,
 		engine:    recall.New(nil),
+		texts:     newTextCache(),
+		titles:    memo.New[string, string](maxTitles, nil),
 		likely:    map[index.Doc][]recall.Edge{},
 		reqs:      make(chan *request, maxBatch),
 		leaves:    newLeafQueue(),

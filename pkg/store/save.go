@@ -3,13 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/verdict"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
+	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
 // Scope is where a saved memory belongs.

@@ -10,7 +10,6 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"hash/crc32"
 	"maps"
 	"os"
@@ -23,6 +22,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/facts"
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,8 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
+	"github.com/ihmt-dev/ihmt/pkg/memo"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tree"
 )
@@ -86,9 +87,9 @@ type Store struct {
 	engine    *recall.Engine // the search pipeline (pkg/recall)
 	reqs      chan *request
 	leaves    *leafQueue
-	written   writtenLeaves // leaves whose files were written: see texts.go
-	readLog   readLog       // scope=all reads waiting to be logged: see audit.go
-	texts     textCache     // texts searches read back lately: see texts.go
+	written   writtenLeaves                 // leaves whose files were written: see texts.go
+	readLog   readLog                       // scope=all reads waiting to be logged: see audit.go
+	texts     *memo.Map[string, cachedText] // texts searches read back lately: see texts.go
 
 	mu       sync.RWMutex // guards everything below
 	ix       *index.Index
@@ -134,7 +135,7 @@ type Store struct {
 	treeReqs     chan treeReq
 	treeMu       sync.RWMutex
 	tree         *tree.Tree
-	titles       titleCache
+	titles       *memo.Map[string, string] // branch id → title: see branchTitles
 	// treeStats is what the tree held after its last change, for Stats to
 	// read without waiting for a consolidation (which holds treeMu, at a
 	// large store's first start for minutes).
@@ -291,7 +292,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 	if l.Status == leaf.StatusPurged {
 		// Under the lock, as the purged header is published: a search
 		// that read the text back before now may have cached it.
-		s.texts.forget(l.ID)
+		s.texts.DeleteFunc(func(id string) bool { return id == l.ID })
 		s.engine.Forget(l.ID)
 	}
 	s.dropProbable(old)

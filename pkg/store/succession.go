@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -17,7 +15,8 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/journal"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
-	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
+	"github.com/ihmt-dev/ihmt/pkg/succession"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
@@ -48,17 +47,6 @@ const (
 	successionTerms      = 24
 	successionCandidates = 4
 	maxProbable          = 3
-	// linkScore is the evidence score (successionConfidence) a link needs,
-	// fullScore the one that gives full confidence.
-	linkScore       = 0.85
-	fullScore       = 1.5
-	rareWeight      = 0.5
-	maxRare         = 4
-	conceptWeight   = 0.25
-	cueWeight       = 0.2
-	valueWeight     = 0.25
-	versionedWeight = 0.25
-	removedWeight   = 0.25
 	// countedFreq: a term in at most this many memories of the store has
 	// its memories in the partition counted (partitionFreq); searchedFreq:
 	// one in at most this many looks for older versions.
@@ -69,62 +57,6 @@ const (
 	rareShare = 0.6
 	fewDF     = 3
 )
-
-// successionEvidence is what the inference knows of one pair of memories.
-type successionEvidence struct {
-	// Similarity is the weighted overlap of the two memories' terms (the
-	// share of the shorter one's weight they have in common); Rare counts
-	// the shared terms that are rare in the partition.
-	Similarity float64
-	Rare       int
-	// Concept: both are about a concept of the lexicon.
-	Concept bool
-	// Cue: the new memory says something changed.
-	Cue bool
-	// Value: both hold a value of a concept they share (a version, a
-	// port): two statements of that value.
-	Value bool
-	// Removed: the new memory says a term the two share is gone ("the
-	// Actions workflow was deleted").
-	Removed bool
-	// Versioned: both give one name a version, each a different one
-	// ("Elixir 1.17", "Elixir 1.18.3").
-	Versioned bool
-}
-
-// successionConfidence is the inference's policy, a pure function of the
-// evidence: how much the two share (weighted overlap), how many rare words,
-// a concept in common, a change cue and a value of the concept in both
-// each add to it; no one of them is enough alone, and a change cue cannot
-// make a link without shared substance. The weights were fitted as a
-// logistic model on labelled pairs and rounded; the two later ones (one
-// name given two versions, a shared word said to be gone) were set to a
-// concept's worth by hand. A concept that has one value at a time (one
-// home) was tried as stronger evidence: it linked unrelated memories about
-// as often as versions ("Priya moved to the ML team" and "I live in
-// Zaragoza"). 0 means no link.
-func successionConfidence(e successionEvidence) float64 {
-	score := e.Similarity + rareWeight*float64(min(e.Rare, maxRare))/maxRare
-	if e.Concept {
-		score += conceptWeight
-	}
-	if e.Cue {
-		score += cueWeight
-	}
-	if e.Value {
-		score += valueWeight
-	}
-	if e.Removed {
-		score += removedWeight
-	}
-	if e.Versioned {
-		score += versionedWeight
-	}
-	if score < linkScore {
-		return 0
-	}
-	return min(1, math.Round(score/fullScore*100)/100)
-}
 
 // inferSuccession adds to l, a memory about to be saved, the probable
 // supersessions between it and the older memories of its partition. It
@@ -175,7 +107,7 @@ func (s *Store) inferSuccession(l *leaf.Leaf, valid time.Time, fs []facts.Fact) 
 			found = append(found, p)
 		}
 	}
-	slices.SortStableFunc(found, func(a, b leaf.Probable) int { return compareFloat(b.Confidence, a.Confidence) })
+	slices.SortStableFunc(found, func(a, b leaf.Probable) int { return cmp.Compare(b.Confidence, a.Confidence) })
 	l.Probable = found[:min(len(found), maxProbable)]
 }
 
@@ -226,7 +158,7 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	if s.tl.States(m.ID, in.keys) {
 		return leaf.Probable{}, false // the facts' timeline orders the two already
 	}
-	e := successionEvidence{Cue: in.cue}
+	e := succession.Evidence{Cue: in.cue}
 	holds := func(t string) bool { return s.ix.Contains(d, t) }
 	weight, shared := in.overlap(holds, true)
 	e.Rare = len(shared)
@@ -236,18 +168,18 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	}
 	oldText := s.shown(m).Text
 	oldVersions := lexicon.Versions(oldText)
-	readdressed := versionMoved(in.addresses, s.lex.Addresses(oldText))
-	moved := readdressed || versionMoved(in.versions, oldVersions)
+	readdressed := succession.VersionMoved(in.addresses, s.lex.Addresses(oldText))
+	moved := readdressed || succession.VersionMoved(in.versions, oldVersions)
 	// What happened then stays true; but a happening that gives a name a
 	// version ("after the Fedora 42 upgrade broke it") states that version
 	// too, and a later one moves it.
 	if !moved && s.lex.Event(oldText) {
 		return leaf.Probable{}, false
 	}
-	if a, b := fullName(in.l.Text), fullName(oldText); a != "" && b != "" && a != b {
+	if a, b := succession.FullName(in.l.Text), succession.FullName(oldText); a != "" && b != "" && a != b {
 		return leaf.Probable{}, false // about two people ("Sam Whitlock lives in…", "Alex Moreau lives in…")
 	}
-	if a, b := subjectName(in.l.Text), subjectName(oldText); a != "" && b != "" && a != b && (personal(in.l.Text) || personal(oldText)) {
+	if a, b := succession.SubjectName(in.l.Text), succession.SubjectName(oldText); a != "" && b != "" && a != b && (succession.Personal(in.l.Text) || succession.Personal(oldText)) {
 		return leaf.Probable{}, false // two people's news ("Lucía has moved to Helix", "Carmen se ha mudado")
 	}
 	if lexicon.Language(oldText) == in.lang {
@@ -278,7 +210,7 @@ func (s *Store) weighSuccession(in *inference, d index.Doc) (leaf.Probable, bool
 	// Gone, a word two memories share only by chance ("config" of two file
 	// names) says nothing: it must be what a concept of both is about.
 	e.Removed = e.Concept && slices.ContainsFunc(shared, func(t string) bool { return in.removed[t] })
-	conf := successionConfidence(e)
+	conf := succession.Confidence(e)
 	if conf == 0 {
 		return leaf.Probable{}, false
 	}
@@ -298,71 +230,6 @@ func (s *Store) restates(in *inference, oldText string, shared []string) bool {
 	}
 	return !slices.ContainsFunc(from, func(t string) bool { return slices.Contains(in.top, t) })
 }
-
-// versionMoved reports whether two texts' versions (lexicon.Versions)
-// give one name two versions.
-func versionMoved(a, b map[string]string) bool {
-	for name, v := range a {
-		if w, ok := b[name]; ok && w != v {
-			return true
-		}
-	}
-	return false
-}
-
-// fullName is the name of two capitalised words a text opens with, as
-// written ("Sam Whitlock"), or "": a person's, not "House DNS" or
-// "Cambié Pi-hole".
-func fullName(text string) string {
-	words := strings.Fields(text)
-	if len(words) < 2 {
-		return ""
-	}
-	a, b := words[0], strings.TrimRight(words[1], ",:;.)")
-	if !nameWord.MatchString(a) || !nameWord.MatchString(b) {
-		return ""
-	}
-	return a + " " + b
-}
-
-var nameWord = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
-
-// subjectName is the first name of the person a text opens with as the
-// subject of its verb, as a term ("Lucía" of "Lucía has moved…", "Carmen"
-// of "Carmen se ha mudado…"), or "". A capitalised word is a name only when an
-// auxiliary or a clitic follows it (or its surname): a sentence's first
-// word is as often a verb ("Reinstalled the plugin") or an adjective
-// ("Personal notes live…").
-func subjectName(text string) string {
-	words := strings.Fields(text)
-	for n := 1; n <= 2 && n < len(words); n++ {
-		if !nameWord.MatchString(strings.TrimRight(words[n-1], ",")) {
-			return ""
-		}
-		if w := tokenize.Words(words[0]); len(w) == 1 && auxWords[strings.ToLower(words[n])] {
-			return w[0]
-		}
-	}
-	return ""
-}
-
-// personal reports whether text speaks of a person (she, his, ella, le):
-// a capitalised subject is as often a product ("Nginx is the reverse
-// proxy", "Caddy is now the reverse proxy") as a person, and two products
-// in one role are the very versions a correction replaces.
-func personal(text string) bool {
-	for _, w := range tokenize.Words(text) {
-		if personWords[w] {
-			return true
-		}
-	}
-	return false
-}
-
-var personWords = words.Set("person_pronouns")
-
-// auxWords follow a subject and open its verb, in English and Spanish.
-var auxWords = words.Set("auxiliaries")
 
 // overlap returns the IDF-weighted share of the new memory's rarest terms
 // an older one holds, and those of them that are rare; translated counts
@@ -403,16 +270,6 @@ func ownTerms(l *leaf.Leaf) []string {
 		}
 	}
 	return out
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // partitionIDF returns the IDF of each of terms within partition g, their
@@ -458,7 +315,7 @@ func (s *Store) rarest(terms []string, n int) []string {
 	for i, t := range terms {
 		ws[i] = weighed{t, s.ix.IDF(t)}
 	}
-	slices.SortStableFunc(ws, func(a, b weighed) int { return compareFloat(b.idf, a.idf) })
+	slices.SortStableFunc(ws, func(a, b weighed) int { return cmp.Compare(b.idf, a.idf) })
 	out := make([]string, min(len(ws), n, index.MaxQueryTerms))
 	for i := range out {
 		out[i] = ws[i].term

@@ -278,44 +278,6 @@ func TestTwoReferentsAskForAClue(t *testing.T) {
 	}
 }
 
-// TestSuccessionConfidence is the inference policy's table: no piece of
-// evidence links alone; together they do, with a confidence that grows
-// with them.
-func TestSuccessionConfidence(t *testing.T) {
-	tests := []struct {
-		name string
-		e    successionEvidence
-		link bool
-	}{
-		{"nothing in common", successionEvidence{}, false},
-		{"a change cue alone", successionEvidence{Cue: true}, false},
-		{"a concept alone", successionEvidence{Concept: true}, false},
-		{"a concept and a cue", successionEvidence{Concept: true, Cue: true}, false},
-		{"one rare word and a concept", successionEvidence{Rare: 1, Similarity: 0.1, Concept: true}, false},
-		{"two rare words in a short memory", successionEvidence{Rare: 2, Similarity: 0.6}, true},
-		{"a concept, its value in both, a cue", successionEvidence{Similarity: 0.15, Concept: true, Value: true, Cue: true}, true},
-		{"one rare word, a concept with values, a cue", successionEvidence{Rare: 1, Similarity: 0.1, Concept: true, Value: true, Cue: true}, true},
-		{"one common word, a concept with values, a cue", successionEvidence{Similarity: 0.06, Concept: true, Value: true, Cue: true}, false},
-		{"the same, with one name given two versions", successionEvidence{Similarity: 0.06, Concept: true, Value: true, Cue: true, Versioned: true}, true},
-		{"two rare words, a concept, a cue", successionEvidence{Rare: 2, Similarity: 0.12, Concept: true, Cue: true}, false},
-		{"the same, one of them said to be gone", successionEvidence{Rare: 2, Similarity: 0.12, Concept: true, Cue: true, Removed: true}, true},
-		{"mostly the same words", successionEvidence{Rare: 4, Similarity: 0.9, Concept: true, Cue: true, Value: true}, true},
-	}
-	prev := 0.0
-	for _, tt := range tests {
-		c := successionConfidence(tt.e)
-		if (c > 0) != tt.link || c < 0 || c > 1 {
-			t.Errorf("%s: confidence %v, want a link: %v", tt.name, c, tt.link)
-		}
-		if tt.link {
-			prev = c
-		}
-	}
-	if prev != 1 {
-		t.Errorf("the strongest evidence gives confidence %v, want 1", prev)
-	}
-}
-
 // TestWhatIsNoNewVersion: a happening, a second statement of the same
 // value and a restatement of what an older memory changed to are not new
 // versions of it; the same memories with a value that moved (the
@@ -396,23 +358,5 @@ func TestWhatIsNoNewVersion(t *testing.T) {
 				t.Errorf("linked: %v, want %v (%+v)", linked, tt.link, nw.Leaf.Probable)
 			}
 		})
-	}
-}
-
-func TestSubjectName(t *testing.T) {
-	tests := []struct{ text, name string }{
-		{"Lucía has moved from VS Code to Helix.", "lucia"},
-		{"Carmen se ha mudado a Santander.", "carmen"},
-		{"Carmen Soler ya no vive en Bilbao.", "carmen"},
-		// A sentence's first word is as often a verb or an adjective.
-		{"Reinstalled the podman-compose plugin on salina.", ""},
-		{"Personal notes live in an Obsidian vault.", ""},
-		{"Replaced Recharts with ECharts.", ""},
-		{"Mi hermana Carmen vive en Bilbao.", ""},
-	}
-	for _, tt := range tests {
-		if got := subjectName(tt.text); got != tt.name {
-			t.Errorf("subjectName(%q) = %q, want %q", tt.text, got, tt.name)
-		}
 	}
 }

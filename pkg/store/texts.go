@@ -7,6 +7,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
+	"github.com/ihmt-dev/ihmt/pkg/memo"
 )
 
 // Texts live in the leaf files. s.docs holds a memory's text and checksum
@@ -68,7 +69,7 @@ func (s *Store) shown(l *leaf.Leaf) leaf.Leaf {
 }
 
 // docShown is shown for the current header of d, through the cache of the
-// texts searches read back lately (textCache). Callers hold s.mu for
+// texts searches read back lately (cachedText). Callers hold s.mu for
 // reading: then s.docs[d] is current, and a header whose text is on disk
 // is not purged (a purge takes the lock to write and keeps the checksum),
 // so a cached text — a memory's text never changes, its id is derived
@@ -78,7 +79,7 @@ func (s *Store) docShown(d index.Doc) leaf.Leaf {
 	if !onDisk(l) {
 		return *l
 	}
-	if t, ok := s.texts.get(l.ID); ok {
+	if t, ok := s.texts.Get(l.ID); ok {
 		out := *l
 		out.Text, out.Checksum = t.text, t.checksum
 		return out
@@ -88,68 +89,22 @@ func (s *Store) docShown(d index.Doc) leaf.Leaf {
 		s.log.Error("a memory's leaf file is unreadable; its text is left out of the answer", "id", l.ID, "err", err)
 		return out
 	}
-	s.texts.put(l.ID, cachedText{text: out.Text, checksum: out.Checksum})
+	s.texts.Put(l.ID, cachedText{text: out.Text, checksum: out.Checksum})
 	return out
 }
 
-// textCache keeps the texts a search read back from their files, up to
-// maxCachedText bytes: one search asks several times for a text (whom it
-// names, what it holds, then to show it), and the next searches ask for
-// the same popular ones. It is the one place texts stay in memory after
-// their files are written (with the tokenizer's memo of recent texts), and
-// it is bounded.
-type textCache struct {
-	mu    sync.Mutex
-	m     map[string]cachedText
-	bytes int
-}
-
-// forget drops the text of memory id.
-func (c *textCache) forget(id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t, ok := c.m[id]; ok {
-		delete(c.m, id)
-		c.bytes -= len(id) + len(t.text) + len(t.checksum)
-	}
-}
-
+// cachedText is a text read back from its file, kept in s.texts: one
+// search asks several times for a text (whom it names, what it holds, then
+// to show it), and the next searches ask for the same popular ones. It is
+// the one place texts stay in memory after their files are written (with
+// the tokenizer's memo of recent texts), and it is bounded by
+// maxCachedText bytes.
 type cachedText struct{ text, checksum string }
 
-// maxCachedText bounds the bytes of text the cache holds.
 const maxCachedText = 4 << 20
 
-func (c *textCache) get(id string) (cachedText, bool) {
-	c.mu.Lock()
-	t, ok := c.m[id]
-	c.mu.Unlock()
-	return t, ok
-}
-
-// put adds a text, first evicting arbitrary entries (a map's order) until
-// it fits.
-func (c *textCache) put(id string, t cachedText) {
-	size := len(id) + len(t.text) + len(t.checksum)
-	if size > maxCachedText/64 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = make(map[string]cachedText)
-	}
-	if _, ok := c.m[id]; ok {
-		return
-	}
-	for k, old := range c.m {
-		if c.bytes+size <= maxCachedText {
-			break
-		}
-		delete(c.m, k)
-		c.bytes -= len(k) + len(old.text) + len(old.checksum)
-	}
-	c.m[id] = t
-	c.bytes += size
+func newTextCache() *memo.Map[string, cachedText] {
+	return memo.New(maxCachedText, func(id string, t cachedText) int { return len(id) + len(t.text) + len(t.checksum) })
 }
 
 // dropText makes l a header whose text is on disk. Only for a leaf no

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/ihmt-dev/ihmt/pkg/index"
@@ -391,40 +390,26 @@ func (s *Store) treePurge(ctx context.Context, id string) (tree.PurgeStats, erro
 	}
 }
 
-// titleCache keeps the titles of branches a search has named. A branch id
-// is a hash of its children and a branch file never changes, so an entry
-// never goes stale; the tree itself keeps titles on disk (pkg/tree reads a
-// branch file to name it), which would cost a file read per level of every
-// answer's path.
-type titleCache struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-// maxTitles bounds the cache (an entry is a branch id and a title); past it
-// the cache starts over.
+// maxTitles bounds s.titles, the titles of branches searches have named. A
+// branch id is a hash of its children and a branch file never changes, so
+// a title never goes stale; the tree itself keeps titles on disk (pkg/tree
+// reads a branch file to name it), which would cost a file read per level
+// of every answer's path.
 const maxTitles = 1 << 16
 
-// path returns the titles of the branches above a memory, root first.
-// Callers hold s.treeMu for reading.
-func (c *titleCache) path(t *tree.Tree, id string) []string {
+// branchTitles returns the titles of the branches above a memory, root
+// first. Callers hold s.treeMu for reading.
+func (s *Store) branchTitles(t *tree.Tree, id string) []string {
 	var out []string
 	for _, b := range t.Path(id) {
-		c.mu.Lock()
-		title, ok := c.m[b]
-		c.mu.Unlock()
+		title, ok := s.titles.Get(b)
 		if !ok {
 			br, found := t.Branch(b)
 			if !found {
 				continue // damaged: the next consolidation repairs it
 			}
 			title = br.Title
-			c.mu.Lock()
-			if c.m == nil || len(c.m) >= maxTitles {
-				c.m = make(map[string]string)
-			}
-			c.m[b] = title
-			c.mu.Unlock()
+			s.titles.Put(b, title)
 		}
 		out = append(out, title)
 	}

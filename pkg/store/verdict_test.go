@@ -3,9 +3,10 @@ package store
 import (
 	"errors"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"strings"
 	"testing"
+
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 )
 
 // TestSearchLimit: the store is where the limit's one rule lives — 0 means

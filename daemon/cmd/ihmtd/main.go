@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/ihmt-dev/ihmt/daemon"
 	"github.com/ihmt-dev/ihmt/pkg/paths"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
 	"github.com/ihmt-dev/ihmt/pkg/version"
 )
 
