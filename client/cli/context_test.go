@@ -278,7 +278,7 @@ func TestReadHookInputClients(t *testing.T) {
 	tests := []struct {
 		name, client, stdin string
 		event, session, why string // why: the error, "" when accepted
-		prompt                   string
+		prompt              string
 	}{
 		{"claude start", "claude", `{"session_id":"a","hook_event_name":"SessionStart","source":"startup"}`, eventStart, "a", "", ""},
 		{"claude prompt", "claude", `{"session_id":"a","hook_event_name":"UserPromptSubmit","prompt":"which port?"}`, eventPrompt, "a", "", "which port?"},

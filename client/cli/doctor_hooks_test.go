@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,10 @@ func TestDoctorHooks(t *testing.T) {
 		{"codex", "", checkWarn, "whether Codex trusts them is unknown"},
 		{"claude", "--no-hooks", checkWarn, "no memory hooks"},
 		{"codex", "--no-hooks", checkWarn, "no memory hooks"},
+		{"gemini", "", checkOK, ".gemini/settings.json"},
+		{"copilot", "", checkOK, ".copilot/hooks/ihmt.json"},
+		{"gemini", "--no-hooks", checkWarn, "no memory hooks"},
+		{"copilot", "--no-hooks", checkWarn, "no memory hooks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.client+" "+tt.flag, func(t *testing.T) {
@@ -45,6 +51,20 @@ func TestDoctorHooks(t *testing.T) {
 			}
 			if c := hookCheck(t, h, tt.client); c.Status != tt.status || !strings.Contains(c.Finding, tt.finding) {
 				t.Fatalf("got %+v, want %s with %q", c, tt.status, tt.finding)
+			}
+			if tt.client == "gemini" && tt.flag == "" {
+				// Gemini CLI's own switch turns them off: a warning; its
+				// twin, the switch on, is the OK above.
+				settings := filepath.Join(h.getenv("HOME"), ".gemini", "settings.json")
+				b, err := os.ReadFile(settings)
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(settings, []byte(strings.Replace(string(b), "{", `{"hooksConfig": {"disabled": ["ihmt-prompt-memory"]},`, 1)), 0o600)
+				if c := hookCheck(t, h, tt.client); c.Status != checkWarn || !strings.Contains(c.Finding, "turns off ihmt-prompt-memory") {
+					t.Fatalf("hooks disabled in Gemini CLI: %+v", c)
+				}
+				os.WriteFile(settings, b, 0o600)
 			}
 			// Another ihmt's hooks are not current.
 			if tt.flag == "" && tt.client != "codex" {

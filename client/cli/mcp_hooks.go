@@ -28,22 +28,14 @@ func hookOf(h *host, srv mcpconfig.Server) (mcpconfig.Hook, error) {
 
 // withHooks adds the hooks' change to an install's or an uninstall's plan.
 func withHooks(p *mcpconfig.Plan, h *host, opts mcpconfig.Options, uninstall bool) error {
-	var c *mcpconfig.Change
-	var err error
-	if uninstall {
-		c, err = mcpconfig.UninstallHooks(opts)
-	} else {
-		var hk mcpconfig.Hook
+	var hk mcpconfig.Hook
+	if !uninstall {
+		var err error
 		if hk, err = hookOf(h, opts.Server); err != nil {
 			return err
 		}
-		c, err = mcpconfig.InstallHooks(opts, hk)
 	}
-	if err != nil {
-		return err
-	}
-	p.Changes = append(p.Changes, c)
-	return nil
+	return mcpconfig.AddHooks(p, opts, hk, uninstall)
 }
 
 // printHookNotes says what a person must do for the hooks to run: Codex
