@@ -82,3 +82,37 @@ func TestDoctorHooks(t *testing.T) {
 		t.Fatalf("a hooks check for an agent without IHMT: %+v", c)
 	}
 }
+
+// TestHookNotes: install says what a person must do for the hooks it
+// wrote to run — trust, where the client asks for it — and says nothing
+// where nothing is needed (the benign twins: the user scope).
+func TestHookNotes(t *testing.T) {
+	tests := []struct {
+		client, scope, want string // want "": no note
+	}{
+		{"copilot", "project", "runs a repository's .github/hooks only in a folder you trusted"},
+		{"copilot", "user", ""},
+		{"gemini", "project", "warns of a project's hooks"},
+		{"gemini", "user", ""},
+		{"codex", "user", "only once you trust it"},
+		{"claude", "user", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.client+" "+tt.scope, func(t *testing.T) {
+			bin := fakeBinDir(t, map[string]string{"ihmt-mcp": "exit 0", "ihmt": "exit 0"})
+			testHost(t, bin, nil, &recorder{})
+			code, out, errb := runCLI(t, "mcp", "install", "--client", tt.client, "--scope", tt.scope)
+			if code != 0 {
+				t.Fatalf("exit %d: %s%s", code, out, errb)
+			}
+			for _, n := range []string{"trusted", "trust it", "warns of"} {
+				if tt.want == "" && strings.Contains(out, n) {
+					t.Fatalf("a note where none is needed:\n%s", out)
+				}
+			}
+			if tt.want != "" && !strings.Contains(out, tt.want) {
+				t.Fatalf("no note saying %q:\n%s", tt.want, out)
+			}
+		})
+	}
+}
