@@ -245,18 +245,26 @@ func TestContextHookNeverFails(t *testing.T) {
 	bin := testenv.Built(t).CLI
 	down := filepath.Join(testenv.SocketDir(t), "none.sock")
 	tests := []struct {
-		name, stdin, sock string
-		args              []string
-		why               string
+		name, client, stdin, sock string
+		args                      []string
+		why                       string
 	}{
-		{"daemon down", hookJSON(t, "s", "SessionStart", "startup", ""), down, []string{"--no-start"}, "no daemon is running"},
-		{"daemon down, a prompt", hookJSON(t, "s", "UserPromptSubmit", "", "which port?"), down, []string{"--no-start"}, "no daemon is running"},
-		{"not JSON", "{garbage", down, nil, "not JSON"},
-		{"an event ihmt does not handle", `{"hook_event_name":"PreToolUse"}`, down, nil, "PreToolUse"},
+		{"daemon down", "claude", hookJSON(t, "s", "SessionStart", "startup", ""), down, []string{"--no-start"}, "no daemon is running"},
+		{"daemon down, a prompt", "claude", hookJSON(t, "s", "UserPromptSubmit", "", "which port?"), down, []string{"--no-start"}, "no daemon is running"},
+		{"not JSON", "claude", "{garbage", down, nil, "not JSON"},
+		{"an event ihmt does not handle", "claude", `{"hook_event_name":"PreToolUse"}`, down, nil, "PreToolUse"},
+		{"gemini: daemon down, a prompt", "gemini", `{"session_id":"s","hook_event_name":"BeforeAgent","prompt":"which port?"}`, down, []string{"--no-start"}, "no daemon is running"},
+		{"gemini: empty stdin, daemon down", "gemini", "", down, []string{"--no-start"}, "no daemon is running"},
+		{"gemini: not JSON", "gemini", `{"hook_event_name":"BeforeAgent",`, down, nil, "not JSON"},
+		{"gemini: an event ihmt does not handle", "gemini", `{"hook_event_name":"AfterModel"}`, down, nil, "AfterModel"},
+		{"gemini: over the input bound", "gemini", `{"prompt":"` + strings.Repeat("x", maxHookInput) + `"}`, down, nil, "over"},
+		{"copilot: daemon down, a prompt", "copilot", `{"sessionId":"s","prompt":"which port?"}`, down, []string{"--no-start", "--event", "prompt"}, "no daemon is running"},
+		{"copilot: not JSON", "copilot", "\x00\xff", down, []string{"--event", "start"}, "not JSON"},
+		{"copilot: an event ihmt does not handle", "copilot", `{"hook_event_name":"postToolUse"}`, down, nil, "postToolUse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runHook(t, bin, tt.sock, tt.stdin, append([]string{"context", "--hook", "claude"}, tt.args...)...)
+			code, out, errs := runHook(t, bin, tt.sock, tt.stdin, append([]string{"context", "--hook", tt.client}, tt.args...)...)
 			if code != 0 || out != "" || !strings.Contains(errs, tt.why) || !strings.Contains(errs, "nothing injected") {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want 0, nothing, a reason with %q", code, out, errs, tt.why)
 			}
