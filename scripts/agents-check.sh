@@ -22,10 +22,10 @@
 #     (`copilot -p`, offline with COPILOT_PROVIDER_BASE_URL at a local fake OpenAI Chat
 #     Completions API) each call search_memory when the model asks and get the memory back, and
 #     send the model the instructions install wrote (~/.gemini/GEMINI.md,
-#     ~/.copilot/copilot-instructions.md). Neither gets memory hooks from IHMT yet;
-#   - the memory hooks install adds: `claude -p`, `codex exec` and `opencode run`, each against a
-#     local fake model API, send the model the session-start briefing and the memory a per-prompt
-#     search found;
+#     ~/.copilot/copilot-instructions.md);
+#   - the memory hooks install adds: `claude -p`, `codex exec`, `opencode run`, `gemini -p` and
+#     `copilot -p`, each against a local fake model API, send the model the session-start briefing
+#     and the memory a per-prompt search found; doctor reads Gemini's and Copilot's hooks back;
 #     Codex skips the hooks until they are trusted (checked, with doctor's warning), then runs them;
 #   - `ihmt mcp install --client X --uninstall` leaves no mention of IHMT in any agent's
 #     configuration or instructions file, and no hook.
@@ -996,6 +996,52 @@ copilot_call() {
 start; check "gemini -p tool call (fake model)" "$LOGS/gemini-p.err" gemini_call
 start; check "copilot -p tool call (fake model)" "$LOGS/copilot-p.err" copilot_call
 
+# --- 6e. Gemini CLI and Copilot CLI: their memory hooks, offline ---------------------------------
+# Install (step 3) also wrote their hooks: Gemini CLI's SessionStart and BeforeAgent in
+# ~/.gemini/settings.json, Copilot CLI's sessionStart and userPromptSubmitted in
+# ~/.copilot/hooks/ihmt.json. doctor reads them back; then one `gemini -p` and one `copilot -p` of
+# the hooks' prompt (against the same fakes as above, on the store of 6c) must send the model the
+# session-start briefing and the memory only the per-prompt search finds.
+hooks_doctor() {
+	ihmt_ doctor --json >"$LOGS/hooks-doctor.json" 2>/dev/null || true
+	node -e '
+		const [file, home] = process.argv.slice(1);
+		const checks = JSON.parse(require("fs").readFileSync(file, "utf8")).checks || [];
+		const want = { gemini: home + "/.gemini/settings.json", copilot: home + "/.copilot/hooks/ihmt.json" }, got = [];
+		for (const [cl, path] of Object.entries(want)) {
+			const c = checks.find((c) => c.name === cl + " hooks");
+			if (!c || c.status !== "ok" || !c.finding.includes(path)) { console.log(cl + " hooks: " + JSON.stringify(c)); process.exit(1); }
+			got.push(`${cl}: ${c.finding.split(home).join("~")}`);
+		}
+		console.log(got.join("; "));' "$LOGS/hooks-doctor.json" "$HOME"
+}
+start; check "hooks: doctor reads gemini's and copilot's" "$LOGS/hooks-doctor.json" hooks_doctor
+hooks_gemini() {
+	start_fake fake-gemini.js hooks-gemini || return 1
+	GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$(cat "$WORK/hooks-gemini.port")" GEMINI_API_KEY=dummy \
+		timeout 180 "$GEMINI" -p "$HOOK_PROMPT" --output-format json </dev/null >"$LOGS/hooks-gemini.json" 2>"$LOGS/hooks-gemini.err" || {
+		echo "gemini -p failed: $(head -c 300 "$LOGS/hooks-gemini.json" "$LOGS/hooks-gemini.err")"
+		stop_fake
+		return 1
+	}
+	stop_fake
+	injected "$LOGS/hooks-gemini.jsonl" "gemini -p"
+}
+start; check "hooks: gemini -p (fake model)" "$LOGS/hooks-gemini.err" hooks_gemini
+hooks_copilot() {
+	start_fake fake-chat.js hooks-copilot || return 1
+	COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$(cat "$WORK/hooks-copilot.port")/v1" \
+		COPILOT_PROVIDER_TYPE=openai COPILOT_MODEL=ihmtcheck-model \
+		timeout 180 "$COPILOT" -p "$HOOK_PROMPT" --allow-all-tools -s </dev/null >"$LOGS/hooks-copilot.txt" 2>"$LOGS/hooks-copilot.err" || {
+		echo "copilot -p failed: $(head -c 300 "$LOGS/hooks-copilot.txt" "$LOGS/hooks-copilot.err")"
+		stop_fake
+		return 1
+	}
+	stop_fake
+	injected "$LOGS/hooks-copilot.jsonl" "copilot -p"
+}
+start; check "hooks: copilot -p (fake model)" "$LOGS/hooks-copilot.err" hooks_copilot
+
 # --- 7. the daemon ------------------------------------------------------------------------------
 start
 daemon_log() {
@@ -1043,7 +1089,8 @@ done
 # `ihmt context` (Claude Code's settings.json is gone if install made it, else back as it was).
 hooks_gone() {
 	local f left=()
-	for f in "$HOME/.claude/settings.json" "$HOME/.codex/hooks.json" "$HOME/.config/opencode/plugins/ihmt.js"; do
+	for f in "$HOME/.claude/settings.json" "$HOME/.codex/hooks.json" "$HOME/.config/opencode/plugins/ihmt.js" \
+		"$HOME/.gemini/settings.json" "$HOME/.copilot/hooks/ihmt.json"; do
 		[[ -e $f ]] || continue
 		if grep -q 'context --hook' "$f"; then echo "${f/#"$HOME"/\~} still holds an IHMT hook"; return 1; fi
 		left+=("${f/#"$HOME"/\~}")

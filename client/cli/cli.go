@@ -92,8 +92,9 @@ Setup:
   doctor              check binaries, paths, daemon, store, service and agents
   ui                  a page in your browser to explore, diagnose and review the
                       memory, on 127.0.0.1 only (--port N, --no-browser)
-  context             the briefing a session starts with (--hook claude|codex|opencode
-                      runs as that agent's hook; --event prompt searches a prompt)
+  context             the briefing a session starts with (--hook claude|codex|opencode|
+                      gemini|copilot runs as that agent's hook; --event prompt
+                      searches a prompt)
 
 Project code (what an agent's project tools see):
   project-map [DIR]   the project's files with their size in tokens (--detail symbols)

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,8 +35,9 @@ import (
 // stdout, says why on stderr, and exits 0. It waits at most hookTimeout,
 // starting ihmtd if none runs, so that the next prompt finds it up.
 
-// The events a hook reports, as Claude Code and Codex name them; the
-// opencode plugin uses the same names.
+// The events a hook reports, as Claude Code and Codex name them (the
+// opencode plugin uses the same names): the two ihmt handles, whatever a
+// client calls them.
 const (
 	eventStart  = "SessionStart"
 	eventPrompt = "UserPromptSubmit"
@@ -54,9 +57,10 @@ const hookInputWait = time.Second
 // hookMaxChars bounds what a hook prints for the model, per client,
 // whatever the budget in tokens says (ids and dates cost more than four
 // characters a token). Claude Code cuts a hook's output at 10,000
-// characters; Codex and opencode document no cap, so they get the same
-// one, with room for the JSON around the text.
-var hookMaxChars = map[string]int{"claude": 9000, "codex": 9000, "opencode": 9000}
+// characters; Codex, opencode, Gemini CLI and Copilot CLI document no cap
+// that low (Copilot's is 10 MiB), so they get the same one, with room for
+// the JSON around the text.
+var hookMaxChars = map[string]int{"claude": 9000, "codex": 9000, "opencode": 9000, "gemini": 9000, "copilot": 9000}
 
 // hookTokenCap is the budget in tokens a client's cap leaves: the store's
 // estimate is four characters a token, and the fence adds a few per line.
@@ -64,23 +68,54 @@ func hookTokenCap(client string) int {
 	return hookMaxChars[client] * 3 / 4 / 4
 }
 
-// hookInput is what Claude Code and Codex send a command hook on stdin (the
-// opencode plugin sends the same fields); unknown fields are ignored.
+// hookInput is what a client sends a command hook on stdin; unknown fields
+// are ignored. Claude Code, Codex and Gemini CLI send snake_case fields
+// (the opencode plugin sends the same); Copilot CLI sends camelCase ones
+// (sessionId) and no event name to the hooks IHMT installs, which say it
+// with --event.
 type hookInput struct {
-	SessionID string `json:"session_id"`
-	Cwd       string `json:"cwd"`
-	Event     string `json:"hook_event_name"`
-	Source    string `json:"source"` // startup, resume, clear, compact
-	Prompt    string `json:"prompt"`
+	SessionID      string `json:"session_id"`
+	SessionIDCamel string `json:"sessionId"`
+	Cwd            string `json:"cwd"`
+	// Event is the client's name for the event, until readHookInput
+	// translates it to eventStart or eventPrompt.
+	Event  string `json:"hook_event_name"`
+	Source string `json:"source"` // startup, resume, clear, compact (Copilot: new)
+	Prompt string `json:"prompt"`
 }
 
-// hookClients are the clients `--hook` knows, with the agent name the hook
-// calls the daemon as: not the person, so it has an agent's rights.
-var hookClients = map[string]string{"claude": "claude-code-hook", "codex": "codex-hook", "opencode": "opencode-hook"}
+// hookClient is what ihmt knows of one client's hooks.
+type hookClient struct {
+	// agent is the name the hook calls the daemon as: not the person, so
+	// that it has an agent's rights.
+	agent string
+	// events maps the client's event names to eventStart and eventPrompt.
+	events map[string]string
+}
+
+// claudeEvents are Claude Code's names, which Codex and opencode share.
+var claudeEvents = map[string]string{eventStart: eventStart, eventPrompt: eventPrompt}
+
+// hookClients are the clients `--hook` knows.
+var hookClients = map[string]hookClient{
+	"claude":   {"claude-code-hook", claudeEvents},
+	"codex":    {"codex-hook", claudeEvents},
+	"opencode": {"opencode-hook", claudeEvents},
+	// Gemini CLI 0.61: SessionStart, and BeforeAgent once a prompt is
+	// submitted (its docs/hooks/reference.md).
+	"gemini": {"gemini-cli-hook", map[string]string{eventStart: eventStart, "BeforeAgent": eventPrompt}},
+	// Copilot CLI 1.0.102 names its events sessionStart and
+	// userPromptSubmitted, but sends their names only to hooks configured
+	// under the PascalCase names it also accepts (Claude Code's).
+	"copilot": {"copilot-cli-hook", map[string]string{eventStart: eventStart, eventPrompt: eventPrompt, "sessionStart": eventStart, "userPromptSubmitted": eventPrompt}},
+}
+
+// hookClientList names the --hook clients for people.
+const hookClientList = "claude, codex, opencode, gemini or copilot"
 
 func cmdContext(e *env, args []string) error {
 	fs, asJSON := e.flags("context", "")
-	hook := fs.String("hook", "", "run as CLIENT's hook (claude, codex or opencode): read its JSON on stdin, print its format, never fail")
+	hook := fs.String("hook", "", "run as CLIENT's hook ("+hookClientList+"): read its JSON on stdin, print its format, never fail")
 	event := fs.String("event", "", "start or prompt (default: the hook input's hook_event_name, else start)")
 	prompt := fs.String("prompt", "", "the prompt to search, for --event prompt without a hook")
 	maxTokens := fs.Int("max-tokens", 0, "the budget in tokens (default: config.toml's [context], else 800 at a start, 300 per prompt)")
@@ -90,13 +125,13 @@ func cmdContext(e *env, args []string) error {
 	}
 	if *hook != "" {
 		if _, ok := hookClients[*hook]; !ok {
-			return usageError{fmt.Sprintf("unknown --hook %q: use claude, codex or opencode", *hook)}
+			return usageError{fmt.Sprintf("unknown --hook %q: use %s", *hook, hookClientList)}
 		}
 	}
 	in := hookInput{Prompt: *prompt}
 	begin := time.Now()
 	if *hook != "" {
-		if err := readHookInput(os.Stdin, &in, hookInputWait); err != nil {
+		if err := readHookInput(os.Stdin, *hook, &in, hookInputWait); err != nil {
 			return e.hookFailed(err)
 		}
 		if in.Prompt == "" {
@@ -136,7 +171,7 @@ func (e *env) hookFailed(err error) error {
 // readHookInput reads the hook's JSON: one JSON value, however long the
 // agent keeps stdin open after it, bounded in size and in time (wait).
 // Nothing at all on a closed stdin is a run by hand.
-func readHookInput(r io.Reader, in *hookInput, wait time.Duration) error {
+func readHookInput(r io.Reader, client string, in *hookInput, wait time.Duration) error {
 	type read struct {
 		raw json.RawMessage
 		n   int64
@@ -166,12 +201,44 @@ func readHookInput(r io.Reader, in *hookInput, wait time.Duration) error {
 	if err := json.Unmarshal(x.raw, in); err != nil {
 		return fmt.Errorf("the hook's input is not JSON (%v): run it from the agent's hook, or without --hook", err)
 	}
-	switch in.Event {
-	case "", eventStart, eventPrompt:
-	default:
-		return fmt.Errorf("hook event %q is not one ihmt handles (SessionStart, UserPromptSubmit): remove it from the agent's hooks", clipRunes(in.Event, 40))
+	if in.SessionID == "" {
+		in.SessionID = in.SessionIDCamel
+	}
+	if in.Event != "" {
+		ev, ok := hookClients[client].events[in.Event]
+		if !ok {
+			return fmt.Errorf("hook event %q is not one ihmt handles for %s (%s): remove it from the agent's hooks", clipRunes(in.Event, 40), client, strings.Join(slices.Sorted(maps.Keys(hookClients[client].events)), ", "))
+		}
+		in.Event = ev
+	}
+	if in.Event == "" && client == "copilot" && in.Prompt != "" {
+		in.Event = eventPrompt // Copilot's userPromptSubmitted sends a prompt; its sessionStart an initialPrompt
+	}
+	if client == "gemini" {
+		in.Prompt = withoutHookContext(in.Prompt)
 	}
 	return nil
+}
+
+// withoutHookContext is a Gemini CLI prompt without the hooks' context it
+// prepends: run with -p, Gemini CLI puts the session-start hooks' text
+// before the person's prompt, as "<hook_context>…</hook_context>\n\n", and
+// hands the BeforeAgent hook that — the briefing is not what to search.
+// Gemini CLI escapes "<" and ">" in a hook's text, so the first closing tag
+// is the block's own.
+func withoutHookContext(prompt string) string {
+	const open, end = "<hook_context>", "</hook_context>"
+	for {
+		rest := strings.TrimLeft(prompt, " \t\r\n")
+		if !strings.HasPrefix(rest, open) {
+			return prompt
+		}
+		i := strings.Index(rest, end)
+		if i < 0 {
+			return prompt
+		}
+		prompt = rest[i+len(end):]
+	}
 }
 
 // hookRun is one run of `ihmt context`.
@@ -208,7 +275,7 @@ func (h *hookRun) run() (injection, error) {
 	if err != nil {
 		return injection{}, fmt.Errorf("determine the project of %s: %w (set IHMT_PROJECT)", cwd, err)
 	}
-	agent := hookClients[h.client]
+	agent := hookClients[h.client].agent
 	if agent == "" {
 		agent = ihmtv1.PersonAgent
 	}
@@ -279,19 +346,37 @@ func (h *hookRun) print(out injection, asJSON bool) error {
 		return nil
 	}
 	switch h.client {
-	case "claude", "codex":
-		// Both read hookSpecificOutput.additionalContext for these two
-		// events and add it to the model's context.
-		// Not HTML-escaped: the fence writes "&lt;", which "\u0026lt;"
-		// would make six times longer against the client's cap.
-		enc := json.NewEncoder(h.e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(map[string]any{
-			"hookSpecificOutput": map[string]string{"hookEventName": out.Event, "additionalContext": out.Text},
+	case "claude", "codex", "gemini":
+		// All three read hookSpecificOutput.additionalContext for these
+		// two events and add it to the model's context (Gemini CLI to the
+		// prompt, as <hook_context>).
+		return writeHookJSON(h.e.stdout, map[string]any{
+			"hookSpecificOutput": map[string]string{"hookEventName": h.clientEvent(out.Event), "additionalContext": out.Text},
 		})
+	case "copilot":
+		// Copilot CLI reads additionalContext at the top level, for both.
+		return writeHookJSON(h.e.stdout, map[string]string{"additionalContext": out.Text})
 	}
 	_, err := io.WriteString(h.e.stdout, out.Text)
 	return err
+}
+
+// clientEvent is the client's name for an event ihmt handles, as its hook
+// output must echo it.
+func (h *hookRun) clientEvent(event string) string {
+	if h.client == "gemini" && event == eventPrompt {
+		return "BeforeAgent"
+	}
+	return event
+}
+
+// writeHookJSON prints a hook's JSON answer. Not HTML-escaped: the fence
+// writes "&lt;", which "\u0026lt;" would make six times longer against
+// the client's cap.
+func writeHookJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // seenFile records which memories one agent session was given, so that a

@@ -39,8 +39,25 @@ func contextMarkupIn(s string) bool {
 
 // hookText reads what a client's hook printed for the model.
 func hookText(t *testing.T, clientName, out, event string) string {
-	if clientName == "opencode" {
+	t.Helper()
+	switch clientName {
+	case "opencode":
 		return out
+	case "gemini":
+		if event == eventPrompt {
+			event = "BeforeAgent"
+		}
+	case "copilot":
+		if strings.TrimSpace(out) == "" {
+			return ""
+		}
+		var v struct {
+			AdditionalContext *string `json:"additionalContext"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || v.AdditionalContext == nil {
+			t.Fatalf("hook output is not Copilot CLI's JSON (%v): %q", err, out)
+		}
+		return *v.AdditionalContext
 	}
 	return additionalContext(t, out, event)
 }
@@ -66,13 +83,14 @@ func TestContextHookFencesMemory(t *testing.T) {
 	if code := Run(testenv.Context(t), []string{"--socket", sock, "--project", contextProject, "get", saved.ID}, &out, &errb); code != 0 || !contextMarkupIn(out.String()) {
 		t.Fatalf("get: %d; the stored memory should hold the markup: %s", code, out.String())
 	}
-	for _, clientName := range []string{"claude", "codex", "opencode"} {
+	for _, clientName := range hookClientNames {
 		for _, ev := range []struct{ event, source, prompt string }{
 			{"SessionStart", "startup", ""},
 			{"UserPromptSubmit", "", "how often does the deploy key rotation run?"},
 		} {
 			t.Run(clientName+" "+ev.event, func(t *testing.T) {
-				_, stdout, errs := runHook(t, bin, sock, hookJSON(t, "fence-"+clientName+ev.event, ev.event, ev.source, ev.prompt), "context", "--hook", clientName)
+				stdin, args := clientHook(t, clientName, "fence-"+clientName+ev.event, ev.event, ev.source, ev.prompt)
+				_, stdout, errs := runHook(t, bin, sock, stdin, args...)
 				got := hookText(t, clientName, stdout, ev.event)
 				if !strings.Contains(got, "rotation runs monthly") || !strings.Contains(got, saved.ID) {
 					t.Fatalf("the memory was not injected (stderr %q):\n%s", errs, got)
@@ -113,8 +131,9 @@ func TestContextHookCap(t *testing.T) {
 		}
 	}
 	writeFile(t, filepath.Join(data, "config.toml"), "[context]\nstart_tokens = 4000\n")
-	for _, clientName := range []string{"claude", "codex", "opencode"} {
-		_, stdout, errs := runHook(t, bin, sock, hookJSON(t, "cap-"+clientName, "SessionStart", "startup", ""), "context", "--hook", clientName)
+	for _, clientName := range hookClientNames {
+		stdin, args := clientHook(t, clientName, "cap-"+clientName, "SessionStart", "startup", "")
+		_, stdout, errs := runHook(t, bin, sock, stdin, args...)
 		got := hookText(t, clientName, stdout, "SessionStart")
 		if got == "" || len(stdout) > 10000 || utf8.RuneCountInString(got) > hookMaxChars[clientName] {
 			t.Errorf("%s: %d bytes printed, %d characters of context (stderr %q); want some, under 10,000", clientName, len(stdout), utf8.RuneCountInString(got), errs)

@@ -14,18 +14,22 @@ func FuzzReadHookInput(f *testing.F) {
 		``, `{}`, `{"session_id":"s","cwd":"/x","hook_event_name":"SessionStart","source":"startup"}`,
 		`{"hook_event_name":"UserPromptSubmit","prompt":"which port?"}`, `{"hook_event_name":"PreToolUse"}`,
 		`{"prompt":1}`, `[1,2]`, `{garbage`, "\x00\xff",
+		`{"hook_event_name":"BeforeAgent","prompt":"<hook_context>x</hook_context>\n\nwhich port?"}`,
+		`{"sessionId":"s","source":"new","initialPrompt":"hi"}`, `{"sessionId":"s","prompt":"which port?"}`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var in hookInput
-		if err := readHookInput(strings.NewReader(s), &in, time.Second); err != nil {
-			return
-		}
-		switch in.Event {
-		case "", eventStart, eventPrompt:
-		default:
-			t.Fatalf("accepted event %q", in.Event)
+		for client := range hookClients {
+			var in hookInput
+			if err := readHookInput(strings.NewReader(s), client, &in, time.Second); err != nil {
+				continue
+			}
+			switch in.Event {
+			case "", eventStart, eventPrompt:
+			default:
+				t.Fatalf("%s: accepted event %q", client, in.Event)
+			}
 		}
 	})
 }

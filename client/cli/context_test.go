@@ -79,8 +79,49 @@ func hookJSON(t *testing.T, session, event, source, prompt string) string {
 	return string(b)
 }
 
-// additionalContext reads what a Claude Code or Codex hook printed; "" for
-// nothing at all.
+// clientHook is what client sends the hook IHMT installs for it, for
+// event (eventStart or eventPrompt), as that client writes it: its stdin and
+// the arguments after `context`. Gemini CLI names the prompt's event
+// BeforeAgent and, run with -p, puts the session-start hooks' text before
+// the prompt; Copilot CLI writes camelCase fields and no event name (the
+// installed command says it with --event).
+func clientHook(t *testing.T, client, session, event, source, prompt string) (stdin string, args []string) {
+	t.Helper()
+	args = []string{"context", "--hook", client}
+	var v map[string]any
+	switch client {
+	case "gemini":
+		v = map[string]any{"session_id": session, "transcript_path": "/tmp/chat.jsonl", "cwd": t.TempDir(), "hook_event_name": event, "timestamp": "2026-12-07T22:13:48.856Z"}
+		if event == eventStart {
+			v["source"] = source
+		} else {
+			v["hook_event_name"] = "BeforeAgent"
+			v["prompt"] = "<hook_context>IHMT memory for " + contextProject + " (what the briefing says: Valencia, Marta)</hook_context>\n\n" + prompt
+		}
+	case "copilot":
+		v = map[string]any{"sessionId": session, "timestamp": 1796681598511, "cwd": t.TempDir()}
+		if event == eventStart {
+			v["source"], v["initialPrompt"] = "new", "hello"
+			args = append(args, "--event", "start")
+		} else {
+			v["prompt"] = prompt
+			args = append(args, "--event", "prompt")
+		}
+	default:
+		return hookJSON(t, session, event, source, prompt), args
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), args
+}
+
+// hookClientNames are the clients `ihmt context --hook` serves.
+var hookClientNames = []string{"claude", "codex", "opencode", "gemini", "copilot"}
+
+// additionalContext reads what a Claude Code, Codex or Gemini CLI hook
+// printed; "" for nothing at all.
 func additionalContext(t *testing.T, out, event string) string {
 	t.Helper()
 	if strings.TrimSpace(out) == "" {
@@ -131,23 +172,28 @@ func TestContextHook(t *testing.T) {
 		{"start claude", "claude", "s-start", "SessionStart", "startup", "", []string{"Valencia", "search_memory", contextProject}, []string{"6544"}},
 		{"start codex", "codex", "s-start", "SessionStart", "startup", "", []string{"Valencia"}, []string{"6544"}},
 		{"start opencode", "opencode", "s-start", "SessionStart", "startup", "", []string{"Valencia"}, nil},
+		{"start gemini", "gemini", "s-start", "SessionStart", "startup", "", []string{"Valencia", contextProject}, []string{"6544"}},
+		{"start copilot", "copilot", "s-start", "SessionStart", "new", "", []string{"Valencia", contextProject}, []string{"6544"}},
 		{"confident prompt", "claude", "s-prompt", "UserPromptSubmit", "", portPrompt, []string{"5433", port, "2025-06-01"}, []string{"6544"}},
 		{"the same memory again in that session", "claude", "s-prompt", "UserPromptSubmit", "", portPrompt, nil, nil},
 		{"another session gets it", "codex", "s-prompt", "UserPromptSubmit", "", portPrompt, []string{"5433"}, nil},
+		{"gemini prompt, behind its hook context", "gemini", "s-prompt", "UserPromptSubmit", "", portPrompt, []string{"5433", port}, []string{"6544"}},
+		{"gemini, the same memory again", "gemini", "s-prompt", "UserPromptSubmit", "", portPrompt, nil, nil},
+		{"gemini, its hook context alone", "gemini", "s-ctx", "UserPromptSubmit", "", "", nil, nil},
+		{"copilot prompt", "copilot", "s-prompt", "UserPromptSubmit", "", portPrompt, []string{"5433", port}, []string{"6544"}},
+		{"copilot, ambiguous", "copilot", "s-amb", "UserPromptSubmit", "", "what does Marta do?", nil, nil},
 		{"ambiguous prompt", "claude", "s-amb", "UserPromptSubmit", "", "what does Marta do?", nil, nil},
 		{"not found prompt", "claude", "s-nf", "UserPromptSubmit", "", "what colour is the office's front door?", nil, nil},
 		{"empty prompt", "claude", "s-empty", "UserPromptSubmit", "", "   ", nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runHook(t, bin, sock, hookJSON(t, tt.session, tt.event, tt.source, tt.prompt), "context", "--hook", tt.client)
+			stdin, args := clientHook(t, tt.client, tt.session, tt.event, tt.source, tt.prompt)
+			code, out, errs := runHook(t, bin, sock, stdin, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			got := out
-			if tt.client != "opencode" {
-				got = additionalContext(t, out, tt.event)
-			}
+			got := hookText(t, tt.client, out, tt.event)
 			if tt.want == nil {
 				if got != "" {
 					t.Fatalf("injected, and must not be:\n%s", got)
@@ -199,18 +245,26 @@ func TestContextHookNeverFails(t *testing.T) {
 	bin := testenv.Built(t).CLI
 	down := filepath.Join(testenv.SocketDir(t), "none.sock")
 	tests := []struct {
-		name, stdin, sock string
-		args              []string
-		why               string
+		name, client, stdin, sock string
+		args                      []string
+		why                       string
 	}{
-		{"daemon down", hookJSON(t, "s", "SessionStart", "startup", ""), down, []string{"--no-start"}, "no daemon is running"},
-		{"daemon down, a prompt", hookJSON(t, "s", "UserPromptSubmit", "", "which port?"), down, []string{"--no-start"}, "no daemon is running"},
-		{"not JSON", "{garbage", down, nil, "not JSON"},
-		{"an event ihmt does not handle", `{"hook_event_name":"PreToolUse"}`, down, nil, "PreToolUse"},
+		{"daemon down", "claude", hookJSON(t, "s", "SessionStart", "startup", ""), down, []string{"--no-start"}, "no daemon is running"},
+		{"daemon down, a prompt", "claude", hookJSON(t, "s", "UserPromptSubmit", "", "which port?"), down, []string{"--no-start"}, "no daemon is running"},
+		{"not JSON", "claude", "{garbage", down, nil, "not JSON"},
+		{"an event ihmt does not handle", "claude", `{"hook_event_name":"PreToolUse"}`, down, nil, "PreToolUse"},
+		{"gemini: daemon down, a prompt", "gemini", `{"session_id":"s","hook_event_name":"BeforeAgent","prompt":"which port?"}`, down, []string{"--no-start"}, "no daemon is running"},
+		{"gemini: empty stdin, daemon down", "gemini", "", down, []string{"--no-start"}, "no daemon is running"},
+		{"gemini: not JSON", "gemini", `{"hook_event_name":"BeforeAgent",`, down, nil, "not JSON"},
+		{"gemini: an event ihmt does not handle", "gemini", `{"hook_event_name":"AfterModel"}`, down, nil, "AfterModel"},
+		{"gemini: over the input bound", "gemini", `{"prompt":"` + strings.Repeat("x", maxHookInput) + `"}`, down, nil, "over"},
+		{"copilot: daemon down, a prompt", "copilot", `{"sessionId":"s","prompt":"which port?"}`, down, []string{"--no-start", "--event", "prompt"}, "no daemon is running"},
+		{"copilot: not JSON", "copilot", "\x00\xff", down, []string{"--event", "start"}, "not JSON"},
+		{"copilot: an event ihmt does not handle", "copilot", `{"hook_event_name":"postToolUse"}`, down, nil, "postToolUse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := runHook(t, bin, tt.sock, tt.stdin, append([]string{"context", "--hook", "claude"}, tt.args...)...)
+			code, out, errs := runHook(t, bin, tt.sock, tt.stdin, append([]string{"context", "--hook", tt.client}, tt.args...)...)
 			if code != 0 || out != "" || !strings.Contains(errs, tt.why) || !strings.Contains(errs, "nothing injected") {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want 0, nothing, a reason with %q", code, out, errs, tt.why)
 			}
@@ -220,7 +274,58 @@ func TestContextHookNeverFails(t *testing.T) {
 	if code, _, errs := runHook(t, bin, down, "", "context", "--no-start"); code == 0 || !strings.Contains(errs, "no daemon") {
 		t.Fatalf("by hand, daemon down: exit %d, %q; want a failure that says so", code, errs)
 	}
-	if code, _, errs := runHook(t, bin, down, "", "context", "--hook", "vim"); code != exitUsage || !strings.Contains(errs, "use claude, codex or opencode") {
+	if code, _, errs := runHook(t, bin, down, "", "context", "--hook", "vim"); code != exitUsage || !strings.Contains(errs, "use "+hookClientList) {
 		t.Fatalf("an unknown client: exit %d, %q", code, errs)
+	}
+}
+
+// TestReadHookInputClients: each client's stdin, as it writes it, read into
+// the event and prompt ihmt acts on; and what is refused, with its benign
+// twin accepted.
+func TestReadHookInputClients(t *testing.T) {
+	tests := []struct {
+		name, client, stdin string
+		event, session, why string // why: the error, "" when accepted
+		prompt              string
+	}{
+		{"claude start", "claude", `{"session_id":"a","hook_event_name":"SessionStart","source":"startup"}`, eventStart, "a", "", ""},
+		{"claude prompt", "claude", `{"session_id":"a","hook_event_name":"UserPromptSubmit","prompt":"which port?"}`, eventPrompt, "a", "", "which port?"},
+		{"claude, Gemini's event name", "claude", `{"hook_event_name":"BeforeAgent","prompt":"x"}`, "", "", "BeforeAgent", ""},
+		{"gemini start", "gemini", `{"session_id":"g","hook_event_name":"SessionStart","source":"resume","transcript_path":"/t","timestamp":"2026-12-07T22:13:48Z"}`, eventStart, "g", "", ""},
+		{"gemini prompt", "gemini", `{"session_id":"g","hook_event_name":"BeforeAgent","prompt":"which port?"}`, eventPrompt, "g", "", "which port?"},
+		{"gemini prompt behind two hook contexts", "gemini", `{"hook_event_name":"BeforeAgent","prompt":"<hook_context>IHMT memory &lt;x&gt;</hook_context>\n\n<hook_context>other</hook_context>\n\nwhich port?"}`, eventPrompt, "", "", "\n\nwhich port?"},
+		{"gemini prompt with an unclosed hook context", "gemini", `{"hook_event_name":"BeforeAgent","prompt":"<hook_context>which port?"}`, eventPrompt, "", "", "<hook_context>which port?"},
+		{"gemini prompt that mentions a hook context later", "gemini", `{"hook_event_name":"BeforeAgent","prompt":"why <hook_context></hook_context>?"}`, eventPrompt, "", "", "why <hook_context></hook_context>?"},
+		{"gemini, an event ihmt does not hook", "gemini", `{"hook_event_name":"BeforeTool"}`, "", "", "BeforeTool", ""},
+		{"gemini, Claude's prompt event", "gemini", `{"hook_event_name":"UserPromptSubmit","prompt":"x"}`, "", "", "UserPromptSubmit", ""},
+		{"copilot start", "copilot", `{"sessionId":"c","timestamp":1796681598511,"cwd":"/p","source":"new","initialPrompt":"hi"}`, "", "c", "", ""},
+		{"copilot prompt, no event name", "copilot", `{"sessionId":"c","timestamp":1796681598593,"cwd":"/p","prompt":"which port?"}`, eventPrompt, "c", "", "which port?"},
+		{"copilot, PascalCase payload", "copilot", `{"session_id":"c","hook_event_name":"UserPromptSubmit","prompt":"which port?"}`, eventPrompt, "c", "", "which port?"},
+		{"copilot camelCase event", "copilot", `{"hook_event_name":"userPromptSubmitted","prompt":"x"}`, eventPrompt, "", "", "x"},
+		{"copilot, an event ihmt does not hook", "copilot", `{"hook_event_name":"preToolUse"}`, "", "", "preToolUse", ""},
+		{"empty stdin", "gemini", ``, "", "", "", ""},
+		{"malformed JSON", "copilot", `{"sessionId":`, "", "", "not JSON", ""},
+		{"not an object", "gemini", `["BeforeAgent"]`, "", "", "not JSON", ""},
+		{"a field of the wrong type", "copilot", `{"prompt":7}`, "", "", "not JSON", ""},
+		{"huge input", "gemini", `{"hook_event_name":"BeforeAgent","prompt":"` + strings.Repeat("a", maxHookInput) + `"}`, "", "", "over", ""},
+		{"large but under the bound", "gemini", `{"hook_event_name":"BeforeAgent","prompt":"` + strings.Repeat("a", maxHookInput-100) + `"}`, eventPrompt, "", "", strings.Repeat("a", maxHookInput-100)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var in hookInput
+			err := readHookInput(strings.NewReader(tt.stdin), tt.client, &in, time.Second)
+			if tt.why != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.why) {
+					t.Fatalf("err %v, want one saying %q", err, tt.why)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Event != tt.event || in.SessionID != tt.session || in.Prompt != tt.prompt {
+				t.Fatalf("read event %q session %q prompt %.60q; want %q %q %.60q", in.Event, in.SessionID, in.Prompt, tt.event, tt.session, tt.prompt)
+			}
+		})
 	}
 }

@@ -39,6 +39,8 @@ func (d *doctor) hooks() {
 			d.add(name, checkWarn, "the memory hooks in "+st.Path+" differ from what this ihmt installs (another ihmt, or other IHMT_HOME/IHMT_SOCKET)", fix)
 		case cl == mcpconfig.Codex:
 			d.codexTrust(name, st)
+		case cl == mcpconfig.Gemini && mcpconfig.GeminiHooksOff(menv) != "":
+			d.add(name, checkWarn, "hooks in "+st.Path+", but "+mcpconfig.GeminiHooksOff(menv), "remove that from ~/.gemini/settings.json, or type /hooks enable-all in gemini")
 		default:
 			d.add(name, checkOK, "session-start and per-prompt memory in "+st.Path, "")
 		}

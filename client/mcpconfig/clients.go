@@ -43,6 +43,8 @@ type jsonClient struct {
 	// preamble opens an instructions file install creates (the front
 	// matter that makes a rules file apply always), before IHMT's block.
 	preamble string
+	// hooks: IHMT installs its memory hooks for the client (hooks.go).
+	hooks bool
 }
 
 // jsonClients are the clients configured through jsonClient rows.
@@ -55,7 +57,7 @@ var jsonClients = map[string]jsonClient{
 	// GEMINI.md is its context file, ~/.gemini/GEMINI.md for every project.
 	Gemini: {
 		title: "Gemini CLI", cli: "gemini", servers: "mcpServers",
-		entry: stdioEntry("", true),
+		entry: stdioEntry("", true), hooks: true,
 		user: func(e Env) (Locations, error) {
 			return Locations{Configs: []string{filepath.Join(e.Home, ".gemini", "settings.json")}, Instructions: filepath.Join(e.Home, ".gemini", "GEMINI.md")}, nil
 		},
@@ -71,7 +73,7 @@ var jsonClients = map[string]jsonClient{
 	// repository's .github/copilot-instructions.md.
 	Copilot: {
 		title: "GitHub Copilot CLI", cli: "copilot", servers: "mcpServers",
-		entry: copilotEntry,
+		entry: copilotEntry, hooks: true,
 		user: func(e Env) (Locations, error) {
 			dir := filepath.Join(e.Home, ".copilot")
 			if d := e.absEnv("COPILOT_HOME"); d != "" {
@@ -266,8 +268,8 @@ func CLI(client string) string {
 
 // HasHooks reports whether IHMT installs memory hooks for client.
 func HasHooks(client string) bool {
-	_, plain := jsonClients[client]
-	return !plain
+	c, ok := jsonClients[client]
+	return !ok || c.hooks
 }
 
 // HasProject reports whether client reads a project's configuration.

@@ -59,3 +59,33 @@ func GeminiTrust(env Env, dir string) (trusted bool, why string) {
 func within(dir, root string) bool {
 	return dir == root || strings.HasPrefix(dir, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
+
+// GeminiHooksOff says why Gemini CLI would run none of IHMT's hooks although
+// they are installed — its hooks turned off (hooksConfig.enabled = false),
+// or IHMT's named in hooksConfig.disabled — or "" when it would run them,
+// as far as the user's settings.json tells.
+func GeminiHooksOff(env Env) string {
+	src, _ := readFile(filepath.Join(env.Home, ".gemini", "settings.json"))
+	d, err := parseJSONC(src)
+	if src == nil || err != nil {
+		return ""
+	}
+	if n := d.lookup("hooksConfig", "enabled"); n != nil {
+		if on, ok := d.valueOf(n).(bool); ok && !on {
+			return "hooksConfig.enabled is false in ~/.gemini/settings.json: Gemini CLI runs no hook"
+		}
+	}
+	if n := d.lookup("hooksConfig", "disabled"); n != nil {
+		names, _ := d.valueOf(n).([]any)
+		var off []string
+		for _, v := range names {
+			if s, ok := v.(string); ok && (s == geminiHookNames[0] || s == geminiHookNames[1] || strings.Contains(s, hookMarker+Gemini)) {
+				off = append(off, s)
+			}
+		}
+		if len(off) > 0 {
+			return "hooksConfig.disabled in ~/.gemini/settings.json turns off " + strings.Join(off, ", ")
+		}
+	}
+	return ""
+}

@@ -15,12 +15,17 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden from what install writes")
 
 // goldenServer is what the golden files register: an environment, so each
-// client's way of passing one is in them.
-var goldenServer = Server{Command: mcpPath, Env: map[string]string{"IHMT_HOME": "/home/u/ihmt-store"}}
+// client's way of passing one is in them; goldenHook what their hooks run.
+var (
+	goldenServer = Server{Command: mcpPath, Env: map[string]string{"IHMT_HOME": "/home/u/ihmt-store"}}
+	goldenHook   = Hook{Command: filepath.Join(filepath.Dir(mcpPath), "ihmt"), Env: goldenServer.Env}
+)
 
 // TestGoldenFiles: the exact files `ihmt mcp install` writes for each
 // client that is configured from its documentation alone (no CLI here to
-// check it with), per scope and, for the desktop apps, per system — into a
+// check it with; Gemini CLI and Copilot CLI are also driven for real by
+// scripts/agents-check.sh), hooks included where the client gets them, per
+// scope and, for the desktop apps, per system — into a
 // fresh home, and into a home that holds the fixture (its other servers,
 // keys and comments). The instructions block is shown as a placeholder, so
 // a change of the instructions' wording does not touch every golden file.
@@ -62,18 +67,24 @@ func goldenCase(t *testing.T, name, client, scope, goos string, withFixture bool
 	env := Env{Home: filepath.Join(root, "home"), Project: filepath.Join(root, "project"), GOOS: goos}
 	os.MkdirAll(env.Home, 0o700)
 	os.MkdirAll(env.Project, 0o700)
-	var fixture string
+	var fixture, fixturePath string
 	if withFixture {
 		loc, err := env.Locate(client, scope)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fixture = fixtures[client].content
-		write(t, loc.Configs[0], fixture)
+		fixture, fixturePath = fixtures[client].content, loc.Configs[0]
+		write(t, fixturePath, fixture)
 	}
-	p, err := Install(Options{Env: env, Client: client, Scope: scope, Server: goldenServer})
+	o := Options{Env: env, Client: client, Scope: scope, Server: goldenServer}
+	p, err := Install(o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if HasHooks(client) {
+		if err := AddHooks(p, o, goldenHook, false); err != nil {
+			t.Fatal(err)
+		}
 	}
 	apply(t, p)
 	dir := filepath.Join("testdata", "golden", name)
@@ -88,6 +99,9 @@ func goldenCase(t *testing.T, name, client, scope, goos string, withFixture bool
 		rel, err := filepath.Rel(root, c.Path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if slices.Contains(written, rel) {
+			continue // the registration's file holds the hooks too (Gemini CLI)
 		}
 		written = append(written, rel)
 		got := strings.ReplaceAll(read(t, c.Path), strings.TrimSpace(instructions.Text), "{{the instructions: client/instructions/instructions.md}}")
@@ -123,15 +137,24 @@ func goldenCase(t *testing.T, name, client, scope, goos string, withFixture bool
 	if !r.Registered || !r.Current || r.Command != mcpPath || r.Env["IHMT_HOME"] != goldenServer.Env["IHMT_HOME"] || r.InstructionsCurrent != (r.Instructions != "") {
 		t.Errorf("read back: %+v", r)
 	}
-	u, err := Uninstall(Options{Env: env, Client: client, Scope: scope})
+	if st := InspectHooks(env, client, scope, goldenHook); HasHooks(client) && (!st.Installed || !st.Current || st.Problem != "" || !strings.Contains(st.Command, goldenHook.Command+hookMarker+client)) {
+		t.Errorf("hooks read back: %+v", st)
+	}
+	uo := Options{Env: env, Client: client, Scope: scope}
+	u, err := Uninstall(uo)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if HasHooks(client) {
+		if err := AddHooks(u, uo, Hook{}, true); err != nil {
+			t.Fatal(err)
+		}
 	}
 	apply(t, u)
 	for _, c := range p.Changes {
 		b, err := os.ReadFile(c.Path)
 		switch {
-		case c.What == "registration" && withFixture:
+		case c.Path == fixturePath:
 			if string(b) != fixture {
 				t.Errorf("uninstall left %s as %q, want the fixture back", c.Path, b)
 			}

@@ -30,6 +30,21 @@ import (
 //     project's .opencode/plugins/ihmt.js, that adds the same text to the
 //     system prompt (experimental.chat.system.transform) and to compaction
 //     (experimental.session.compacting).
+//   - Gemini CLI: SessionStart (every source: startup, resume, clear) and
+//     BeforeAgent command hooks in the "hooks" of the settings.json that
+//     holds the registration, ~/.gemini/settings.json or the project's
+//     .gemini/settings.json (its docs/hooks/reference.md, 0.61.0). Both
+//     answer hookSpecificOutput.additionalContext, which Gemini CLI adds
+//     to the prompt; a lifecycle matcher is an exact string there, so the
+//     session-start group has none.
+//   - Copilot CLI: a hooks file of its own, $COPILOT_HOME/hooks/ihmt.json
+//     (~/.copilot/hooks), or the repository's .github/hooks/ihmt.json,
+//     with sessionStart and userPromptSubmitted command hooks (GitHub's
+//     "Copilot CLI hooks reference"; 1.0.102 loads every *.json there).
+//     Both answer additionalContext, which Copilot CLI 1.0.102 adds to the
+//     conversation (at the start) and to the prompt (each prompt). The
+//     file is wholly IHMT's, like the opencode plugin: the person's hooks
+//     stay in their own files.
 //
 // The edits keep the package's rules: a hook is ours when it runs ihmt's
 // context command, only ours change, everything else keeps its meaning (a
@@ -46,14 +61,31 @@ type Hook struct {
 	Env map[string]string
 }
 
-// The hook events, as Claude Code and Codex name them.
+// The hook events, as Claude Code and Codex name them, and Gemini CLI's
+// for a prompt.
 const (
 	HookSessionStart     = "SessionStart"
 	HookUserPromptSubmit = "UserPromptSubmit"
+	HookBeforeAgent      = "BeforeAgent"
 )
 
-// hookEvents are the events IHMT hooks, in the order they are written.
-var hookEvents = []string{HookSessionStart, HookUserPromptSubmit}
+// hookEventsOf are the events IHMT hooks in client's settings file, in the
+// order they are written; the first is the session start.
+func hookEventsOf(client string) []string {
+	if client == Gemini {
+		return []string{HookSessionStart, HookBeforeAgent}
+	}
+	return []string{HookSessionStart, HookUserPromptSubmit}
+}
+
+// geminiHookNames name IHMT's two Gemini CLI hooks, as /hooks shows them
+// and hooksConfig.disabled may list them.
+var geminiHookNames = [2]string{"ihmt-briefing", "ihmt-prompt-memory"}
+
+// geminiHookTimeout bounds, in milliseconds, how long Gemini CLI waits for
+// a hook (its default is a minute): ihmt's answers within about three
+// seconds, and one that hangs must not hold a session up for long.
+const geminiHookTimeout = 10000
 
 // sessionStartMatcher matches every way a session starts: new, resumed,
 // cleared and compacted (Claude Code's sources; Codex's are a subset).
@@ -89,6 +121,22 @@ func (e Env) HookFile(client, scope string) (string, error) {
 			return filepath.Join(dir, "hooks.json"), nil
 		}
 		return filepath.Join(e.Home, ".codex", "hooks.json"), nil
+	case Gemini:
+		// The file that holds the registration.
+		loc, err := e.Locate(client, scope)
+		if err != nil {
+			return "", err
+		}
+		return loc.Configs[0], nil
+	case Copilot:
+		if project {
+			return filepath.Join(e.Project, ".github", "hooks", "ihmt.json"), nil
+		}
+		loc, err := e.Locate(client, scope)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(filepath.Dir(loc.Configs[0]), "hooks", "ihmt.json"), nil
 	}
 	if project {
 		return filepath.Join(e.Project, ".opencode", "plugins", "ihmt.js"), nil
@@ -100,7 +148,8 @@ func (e Env) HookFile(client, scope string) (string, error) {
 	return filepath.Join(dir, "plugins", "ihmt.js"), nil
 }
 
-// HookCommand is the shell command a Claude Code or Codex hook runs for h.
+// HookCommand is the shell command a Claude Code, Codex or Gemini CLI hook
+// runs for h.
 func HookCommand(client string, h Hook) string {
 	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(h.Env)) {
@@ -134,10 +183,13 @@ func InstallHooks(o Options, h Hook) (*Change, error) {
 	}
 	c := &Change{Path: path, What: "hooks", Old: src, New: src, Action: "unchanged"}
 	var out []byte
-	if o.Client == OpenCode {
+	switch o.Client {
+	case OpenCode:
 		out, err = setPlugin(src, h)
-	} else {
-		out, err = setHookGroups(src, hookGroups(HookCommand(o.Client, h)))
+	case Copilot:
+		out, err = setCopilotHooks(src, h)
+	default:
+		out, err = setHookGroups(src, o.Client, hookGroups(o.Client, HookCommand(o.Client, h)))
 	}
 	if err != nil {
 		return nil, configError(path, err)
@@ -161,30 +213,45 @@ func UninstallHooks(o Options) (*Change, error) {
 		c.Action = "absent"
 		return c, nil
 	}
-	var out []byte
-	var restored bool
-	if o.Client == OpenCode {
-		if !isOurPlugin(src) {
-			return nil, &ConfigError{Path: path, Msg: "this plugin file was not written by IHMT, so uninstall leaves it"}
-		}
-		out = nil
-	} else {
-		cmd, ok, perr := ourCommand(src)
-		if perr != nil {
-			return nil, configError(path, perr)
-		}
-		var reinstall func([]byte) ([]byte, error)
-		if ok {
-			reinstall = func(b []byte) ([]byte, error) { return setHookGroups(b, hookGroups(cmd)) }
-		}
-		has := func(b []byte) bool { _, ok, err := ourCommand(b); return ok || err != nil }
-		out, restored, err = undo(path, src, reinstall, removeHookGroups, has)
-		if err != nil {
-			return nil, configError(path, err)
-		}
+	out, restored, err := removeHooks(o.Client, path, src)
+	if err != nil {
+		return nil, err
 	}
 	c.New, c.Restored, c.Action = out, restored, action(src, out)
 	return c, nil
+}
+
+// removeHooks returns client's hook file src (at path) without IHMT's
+// hooks: the bytes from before the install when nothing else changed since
+// (restored), nil when the file goes.
+func removeHooks(client, path string, src []byte) (out []byte, restored bool, err error) {
+	switch client {
+	case OpenCode:
+		if !isOurPlugin(src) {
+			return nil, false, &ConfigError{Path: path, Msg: "this plugin file was not written by IHMT, so uninstall leaves it"}
+		}
+		return nil, false, nil
+	case Copilot:
+		if !isOurCopilotHooks(src) {
+			return nil, false, &ConfigError{Path: path, Msg: "this hooks file was not written by IHMT, so uninstall leaves it"}
+		}
+		return nil, false, nil
+	}
+	cmd, ok, err := ourCommand(src, client)
+	if err != nil {
+		return nil, false, configError(path, err)
+	}
+	var reinstall func([]byte) ([]byte, error)
+	if ok {
+		reinstall = func(b []byte) ([]byte, error) { return setHookGroups(b, client, hookGroups(client, cmd)) }
+	}
+	has := func(b []byte) bool { _, ok, err := ourCommand(b, client); return ok || err != nil }
+	remove := func(b []byte) ([]byte, error) { return removeHookGroups(b, client) }
+	out, restored, err = undo(path, src, reinstall, remove, has)
+	if err != nil {
+		return nil, false, configError(path, err)
+	}
+	return out, restored, nil
 }
 
 func (o Options) scope() string {
@@ -194,9 +261,18 @@ func (o Options) scope() string {
 	return o.Scope
 }
 
-// hookGroups are the matcher groups IHMT adds, by event: the shape both
-// Claude Code and Codex read.
-func hookGroups(cmd string) map[string]object {
+// hookGroups are the matcher groups IHMT adds to client's settings, by
+// event: the shape Claude Code, Codex and Gemini CLI read.
+func hookGroups(client, cmd string) map[string]object {
+	if client == Gemini {
+		handler := func(name string) []object {
+			return []object{{{"name", name}, {"type", "command"}, {"command", cmd}, {"timeout", geminiHookTimeout}}}
+		}
+		return map[string]object{
+			HookSessionStart: {{"hooks", handler(geminiHookNames[0])}},
+			HookBeforeAgent:  {{"hooks", handler(geminiHookNames[1])}},
+		}
+	}
 	handler := []object{{{"type", "command"}, {"command", cmd}}}
 	return map[string]object{
 		HookSessionStart:     {{"matcher", sessionStartMatcher}, {"hooks", handler}},
@@ -225,8 +301,9 @@ func isOurGroup(g any) bool {
 	return true
 }
 
-// ourCommand returns the command of IHMT's session-start hook in src.
-func ourCommand(src []byte) (string, bool, error) {
+// ourCommand returns the command of IHMT's session-start hook in client's
+// settings src.
+func ourCommand(src []byte, client string) (string, bool, error) {
 	d, err := parseJSONC(src)
 	if err != nil {
 		return "", false, err
@@ -245,24 +322,25 @@ func ourCommand(src []byte) (string, bool, error) {
 	return "", false, nil
 }
 
-// setHookGroups returns src with IHMT's group last in each event's list
-// (replacing any IHMT group there), creating what is missing.
-func setHookGroups(src []byte, want map[string]object) ([]byte, error) {
+// setHookGroups returns client's settings src with IHMT's group last in
+// each event's list (replacing any IHMT group there), creating what is
+// missing.
+func setHookGroups(src []byte, client string, want map[string]object) ([]byte, error) {
 	out := src
-	for _, ev := range hookEvents {
+	for _, ev := range hookEventsOf(client) {
 		var err error
 		if out, err = editEvent(out, ev, &want); err != nil {
 			return nil, err
 		}
 	}
-	return out, checkHooks(src, out, want)
+	return out, checkHooks(src, out, client, want)
 }
 
-// removeHookGroups returns src without IHMT's groups; an event left with
-// none, and a "hooks" left empty, go too.
-func removeHookGroups(src []byte) ([]byte, error) {
+// removeHookGroups returns client's settings src without IHMT's groups; an
+// event left with none, and a "hooks" left empty, go too.
+func removeHookGroups(src []byte, client string) ([]byte, error) {
 	out := src
-	for _, ev := range hookEvents {
+	for _, ev := range hookEventsOf(client) {
 		var err error
 		if out, err = editEvent(out, ev, nil); err != nil {
 			return nil, err
@@ -273,7 +351,7 @@ func removeHookGroups(src []byte) ([]byte, error) {
 			out = d.remove([]string{"hooks"})
 		}
 	}
-	return out, checkHooks(src, out, nil)
+	return out, checkHooks(src, out, client, nil)
 }
 
 // editEvent rewrites one event's list: the other groups keep their bytes
@@ -362,7 +440,7 @@ func arrayElements(d *jsonDoc, n *jnode) [][2]int {
 // nothing else: both versions are equal once IHMT's groups (and what their
 // removal leaves empty) are taken out, and the new one holds exactly the
 // groups wanted (none for an uninstall).
-func checkHooks(before, after []byte, want map[string]object) error {
+func checkHooks(before, after []byte, client string, want map[string]object) error {
 	a, err := parseJSONC(before)
 	if err != nil {
 		return err
@@ -373,10 +451,10 @@ func checkHooks(before, after []byte, want map[string]object) error {
 	}
 	av, _ := a.decode()
 	bv, _ := b.decode()
-	if !reflect.DeepEqual(withoutOurHooks(av), withoutOurHooks(bv)) {
+	if !reflect.DeepEqual(withoutOurHooks(av, client), withoutOurHooks(bv, client)) {
 		return errors.New("internal error: the edit would change more than IHMT's hooks; nothing was written")
 	}
-	for _, ev := range hookEvents {
+	for _, ev := range hookEventsOf(client) {
 		var ours []any
 		if n := b.lookup("hooks", ev); n != nil {
 			list, _ := b.valueOf(n).([]any)
@@ -396,7 +474,7 @@ func checkHooks(before, after []byte, want map[string]object) error {
 
 // withoutOurHooks is a decoded hooks file without IHMT's groups, and
 // without the lists and the "hooks" object that leaves empty.
-func withoutOurHooks(v any) any {
+func withoutOurHooks(v any, client string) any {
 	m, ok := v.(map[string]any)
 	if v == nil {
 		return map[string]any{}
@@ -410,7 +488,7 @@ func withoutOurHooks(v any) any {
 		return out
 	}
 	hs := maps.Clone(hooks)
-	for _, ev := range hookEvents {
+	for _, ev := range hookEventsOf(client) {
 		list, ok := hs[ev].([]any)
 		if !ok {
 			continue
@@ -463,33 +541,44 @@ func InspectHooks(env Env, client, scope string, h Hook) HookState {
 	if src == nil {
 		return st
 	}
-	if client == OpenCode {
+	switch client {
+	case OpenCode:
 		st.Installed = isOurPlugin(src)
 		if st.Installed && filepath.IsAbs(h.Command) {
 			st.Current = string(src) == pluginSource(h)
 		}
 		return st
+	case Copilot:
+		st.Installed = isOurCopilotHooks(src)
+		if st.Installed {
+			st.Command = copilotStartCommand(src)
+		}
+		if st.Installed && filepath.IsAbs(h.Command) {
+			st.Current = string(src) == copilotHooksSource(h)
+		}
+		return st
 	}
-	cmd, ok, err := ourCommand(src)
+	cmd, ok, err := ourCommand(src, client)
 	if err != nil {
 		st.Problem = configError(path, err).Error()
 		return st
 	}
 	st.Installed, st.Command = ok, cmd
 	if ok && filepath.IsAbs(h.Command) {
-		out, err := setHookGroups(src, hookGroups(HookCommand(client, h)))
+		out, err := setHookGroups(src, client, hookGroups(client, HookCommand(client, h)))
 		st.Current = err == nil && bytes.Equal(out, src)
 	}
 	return st
 }
 
-// TidyHooks runs once a plan is applied. The opencode plugin is wholly
-// IHMT's, written anew from ihmt itself whenever needed, so a backup of it
-// keeps nothing of the person's: they are removed, and so is the plugins
-// directory an uninstall leaves empty (an opencode directory holding
-// nothing of the person's reads as not in use).
+// TidyHooks runs once a plan is applied. The opencode plugin and Copilot
+// CLI's ihmt.json are wholly IHMT's, written anew from ihmt itself whenever
+// needed, so a backup of one keeps nothing of the person's: they are
+// removed, and so is the plugins (hooks) directory an uninstall leaves
+// empty (an opencode directory holding nothing of the person's reads as
+// not in use).
 func TidyHooks(p *Plan) {
-	if p.Client != OpenCode {
+	if p.Client != OpenCode && p.Client != Copilot {
 		return
 	}
 	for _, c := range p.Changes {

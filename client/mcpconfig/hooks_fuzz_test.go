@@ -13,31 +13,34 @@ func FuzzHookEdit(f *testing.F) {
 	for _, s := range []string{
 		``, `{}`, hookFixtures[Claude], hookFixtures[Codex], `{"hooks": {}}`, `{"hooks": {"SessionStart": []}}`,
 		`{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "x context --hook claude"}]}]}}`,
-		"// c\n{\"a\": 1, /* b */ \"hooks\": {\"Stop\": [],}}", `[]`, `{"hooks": 3}`,
+		"// c\n{\"a\": 1, /* b */ \"hooks\": {\"Stop\": [],}}", `[]`, `{"hooks": 3}`, hookFixtures[Gemini],
+		`{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "x context --hook gemini"}]}]}}`,
 	} {
 		f.Add(s)
 	}
-	want := hookGroups(HookCommand(Claude, testHook))
 	f.Fuzz(func(t *testing.T, s string) {
-		src := []byte(s)
-		out, err := setHookGroups(src, want)
-		if err != nil {
-			return
-		}
-		again, err := setHookGroups(out, want)
-		if err != nil || string(again) != string(out) {
-			t.Fatalf("a second install changed the file (%v):\n%s\n---\n%s", err, out, again)
-		}
-		back, err := removeHookGroups(out)
-		if err != nil {
-			t.Fatalf("uninstall of an install refused: %v\n%s", err, out)
-		}
-		a, _ := parseJSONC(src)
-		b, _ := parseJSONC(back)
-		av, _ := a.decode()
-		bv, _ := b.decode()
-		if !reflect.DeepEqual(withoutOurHooks(av), withoutOurHooks(bv)) {
-			t.Fatalf("install then uninstall changed the meaning:\n%s\n---\n%s", s, back)
+		for _, client := range []string{Claude, Gemini} {
+			want := hookGroups(client, HookCommand(client, testHook))
+			src := []byte(s)
+			out, err := setHookGroups(src, client, want)
+			if err != nil {
+				continue
+			}
+			again, err := setHookGroups(out, client, want)
+			if err != nil || string(again) != string(out) {
+				t.Fatalf("%s: a second install changed the file (%v):\n%s\n---\n%s", client, err, out, again)
+			}
+			back, err := removeHookGroups(out, client)
+			if err != nil {
+				t.Fatalf("%s: uninstall of an install refused: %v\n%s", client, err, out)
+			}
+			a, _ := parseJSONC(src)
+			b, _ := parseJSONC(back)
+			av, _ := a.decode()
+			bv, _ := b.decode()
+			if !reflect.DeepEqual(withoutOurHooks(av, client), withoutOurHooks(bv, client)) {
+				t.Fatalf("%s: install then uninstall changed the meaning:\n%s\n---\n%s", client, s, back)
+			}
 		}
 	})
 }

@@ -35,6 +35,16 @@ var hookFixtures = map[string]string{
   }
 }
 `,
+	"gemini": `{
+  // The person's own settings and hooks.
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "hooks": {
+    "BeforeTool": [{"matcher": "write_file|replace", "hooks": [{"name": "audit", "type": "command", "command": "audit.sh", "timeout": 5000}]}],
+    "BeforeAgent": [{"hooks": [{"type": "command", "command": "echo mine"}]}]
+  },
+  "hooksConfig": {"notifications": false}
+}
+`,
 }
 
 func applyChange(t *testing.T, c *Change) {
@@ -82,6 +92,12 @@ func TestHooksInstallUninstall(t *testing.T) {
 				}
 				applyChange(t, c)
 				got, _ := os.ReadFile(path)
+				if client == Gemini && (!strings.Contains(string(got), `"name": "ihmt-briefing"`) || !strings.Contains(string(got), `"BeforeAgent"`) || !strings.Contains(string(got), `"timeout": 10000`)) {
+					t.Fatalf("not Gemini CLI's hooks:\n%s", got)
+				}
+				if client == Copilot && (!strings.Contains(string(got), `"userPromptSubmitted"`) || !strings.Contains(string(got), "--hook copilot --event prompt")) {
+					t.Fatalf("not Copilot CLI's hooks:\n%s", got)
+				}
 				if n := strings.Count(string(got), hookMarker+client); client != OpenCode && n != 2 {
 					t.Fatalf("%d IHMT hooks in %s, want 2:\n%s", n, path, got)
 				}
@@ -164,6 +180,11 @@ func TestHooksRefuseWhatTheyCannotEdit(t *testing.T) {
 		{"event not a list", Codex, `{"hooks": {"SessionStart": {"matcher": "x"}}}`, "is not a list"},
 		{"top level not an object", Codex, `[1, 2]`, "not a JSON object"},
 		{"someone else's plugin", OpenCode, "export const Mine = async () => ({});\n", "IHMT did not write"},
+		{"gemini: malformed settings", Gemini, `{"hooks": {"SessionStart": [}`, "settings.json:1:"},
+		{"gemini: BeforeAgent not a list", Gemini, `{"hooks": {"BeforeAgent": "x"}}`, "is not a list"},
+		{"copilot: someone else's ihmt.json", Copilot, `{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}}`, "IHMT did not write"},
+		{"copilot: not JSON", Copilot, `{"version": 1,`, "IHMT did not write"},
+		{"copilot: mixed, ours and another", Copilot, `{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "/x/ihmt context --hook copilot --event start"}, {"type": "command", "bash": "echo hi"}]}}`, "IHMT did not write"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,9 +223,124 @@ func TestHookFiles(t *testing.T) {
 		{Codex, ScopeProject, "/src/app/.codex/hooks.json"},
 		{OpenCode, ScopeUser, "/home/u/.config/opencode/plugins/ihmt.js"},
 		{OpenCode, ScopeProject, "/src/app/.opencode/plugins/ihmt.js"},
+		{Gemini, ScopeUser, "/home/u/.gemini/settings.json"},
+		{Gemini, ScopeProject, "/src/app/.gemini/settings.json"},
+		{Copilot, ScopeUser, "/home/u/.copilot/hooks/ihmt.json"},
+		{Copilot, ScopeProject, "/src/app/.github/hooks/ihmt.json"},
 	} {
 		if got, err := env.HookFile(tt.client, tt.scope); err != nil || got != tt.want {
 			t.Errorf("%s %s: %q %v, want %q", tt.client, tt.scope, got, err, tt.want)
 		}
+	}
+}
+
+// TestHookFilesCopilotHome: COPILOT_HOME moves Copilot CLI's hooks with its
+// configuration.
+func TestHookFilesCopilotHome(t *testing.T) {
+	env := Env{Home: "/home/u", Getenv: func(k string) string { return map[string]string{"COPILOT_HOME": "/ch"}[k] }}
+	if got, err := env.HookFile(Copilot, ScopeUser); err != nil || got != "/ch/hooks/ihmt.json" {
+		t.Fatalf("%q %v", got, err)
+	}
+	for _, c := range []string{Cursor, VSCode, Zed, Windsurf, ClaudeDesktop} {
+		if _, err := env.HookFile(c, ScopeUser); !errors.Is(err, errNoHooks) {
+			t.Errorf("%s: %v, want errNoHooks", c, err)
+		}
+	}
+}
+
+// TestCopilotHooksBesideTheUsers: the person's own hooks files in Copilot
+// CLI's hooks directory are never read as IHMT's, nor touched.
+func TestCopilotHooksBesideTheUsers(t *testing.T) {
+	env := Env{Home: t.TempDir()}
+	path, _ := env.HookFile(Copilot, ScopeUser)
+	mine := filepath.Join(filepath.Dir(path), "mine.json")
+	const theirs = `{"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": "./log-prompt.sh"}]}}` + "\n"
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(mine, []byte(theirs), 0o600)
+	o := Options{Env: env, Client: Copilot}
+	for _, uninstall := range []bool{false, true} {
+		p := &Plan{Client: Copilot}
+		if err := AddHooks(p, o, testHook, uninstall); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Apply(t.Context(), nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		TidyHooks(p)
+		if got, _ := os.ReadFile(mine); string(got) != theirs {
+			t.Fatalf("the person's hooks file changed: %s", got)
+		}
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("uninstall left %s", path)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*"))
+	if len(left) != 1 || left[0] != mine {
+		t.Fatalf("the hooks directory holds %q, want only the person's file (no backups of IHMT's)", left)
+	}
+}
+
+// TestGeminiOneFile: Gemini CLI's settings.json holds the registration and
+// the hooks. One install writes both with one backup, of the file as it
+// was; a second changes nothing; uninstall gives back the bytes — unless
+// the person changed the file since, when only IHMT's entry and hooks go.
+func TestGeminiOneFile(t *testing.T) {
+	for _, edited := range []bool{false, true} {
+		t.Run(map[bool]string{false: "untouched since", true: "edited since"}[edited], func(t *testing.T) {
+			env := Env{Home: t.TempDir()}
+			path, _ := env.HookFile(Gemini, ScopeUser)
+			fixture := hookFixtures[Gemini]
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			os.WriteFile(path, []byte(fixture), 0o600)
+			o := Options{Env: env, Client: Gemini, Server: Server{Command: "/opt/ihmt/bin/ihmt-mcp"}}
+			plan := func(uninstall bool) *Plan {
+				t.Helper()
+				var p *Plan
+				var err error
+				if uninstall {
+					p, err = Uninstall(o)
+				} else {
+					p, err = Install(o)
+				}
+				if err == nil {
+					err = AddHooks(p, o, testHook, uninstall)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			p := plan(false)
+			if err := p.Apply(t.Context(), nil, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if !strings.Contains(string(got), `"ihmt": {`) || strings.Count(string(got), hookMarker+Gemini) != 2 || !strings.Contains(string(got), "echo mine") {
+				t.Fatalf("after install:\n%s", got)
+			}
+			if b := backups(path); len(b) != 1 {
+				t.Fatalf("backups %q, want one", b)
+			} else if prior, _ := os.ReadFile(b[0]); string(prior) != fixture {
+				t.Fatalf("the backup is not the file as it was:\n%s", prior)
+			}
+			if again := plan(false); again.Changed() {
+				t.Fatal("a second install changes something")
+			}
+			if edited {
+				os.WriteFile(path, []byte(strings.Replace(string(got), `"hooksConfig": {"notifications": false}`, `"hooksConfig": {"notifications": true}`, 1)), 0o600)
+			}
+			u := plan(true)
+			if err := u.Apply(t.Context(), nil, time.Now().Add(time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			after, _ := os.ReadFile(path)
+			restored := u.Changes[len(u.Changes)-1].Restored
+			switch {
+			case !edited && (string(after) != fixture || !restored):
+				t.Fatalf("uninstall did not give back the file (restored %v):\n%s", restored, after)
+			case edited && (restored || strings.Contains(string(after), "ihmt") || !strings.Contains(string(after), `"notifications": true`) || !strings.Contains(string(after), "echo mine")):
+				t.Fatalf("after an edit, uninstall must remove IHMT's and keep the rest (restored %v):\n%s", restored, after)
+			}
+		})
 	}
 }

@@ -333,7 +333,7 @@ func render(v any, base, unit string) string {
 			members('[', ']', len(v), ind, func(i int) { walk(v[i], ind+unit) })
 		case string:
 			b.WriteString(jsonString(v))
-		case bool:
+		case bool, int:
 			fmt.Fprint(&b, v)
 		default:
 			panic(fmt.Sprintf("render: unexpected %T", v))

@@ -507,6 +507,10 @@ type Change struct {
 	Backup   string `json:"backup,omitempty"` // set by Apply
 	Old      []byte `json:"-"`                // nil: the file does not exist
 	New      []byte `json:"-"`
+	// chained: Old is what an earlier change of the same plan writes to
+	// the same file (Gemini CLI's settings.json holds the registration
+	// and the hooks), so that change's backup is the one to keep.
+	chained bool
 }
 
 // Changed reports whether the change does anything.
@@ -873,7 +877,7 @@ func (c *Change) apply(now time.Time) error {
 	if fi, err := os.Stat(c.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if c.Old != nil {
+	if c.Old != nil && !c.chained {
 		b, err := backup(c.Path, c.Old, now)
 		if err != nil {
 			return err

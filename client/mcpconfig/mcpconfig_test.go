@@ -79,9 +79,12 @@ model = "o4-mini"
   "mcpServers": {
     "github": {"command": "/usr/bin/gh-mcp", "args": ["--read-only"]}
   },
-  "security": {"auth": {"selectedType": "gemini-api-key"}}
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "hooks": {
+    "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"name": "audit", "type": "command", "command": "audit.sh"}]}]
+  }
 }
-`, []string{`"theme": "GitHub"`, `{"command": "/usr/bin/gh-mcp", "args": ["--read-only"]}`}},
+`, []string{`"theme": "GitHub"`, `{"command": "/usr/bin/gh-mcp", "args": ["--read-only"]}`, `"command": "audit.sh"`}},
 	Copilot: {".copilot/mcp-config.json", `{
   "mcpServers": {
     "github": {
