@@ -32,7 +32,7 @@
 # The project is a git repository whose origin names it github.com/example/agents-check: the
 # registrations carry no IHMT_PROJECT, so the shim must find the key as it would for a user.
 # The first run downloads ~1.6 GB from the npm registry into ${IHMT_AGENTS_DIR:-~/.cache/ihmt-agents}
-# (20-40 s); later runs reuse it. A run takes ~10 s once the agents are installed.
+# (20-40 s); later runs reuse it. A run takes about 90 s once the agents are installed.
 #
 # Usage (from the repository root): scripts/agents-check.sh [--keep]
 #   --keep   keep the temporary directory (store, configs, logs) and leave ihmtd running
