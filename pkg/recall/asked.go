@@ -60,11 +60,11 @@ func (a asked) weight(bits uint64) float64 {
 	return w
 }
 
-// answers reports whether the probable successor e of d answers the
+// Applies reports whether the probable successor e of d answers the
 // question. One that wants a kind of value (a version, a port) is answered
 // by a successor that states one, and never by one that states none: that
 // successor is about something else the two share.
-func (sc successors) answers(d index.Doc, e Edge) bool {
+func (sc *successors) Applies(d index.Doc, e Edge) bool {
 	if sc.holds != nil {
 		if !sc.holds(e.To) {
 			return false

@@ -8,7 +8,7 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 )
 
-// A search's trace, when the caller asks for one (SearchInput.Explain):
+// A search's trace, when the caller asks for one (Input.Explain):
 // what the rewrite did to the question, each ranked memory's BM25 score and
 // every signal that moved it, by name and value, and which case of the
 // verdict decided, on what evidence. It is an output like the hits, so a
@@ -101,9 +101,12 @@ func (t *tracer) times(d index.Doc, signal string, v float64) {
 	}
 }
 
-func (t *tracer) moved(d index.Doc, signal, note string) {
+// moved records that signal moved d, with a note that ends with what it
+// names (a memory's id, a kind of value). The note is put together only
+// when the search is traced: a search that is not pays nothing for it.
+func (t *tracer) moved(d index.Doc, signal, note, what string) {
 	if t != nil {
-		t.factors[d] = append(t.factors[d], Factor{Signal: signal, Note: note})
+		t.factors[d] = append(t.factors[d], Factor{Signal: signal, Note: note + what})
 	}
 }
 

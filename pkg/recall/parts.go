@@ -20,8 +20,7 @@ import (
 // verbs aside) and opening with it (about: a memory that mentions it in
 // passing is about something else), then, beside a shown memory, one it
 // corrects that holds more of it (restatesLess), then the tied rivals; up
-// to limit. It returns nil when no second part holds it. Callers hold s.mu
-// for reading.
+// to limit. It returns nil when no second part holds it.
 func (s *searcher) partsShown(order []ranked, tied []ranked, q Query, limit int) []int {
 	asked := substantive(order[0].matched, q.terms, q.exp.namedTerms())
 	holds := func(r ranked) bool { return r.matched&asked == asked && s.sameKind(order[0], r) }

@@ -140,8 +140,7 @@ func hasUpper(w string) bool {
 
 // unknownName returns the first name the question gives that no memory
 // the caller may see holds, as written; a word that asks for a kind of
-// value ("URL", "IP") is what is asked, not a name. Callers hold s.mu for
-// reading.
+// value ("URL", "IP") is what is asked, not a name.
 func (s *searcher) unknownName(q question, vis func(index.Group) bool) string {
 	for i, n := range q.names {
 		if n == "" || strings.Contains(n, " ") || slices.Contains(q.wants.Cue, n) {
@@ -169,15 +168,13 @@ func (s *searcher) unseen(terms []string, vis func(index.Group) bool) bool {
 	return n > 0 && 2*n >= len(terms)
 }
 
-// seen reports whether a memory the caller may see holds term t. Callers
-// hold s.mu.
+// seen reports whether a memory the caller may see holds term t.
 func (s *searcher) seen(t string, vis func(index.Group) bool) bool {
 	return s.ix.Holds(t, vis)
 }
 
 // holds reports whether a ranked memory holds a value of the kind the
-// question wants, about whom the question names. Callers hold s.mu for
-// reading.
+// question wants, about whom the question names.
 func (s *searcher) holds(q question, r ranked) bool {
 	for _, n := range q.names {
 		if !s.ix.Contains(r.doc, n) && !slices.Contains(q.wants.Cue, n) {
@@ -224,7 +221,7 @@ func (s *searcher) preferHolding(order []ranked, q question, tr *tracer) bool {
 		if q.held(r.doc) {
 			copy(order[1:i+1], order[:i])
 			order[0] = r
-			tr.moved(r.doc, "holding", "moved first: it holds a "+q.wants.Name)
+			tr.moved(r.doc, "holding", "moved first: it holds a ", q.wants.Name)
 			return true
 		}
 	}
@@ -328,8 +325,7 @@ func nameUseOf(text, name string) nameUse {
 // question's and the name's with any of the memories at full: "Lunch with
 // Marta to go over the kelpie alerting rules" is about "Marta Gil, who
 // owns kelpie's alerting rules", wherever each is kept; "Cumpleaños de mi
-// hermano Martín" shares nothing with "Martín Quiroga is the SRE". Callers
-// hold s.mu for reading.
+// hermano Martín" shares nothing with "Martín Quiroga is the SRE".
 func (s *searcher) unlike(order []ranked, plain int, full []int, q question) bool {
 	mine := map[string]bool{}
 	for _, t := range tokenize.Terms(s.r.Text(order[plain].doc).Text) {
@@ -483,8 +479,7 @@ func periodName(start, end time.Time) string {
 // late reports whether a memory is about something after the period the
 // question names: it became true after the period ended, and its text
 // names a date, none within it. "What caused the outage in June 2024?" is
-// not answered by "the outage after the 2024-10-25 deploy". Callers hold
-// s.mu for reading.
+// not answered by "the outage after the 2024-10-25 deploy".
 func (s *searcher) late(q question, r ranked) bool {
 	if q.periodName == "" {
 		return false
@@ -535,8 +530,7 @@ func all[T any](xs []T, f func(T) bool) bool {
 }
 
 // elsewhere reports whether a ranked memory belongs to a project other
-// than those the question names (a global memory never does). Callers
-// hold s.mu for reading.
+// than those the question names (a global memory never does).
 func (s *searcher) elsewhere(q question, r ranked) bool {
 	if len(q.projects) == 0 {
 		return false
@@ -579,7 +573,7 @@ func (s *searcher) preferHome(order []ranked, q question, tr *tracer) {
 		if r.current && s.home(r, q) && r.matched&best.matched == best.matched && KindOf(&s.leaf(r.doc).Header) == KindStated {
 			copy(order[1:i+1], order[:i])
 			order[0] = r
-			tr.moved(r.doc, "prefer_home", "moved first: at home, in a near tie")
+			tr.moved(r.doc, "prefer_home", "moved first: at home, in a near tie", "")
 			return
 		}
 	}

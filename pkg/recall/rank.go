@@ -26,7 +26,7 @@ const elsewhereDemote = 0.5
 const conceptBoost = 1.25
 
 // homeBoost raises the memories of the part of the store the question is
-// asked from (see Store.home): "the config file" asked in a project is
+// asked from (see searcher.home): "the config file" asked in a project is
 // likelier its own than the laptop's.
 const homeBoost = 1.2
 
@@ -48,7 +48,7 @@ type ranked struct {
 //     (verdict.ClueDemote);
 //  2. trust and topic: verified memories get a small edge over asserted
 //     ones, the memories of projects a question does not name, when it
-//     names one, sink, and those at home (Store.home) and those about a
+//     names one, sink, and those at home (searcher.home) and those about a
 //     concept the question asks about rise;
 //  3. time (unless withTimeline is false, for tests that compare): a memory
 //     superseded in the view (by a newer value of one of its facts, or by
@@ -71,7 +71,7 @@ func (s *searcher) rank(raw []index.Hit, q Query, visible func(index.Doc) bool, 
 		for _, h := range raw {
 			pool[h.Doc] = h.Matched
 		}
-		out = s.supersede(out, at, q.tr, successors{s: s, tv: tv, q: q.ask.asked, holds: q.ask.held, pool: pool, visible: visible, of: make(map[index.Doc]successor, 2*len(raw))})
+		out = s.supersede(out, at, q.tr, &successors{s: s, tv: tv, q: q.ask.asked, holds: q.ask.held, pool: pool, visible: visible, of: make(map[index.Doc]successor, 2*len(raw))})
 	}
 	s.sortRanked(out)
 	return out
@@ -141,26 +141,26 @@ type successors struct {
 	of      map[index.Doc]successor
 }
 
-func (sc successors) lookup(d index.Doc) successor {
+func (sc *successors) lookup(d index.Doc) successor {
 	if got, seen := sc.of[d]; seen {
 		return got
 	}
-	// The store's one model of what is current (Reader.Successor, Reader.Likely), with one narrowing:
-	// an inferred link moves the ranking only when it is about what the
-	// question asks (answers).
+	// The store's one model of what is current (Reader.Successor,
+	// Reader.Likely), with one narrowing: an inferred link moves the
+	// ranking only when it is about what the question asks (Applies).
 	next := sc.find(d)
 	sc.of[d] = next
 	return next
 }
 
-func (sc successors) find(d index.Doc) successor {
+func (sc *successors) find(d index.Doc) successor {
 	if n, ok := sc.s.r.Successor(d, sc.tv, sc.visible); ok {
 		return successor{doc: n, ok: true}
 	}
 	if !sc.s.on("inferred") {
 		return successor{}
 	}
-	if e, ok := sc.s.r.Likely(d, sc.visible, func(e Edge) bool { return sc.answers(d, e) }); ok {
+	if e, ok := sc.s.r.Likely(d, sc.visible, sc); ok {
 		return successor{doc: e.To, ok: true, probable: true}
 	}
 	return successor{}
@@ -169,7 +169,7 @@ func (sc successors) find(d index.Doc) successor {
 // supersede ranks every memory superseded in the view below its successor,
 // pulling the successor in (with the memory's score and matched terms)
 // when the pool lacks it. It returns the pool, grown.
-func (s *searcher) supersede(out []ranked, at map[index.Doc]int, tr *tracer, succ successors) []ranked {
+func (s *searcher) supersede(out []ranked, at map[index.Doc]int, tr *tracer, succ *successors) []ranked {
 	// Successor chains are short; a few passes settle A → B → C.
 	for pass := 0; pass < 3; pass++ {
 		changed := false
@@ -185,14 +185,14 @@ func (s *searcher) supersede(out []ranked, at map[index.Doc]int, tr *tracer, suc
 				if sc.probable {
 					how = "inferred"
 				}
-				tr.moved(r.doc, how, "ranked below its successor "+s.leaf(sc.doc).ID)
+				tr.moved(r.doc, how, "ranked below its successor ", s.leaf(sc.doc).ID)
 			}
 			j, ok := at[sc.doc]
 			if !ok {
 				j = len(out)
 				at[sc.doc] = j
 				out = append(out, ranked{doc: sc.doc, score: r.score, matched: r.matched, current: true})
-				tr.moved(sc.doc, "superseded", "pulled in as the successor of "+s.leaf(r.doc).ID)
+				tr.moved(sc.doc, "superseded", "pulled in as the successor of ", s.leaf(r.doc).ID)
 				r = &out[i] // out may have moved
 				changed = true
 			}

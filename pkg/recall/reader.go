@@ -32,10 +32,11 @@ type Reader interface {
 	Now() time.Time
 	// The store's one model of what is current: Successor is the newest
 	// successor of d by a correction or a fact's newer value that visible
-	// allows; Likely the most probable inferred one that applies allows
-	// (nil: any); Notices word why d is not current when by supersedes it.
+	// allows; Likely the most probable inferred one that the filter
+	// applies (nil: any); Notices word why d is not current when by
+	// supersedes it.
 	Successor(d index.Doc, tv timeline.View, visible func(index.Doc) bool) (index.Doc, bool)
-	Likely(d index.Doc, visible func(index.Doc) bool, applies func(Edge) bool) (Edge, bool)
+	Likely(d index.Doc, visible func(index.Doc) bool, f EdgeFilter) (Edge, bool)
 	Notices(d, by index.Doc, probable bool, tv timeline.View) []string
 	// Descend scores the k best memories that inView and vis allow by
 	// descending the summary tree with sc (Options.Descend), exhaustive-
@@ -44,6 +45,13 @@ type Reader interface {
 	// first.
 	Descend(sc *index.Scorer, k int, vis func(index.Group) bool, inView func(index.Doc) bool) ([]index.Hit, Coverage, bool)
 	TreePath(id string) []string
+}
+
+// EdgeFilter says whether an inferred link from memory d takes effect for
+// the search under way (an interface, not a func, so that asking it per
+// memory allocates nothing).
+type EdgeFilter interface {
+	Applies(d index.Doc, e Edge) bool
 }
 
 // Index is the inverted index, as a search reads it.

@@ -102,7 +102,7 @@ func (m *memReader) Successor(d index.Doc, _ timeline.View, visible func(index.D
 	return n, ok && visible(n)
 }
 
-func (m *memReader) Likely(index.Doc, func(index.Doc) bool, func(Edge) bool) (Edge, bool) {
+func (m *memReader) Likely(index.Doc, func(index.Doc) bool, EdgeFilter) (Edge, bool) {
 	return Edge{}, false
 }
 

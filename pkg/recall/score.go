@@ -13,7 +13,7 @@ import (
 //     lists, rarest first, until no unread term could lift a memory not
 //     yet scored into the k best; then only the memories that still can
 //     are completed (pkg/index's MaxScore);
-//   - through the tree (EvalOptions.Descend): a descent from the root reads
+//   - through the tree (Options.Descend): a descent from the root reads
 //     a few branches' summaries and scores the leaves it reaches, then the
 //     guarantee pass (pkg/tree's MaxScore over the query's posting lists)
 //     scores whatever could still place. With the candidates the ranking

@@ -13,24 +13,6 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/verdict"
 )
 
-// A search is one pipeline, run top to bottom by Engine.Search, each
-// stage a function of what the one before gave it:
-//
-//	parse      the question's words, clue, limit and moment (Parse)
-//	rewrite    words that only point at a time or name the project asked
-//	           from leave; the lexicon's words for the others join (rewrite)
-//	score      BM25 over the inverted index, exhaustive-equivalent (score)
-//	rerank     the signals that multiply a score, then those that move a
-//	           memory within a window of the best (rerank)
-//	supersede  a memory superseded at the moment ranks below its
-//	           successor (supersede, inside rerank)
-//	gather     the verdict's evidence (evidence)
-//	judge      pkg/verdict decides found, ambiguous or not found (judged)
-//	show       the hits, with notices, or the candidates (answer)
-//
-// It reads the store only through a Reader. Every query-time factor is a
-// row of the signal table (signals.go); Explain records each one's effect.
-
 // Search bounds. The clue's weights, the candidate pool and the verdict's
 // thresholds are pkg/verdict's.
 const (
@@ -250,8 +232,10 @@ func (s *searcher) rewrite(q *Query) {
 	}
 	q.exp = bounded(more, s.ix.DocFreq)
 	q.exp.named = writtenAsNames(q.text)
-	for _, x := range q.exp.words() {
-		q.tr.note("expand: %s for %s (%s)", x.Term, q.terms[x.For], x.Source)
+	if q.tr != nil {
+		for _, x := range q.exp.words() {
+			q.tr.note("expand: %s for %s (%s)", x.Term, q.terms[x.For], x.Source)
+		}
 	}
 }
 

@@ -32,8 +32,7 @@ const (
 )
 
 // toldLate reports whether document d was dated well before the memories
-// recorded just before it, and before its own record time. Callers hold
-// s.mu for reading.
+// recorded just before it, and before its own record time.
 func (s *searcher) toldLate(d index.Doc) bool {
 	l := s.leaf(d)
 	if l.RecordedAt.Sub(l.ValidFrom) <= lateMargin {

@@ -100,12 +100,12 @@ func linksTo(links []leaf.Link, id string) bool {
 // likelySuccessor is the most probable successor of d by an inferred link
 // (the newest among equals) that the caller may see, that the timeline
 // does not order already (A → B → A makes the first A current again,
-// whatever a guess would say), and that applies (nil: every link does).
-func (s *Store) likelySuccessor(d index.Doc, visible func(index.Doc) bool, applies func(recall.Edge) bool) (recall.Edge, bool) {
+// whatever a guess would say), and that f applies (nil: every link does).
+func (s *Store) likelySuccessor(d index.Doc, visible func(index.Doc) bool, f recall.EdgeFilter) (recall.Edge, bool) {
 	var best recall.Edge
 	found := false
 	for _, e := range s.likely[d] {
-		if !visible(e.To) || applies != nil && !applies(e) || s.tl.Shares(s.docs[d].ID, s.docs[e.To].ID) {
+		if !visible(e.To) || f != nil && !f.Applies(d, e) || s.tl.Shares(s.docs[d].ID, s.docs[e.To].ID) {
 			continue
 		}
 		if !found || e.Conf > best.Conf || e.Conf == best.Conf && s.docs[e.To].ValidFrom.After(s.docs[best.To].ValidFrom) {

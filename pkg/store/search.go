@@ -141,8 +141,8 @@ func (r reader) Successor(d index.Doc, tv timeline.View, visible func(index.Doc)
 	return n, ok
 }
 
-func (r reader) Likely(d index.Doc, visible func(index.Doc) bool, applies func(recall.Edge) bool) (recall.Edge, bool) {
-	return r.s.likelySuccessor(d, visible, applies)
+func (r reader) Likely(d index.Doc, visible func(index.Doc) bool, f recall.EdgeFilter) (recall.Edge, bool) {
+	return r.s.likelySuccessor(d, visible, f)
 }
 
 func (r reader) Notices(d, by index.Doc, probable bool, tv timeline.View) []string {
