@@ -43,7 +43,8 @@
 //     admit.go; the callers' sides in save.go, ingest.go and export.go.
 //   - export and import, as JSON lines: export.go.
 //   - texts kept in their files, not in memory, and read back for an
-//     answer: texts.go.
+//     answer (the few a search asks again kept in a bounded memo,
+//     pkg/memo): texts.go.
 //   - the facts and index snapshots that spare a start the extraction
 //     and the tokenizing, checked against the leaves, the log and the
 //     code that built them: snapshot.go;
@@ -55,15 +56,13 @@
 //   - the audit log, and the audit entry a wide (scope=all) read leaves
 //     before it answers: audit.go.
 //   - probable supersessions, inferred when a memory is saved, listed and
-//     undone by a person: succession.go.
-//   - search: search.go checks the input and assembles the answer;
-//     question.go reads what the question asks (names, the kind of value,
-//     a period, a project, referents); expand.go adds the words that mean
-//     the same; score.go scores (through the index, or descending the
-//     tree) and kind.go weighs the leaves' kinds; rank.go applies the
-//     clue, trust and time; verdict.go decides found, ambiguous or not
-//     found and the confidence, and judge.go lends that policy to the
-//     session notes and the code index; eval.go is the same search for
-//     tests, benchmarks and evaluation scripts, with the ranking behind it.
-//   - the briefing a session starts with: brief.go.
+//     undone by a person: succession.go (the policy that weighs the
+//     evidence: pkg/succession).
+//   - search: pkg/recall runs the pipeline; search.go checks the caller,
+//     logs a wide read, and lends the pipeline a read-only view of the
+//     store (reader) under the read lock, with the tree's descent
+//     (Descend). The one model of what is current, which every surface
+//     reads: currency.go.
+//   - the briefing a session starts with: brief.go chooses its lines,
+//     pkg/brief lays them out within the budget.
 package store

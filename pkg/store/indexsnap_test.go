@@ -18,7 +18,7 @@ import (
 )
 
 // snapTexts are varied memories: questions and answers in sessions (which
-// link neighbours), a project's definition (selfwords.go), global ones.
+// link neighbours), a project's definition (recall.SelfWords), global ones.
 func snapText(i int) string {
 	tech := []string{"PostgreSQL", "Redis", "Kafka", "Caddy", "nginx", "Grafana", "DuckDB", "Tokio"}[i%8]
 	part := []string{"billing", "auth", "search", "ingest", "export"}[i%5]

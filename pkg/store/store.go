@@ -118,7 +118,7 @@ type Store struct {
 	// memories saved in it, newest first: a new one is linked to them.
 	lastSaved map[conversation]recent
 	// definers are, per project group, the memories that define the
-	// project and the words they describe it with (selfwords.go).
+	// project and the words they describe it with (recall.SelfWords).
 	definers map[index.Group][]recall.Definer
 	// indexAt is the log entry count at which the index snapshot on disk
 	// was written or read (-1: none fits), so that Close rewrites it only
@@ -336,7 +336,7 @@ func (s *Store) addFacts(l *leaf.Leaf, fs []facts.Fact) {
 	s.addProbable(l)
 }
 
-// extractFacts extracts a leaf's facts, as its kind allows (kind.go),
+// extractFacts extracts a leaf's facts, as its kind allows (recall.KindOf),
 // never nil: nil means "not extracted yet" to publishWith and addFacts,
 // which would otherwise extract again — in the writer, under the lock.
 func (s *Store) extractFacts(l *leaf.Leaf) []facts.Fact {
