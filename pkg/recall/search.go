@@ -187,8 +187,10 @@ func (e *Engine) Search(r Reader, q Query, sc Scope, opts Options) Result {
 	visible := Visible(r, vis, q.at)
 	s.rewrite(&q)
 	raw, cov := s.score(opts.Descend, expand(q.terms, q.exp, s.on("light")), vis, q.at, max(q.limit, verdict.Pool))
-	order, rivals, held := s.rerank(raw, q, visible, !opts.Plain)
-	j, ev := s.judged(order, rivals, q, vis, held)
+	order, rivals, held := s.rerank(raw, q, visible, !opts.Plain) // and supersede
+	j, ev := s.judged(order, rivals, q, vis, held)                // gather and judge
+	// Show: what the store's one model calls replaced is not current in
+	// the answer either, whether or not it moved the ranking.
 	if !opts.Plain {
 		s.markInferred(order, visible)
 		s.markInferred(rivals, visible)
