@@ -95,7 +95,7 @@ func MemoryLine(valid time.Time, id, text string) (string, bool) {
 	return fmt.Sprintf("%s (id %s): %s", valid.UTC().Format(time.DateOnly), id, text), true
 }
 
-// layOut fills the budget: facts up to their share, then memories, then
+// Lay fills the budget: facts up to their share, then memories, then
 // the facts that did not fit, each section under its heading; whole lines
 // only. A memory's line is read from its file only once it is its turn.
 func Lay(project string, budget int, facts, memories []Item, load func(id string) (string, bool)) Briefing {

@@ -1,9 +1,10 @@
 // Package memo is a map bounded by a budget, safe for concurrent use: for
 // what a reader reads or works out once and is asked again (a memory's
 // text read back from its file, how a text gives a name, a branch's
-// title). What it holds never goes stale — every entry is derived from
-// something that never changes — so it evicts only to stay in budget, in
-// no particular order (a map's), which costs nothing to keep.
+// title). What it holds does not go stale — every entry is derived from
+// something that never changes, and goes only when that is purged — so it
+// evicts only to stay in budget, in no particular order (a map's), which
+// costs nothing to keep.
 package memo
 
 import "sync"
@@ -44,6 +45,7 @@ func (c *Map[K, V]) Put(k K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.m[k]; ok {
+		delete(c.m, k)
 		c.spent -= c.cost(k, old)
 	}
 	for ek, ev := range c.m {
@@ -55,6 +57,16 @@ func (c *Map[K, V]) Put(k K, v V) {
 	}
 	c.m[k] = v
 	c.spent += n
+}
+
+// Delete drops the entry for k.
+func (c *Map[K, V]) Delete(k K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.m[k]; ok {
+		delete(c.m, k)
+		c.spent -= c.cost(k, v)
+	}
 }
 
 // DeleteFunc drops every entry whose key drop accepts.

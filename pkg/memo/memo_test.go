@@ -48,8 +48,37 @@ func TestPutAgainAndDelete(t *testing.T) {
 	if _, ok := c.Get("a"); ok {
 		t.Error("a deleted entry is still there")
 	}
+	c.Put("c", 3)
+	c.Delete("c")
+	if _, ok := c.Get("c"); ok {
+		t.Error("Delete left the entry")
+	}
 	if v, ok := c.Get("b"); !ok || v != 2 {
 		t.Errorf("the entry kept: %v %v, want 2", v, ok)
+	}
+	if n, spent := c.Len(); n != 1 || spent != 1 {
+		t.Errorf("after the deletes: %d entries costing %d, want 1 and 1", n, spent)
+	}
+}
+
+// TestPutAgainCostsOnce: an entry put again at another cost, in a full
+// map, is counted once at its new cost, whatever the eviction picks.
+func TestPutAgainCostsOnce(t *testing.T) {
+	for range 200 {
+		c := New(640, func(_ int, v string) int { return len(v) })
+		for i := range 128 {
+			c.Put(i, "xxxxx")
+		}
+		c.Put(0, "xxxxxxxxxx")
+		held := 0
+		for i := range 128 {
+			if v, ok := c.Get(i); ok {
+				held += len(v)
+			}
+		}
+		if _, spent := c.Len(); spent != held || spent > 640 {
+			t.Fatalf("spent %d, the entries hold %d (budget 640)", spent, held)
+		}
 	}
 }
 

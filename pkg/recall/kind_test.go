@@ -81,8 +81,7 @@ func TestCodeYieldsToProse(t *testing.T) {
 	s := searcherOver(m)
 	terms := expand(tokenize.Terms("where do I live"), nil, true)
 	vis := func(index.Group) bool { return true }
-	all := func(index.Doc) bool { return true }
-	plain, _ := s.scoreBM25(false, terms, vis, all, verdict.Pool, false)
+	plain, _ := s.scoreBM25(false, terms, vis, Moment{}, verdict.Pool)
 	if slices.ContainsFunc(plain, func(h index.Hit) bool { return h.Doc == home }) {
 		t.Fatalf("control: plain BM25's first %d already hold the memory; the test needs more code", verdict.Pool)
 	}
@@ -109,10 +108,9 @@ func TestWeighKindsIsExhaustive(t *testing.T) {
 	}
 	s := searcherOver(m)
 	vis := func(index.Group) bool { return true }
-	all := func(index.Doc) bool { return true }
 	for _, q := range []string{"live document", "live host", "isLive function", "document"} {
 		terms := tokenize.Terms(q)
-		every, _ := s.scoreBM25(false, expand(terms, nil, true), vis, all, 1<<20, false)
+		every, _ := s.scoreBM25(false, expand(terms, nil, true), vis, Moment{}, 1<<20)
 		want, weighed := s.applyPriors(every, aboutCode(terms))
 		if !weighed && q != "isLive function" {
 			t.Fatalf("%q: control: no prior changed a score", q)

@@ -97,7 +97,7 @@ func named(owner []string) []string {
 		return nil // an acronym ("VPN", "NAS") names a kind of thing
 	}
 	if n > 0 && lexicon.IsDateWord(owner[0]) {
-		return nil // "the beginning of January": a time, the view's business
+		return nil // "the beginning of January": a time, the moment's business
 	}
 	return owner[:n]
 }

@@ -16,11 +16,12 @@ import (
 
 // partsShown returns the positions in order of the memories a tie between
 // parts shows: the best, then the first current memory of each part
-// (treeGroup; the best's own, when the best is not about it) holding what the best holds of the question (its function
-// verbs aside) and opening with it (about: a memory that mentions it in
-// passing is about something else), then, beside a shown memory, one it
-// corrects that holds more of it (restatesLess), then the tied rivals; up
-// to limit. It returns nil when no second part holds it.
+// (leaf.Header.Part; the best's own, when the best is not about it)
+// holding what the best holds of the question (its function verbs aside)
+// and opening with it (about: a memory that mentions it in passing is
+// about something else), then, beside a shown memory, one it corrects
+// that holds more of it (restatesLess), then the tied rivals; up to limit.
+// It returns nil when no second part holds it.
 func (s *searcher) partsShown(order []ranked, tied []ranked, q Query, limit int) []int {
 	asked := substantive(order[0].matched, q.terms, q.exp.namedTerms())
 	holds := func(r ranked) bool { return r.matched&asked == asked && s.sameKind(order[0], r) }

@@ -70,7 +70,7 @@ func (s *searcher) questionOf(text string, terms []string, from string) question
 // namesIn returns the words of text that name something: capitalised
 // (or with a capital inside, "GraphQL") where a sentence does not start,
 // of three letters or more (not "I", "Dr", an initial), not in quotes, not
-// a day or a month (time is the view's business).
+// a day or a month (time is the moment's business).
 func namesIn(text string) []string {
 	var out []string
 	midSentence(text, func(w string, quoted bool) {
@@ -390,7 +390,7 @@ func writesAsName(core, name string) bool {
 }
 
 // apartFromAll reports whether order[i] sits in a part of the tree
-// (treeGroup) none of the memories at sits in.
+// (leaf.Header.Part) none of the memories at sits in.
 func (s *searcher) apartFromAll(order []ranked, i int, at []int) bool {
 	g := s.leaf(order[i].doc).Part()
 	return !slices.ContainsFunc(at, func(j int) bool { return s.leaf(order[j].doc).Part() == g })
@@ -580,7 +580,7 @@ func (s *searcher) preferHome(order []ranked, q question, tr *tracer) {
 }
 
 // untimed returns the query's terms without the words that only point at
-// a time ("back then", "these days": the view says when), unless nothing
+// a time ("back then", "these days": the moment says when), unless nothing
 // else is left.
 func (s *searcher) untimed(query string, terms []string) []string {
 	when := s.lex.TimeWords(query)

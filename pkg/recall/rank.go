@@ -51,7 +51,7 @@ type ranked struct {
 //     names one, sink, and those at home (searcher.home) and those about a
 //     concept the question asks about rise;
 //  3. time (unless withTimeline is false, for tests that compare): a memory
-//     superseded in the view (by a newer value of one of its facts, or by
+//     superseded at the moment (by a newer value of one of its facts, or by
 //     an explicit correction) never outranks its successor. The successor
 //     is pulled into the ranking even when it shares no word with the
 //     query — "where do I live?" matches "I live in Madrid", not "I moved
@@ -119,10 +119,10 @@ func (s *searcher) weigh(raw []index.Hit, clue []string, q question, tr *tracer)
 	return out, at
 }
 
-// successor is the memory that supersedes another in a search's view.
+// successor is the memory that supersedes another at a search's moment.
 type successor struct {
 	doc      index.Doc
-	ok       bool // superseded by a memory this caller may see in the view
+	ok       bool // superseded by a memory this caller may see at the moment
 	probable bool // by an inferred link only
 }
 
@@ -166,7 +166,7 @@ func (sc *successors) find(d index.Doc) successor {
 	return successor{}
 }
 
-// supersede ranks every memory superseded in the view below its successor,
+// supersede ranks every memory superseded at the moment below its successor,
 // pulling the successor in (with the memory's score and matched terms)
 // when the pool lacks it. It returns the pool, grown.
 func (s *searcher) supersede(out []ranked, at map[index.Doc]int, tr *tracer, succ *successors) []ranked {

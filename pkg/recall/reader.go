@@ -6,13 +6,14 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 	"github.com/ihmt-dev/ihmt/pkg/leaf"
 	"github.com/ihmt-dev/ihmt/pkg/lexicon"
-	"github.com/ihmt-dev/ihmt/pkg/memo"
 	"github.com/ihmt-dev/ihmt/pkg/timeline"
 )
 
 // Reader is everything a search reads of the store, and all it may: the
 // store implements it under its read lock, for the length of one search,
-// as a query runs against an index reader. Nothing here writes.
+// as a query runs against an index reader. Nothing here writes, and what
+// it hands out (headers, lists) is the store's own: a search must not
+// modify it.
 type Reader interface {
 	// Index is the inverted index over every memory's words.
 	Index() Index
@@ -20,8 +21,6 @@ type Reader interface {
 	// been left to its file); Text is the memory with its text.
 	Leaf(d index.Doc) *leaf.Leaf
 	Text(d index.Doc) leaf.Leaf
-	// Doc finds a memory by id.
-	Doc(id string) (index.Doc, bool)
 	// Group is a project's index group; Projects names every group's
 	// project, by group ("" for the global one, 0).
 	Group(project string) (index.Group, bool)
@@ -38,12 +37,12 @@ type Reader interface {
 	Successor(d index.Doc, tv timeline.View, visible func(index.Doc) bool) (index.Doc, bool)
 	Likely(d index.Doc, visible func(index.Doc) bool, f EdgeFilter) (Edge, bool)
 	Notices(d, by index.Doc, probable bool, tv timeline.View) []string
-	// Descend scores the k best memories that inView and vis allow by
-	// descending the summary tree with sc (Options.Descend), exhaustive-
-	// equivalent; false when the tree is busy (a search never waits for a
-	// consolidation). TreePath names the branches above a memory, root
-	// first.
-	Descend(sc *index.Scorer, k int, vis func(index.Group) bool, inView func(index.Doc) bool) ([]index.Hit, Coverage, bool)
+	// Descend scores the k best memories visible allows (in groups vis
+	// allows) by descending the summary tree with sc (Options.Descend),
+	// exhaustive-equivalent; false when the tree is busy (a search never
+	// waits for a consolidation). TreePath names the branches above a
+	// memory, root first.
+	Descend(sc *index.Scorer, k int, vis func(index.Group) bool, visible func(index.Doc) bool) ([]index.Hit, Coverage, bool)
 	TreePath(id string) []string
 }
 
@@ -63,53 +62,4 @@ type Index interface {
 	DocFreq(term string) int
 	IDF(term string) float64
 	GroupLen(g index.Group) int
-	Live(d index.Doc) bool
-}
-
-// Engine is the search pipeline with its settings and what it remembers
-// between searches; one per store, safe for concurrent searches.
-type Engine struct {
-	off   Switches
-	names *memo.Map[nameKey, nameUse]
-}
-
-// New returns an engine with the signals off switched off (ParseSwitches).
-func New(off Switches) *Engine {
-	return &Engine{off: off, names: memo.New[nameKey, nameUse](maxNameUses, nil)}
-}
-
-// on reports whether a signal is on.
-func (e *Engine) on(name string) bool { return !e.off[name] }
-
-// Forget drops what the engine remembers of memory id's text: the store
-// calls it when a text leaves (a purge).
-func (e *Engine) Forget(id string) {
-	e.names.DeleteFunc(func(k nameKey) bool { return k.id == id })
-}
-
-// searcher is one search under way: the engine, the reader it reads
-// through, and the reader's parts it reads most.
-type searcher struct {
-	*Engine
-	r   Reader
-	ix  Index
-	lex *lexicon.Lexicon
-}
-
-func (e *Engine) over(r Reader) *searcher {
-	return &searcher{Engine: e, r: r, ix: r.Index(), lex: r.Lexicon()}
-}
-
-// leaf is memory d's header.
-func (s *searcher) leaf(d index.Doc) *leaf.Leaf { return s.r.Leaf(d) }
-
-func (s *searcher) groupOf(l *leaf.Leaf) index.Group { return groupOf(s.r, l) }
-
-// groupOf is the index group of a memory: 0 for a global one.
-func groupOf(r Reader, l *leaf.Leaf) index.Group {
-	if l.Scope == leaf.ScopeGlobal {
-		return 0
-	}
-	g, _ := r.Group(l.Project)
-	return g
 }

@@ -83,15 +83,6 @@ func (m *memReader) Notices(_, _ index.Doc, _ bool, _ timeline.View) []string {
 	return []string{"OUTDATED"}
 }
 
-func (m *memReader) Doc(id string) (index.Doc, bool) {
-	for d, l := range m.docs {
-		if l.ID == id {
-			return index.Doc(d), true
-		}
-	}
-	return 0, false
-}
-
 func (m *memReader) Group(project string) (index.Group, bool) {
 	g, ok := m.groups[project]
 	return g, ok

@@ -4,12 +4,12 @@ import (
 	"github.com/ihmt-dev/ihmt/pkg/index"
 )
 
-// score returns the k best memories the caller may see in the view, by
+// score returns the k best memories the caller may see at the moment, by
 // BM25 over their full text (words lent by neighbours included), and what it
 // cost. Both paths are exhaustive-equivalent — the same k memories an
 // exhaustive BM25 over every visible memory returns:
 //
-//   - through the index (t nil, what searches use): the query's posting
+//   - through the index (what searches use): the query's posting
 //     lists, rarest first, until no unread term could lift a memory not
 //     yet scored into the k best; then only the memories that still can
 //     are completed (pkg/index's MaxScore);
@@ -24,21 +24,19 @@ import (
 //     what it proves — the descent never changes an answer — and for
 //     measuring it.
 func (s *searcher) score(descend bool, terms expanded, vis func(index.Group) bool, at Moment, k int) ([]index.Hit, Coverage) {
-	inView := func(d index.Doc) bool { return at.Holds(&s.leaf(d).Header) }
-	filtered := !at.Now()
 	// The kinds of leaves weigh in (kind.go): code yields to prose.
 	if !s.on("kind") {
-		return s.scoreBM25(descend, terms, vis, inView, k, filtered)
+		return s.scoreBM25(descend, terms, vis, at, k)
 	}
-	return s.weighKinds(terms.terms[:terms.query], k, func(n int) ([]index.Hit, Coverage) { return s.scoreBM25(descend, terms, vis, inView, n, filtered) })
+	return s.weighKinds(terms.terms[:terms.query], k, func(n int) ([]index.Hit, Coverage) { return s.scoreBM25(descend, terms, vis, at, n) })
 }
 
 // scoreBM25 is score before the leaves' kinds weigh in.
-func (s *searcher) scoreBM25(descend bool, terms expanded, vis func(index.Group) bool, inView func(index.Doc) bool, k int, filtered bool) ([]index.Hit, Coverage) {
+func (s *searcher) scoreBM25(descend bool, terms expanded, vis func(index.Group) bool, at Moment, k int) ([]index.Hit, Coverage) {
 	cov := Coverage{Exhaustive: true, LeavesVisible: s.visibleCount(vis)}
 	if descend {
 		sc := s.ix.WeightedScorer(terms.terms, terms.weights, vis)
-		if hits, d, ok := s.r.Descend(sc, k, vis, inView); ok {
+		if hits, d, ok := s.r.Descend(sc, k, vis, Visible(s.r, vis, at)); ok {
 			for i := range hits {
 				hits[i].Matched = terms.fold(hits[i].Matched)
 			}
@@ -46,7 +44,7 @@ func (s *searcher) scoreBM25(descend bool, terms expanded, vis func(index.Group)
 			return hits, d
 		}
 	}
-	// The index filters by scope while scoring; the view's dates filter
+	// The index filters by scope while scoring; the moment's dates filter
 	// after, so the pool grows until the filter leaves enough or the index
 	// has nothing more — never a search that is exhaustive only in name.
 	pool := k
@@ -56,12 +54,12 @@ func (s *searcher) scoreBM25(descend bool, terms expanded, vis func(index.Group)
 		cov.NodesRead, cov.LeavesScored = st.PostingsRead, st.DocsScored
 		raw = raw[:0]
 		for _, h := range got {
-			if inView(h.Doc) {
+			if at.Holds(&s.leaf(h.Doc).Header) {
 				h.Matched, h.Related = terms.fold(h.Matched), terms.fold(h.Related)
 				raw = append(raw, h)
 			}
 		}
-		if !filtered || len(got) < pool || len(raw) >= k {
+		if at.Now() || len(got) < pool || len(raw) >= k {
 			return raw, cov
 		}
 		pool *= 4

@@ -141,7 +141,7 @@ func Parse(in Input) (Query, error) {
 			return Query{}, err
 		}
 	}
-	limit, err := Limit(in.Limit)
+	limit, err := limitOf(in.Limit)
 	if err != nil {
 		return Query{}, err
 	}
@@ -165,9 +165,9 @@ func Parse(in Input) (Query, error) {
 	return Query{text: in.Query, from: in.From, terms: terms, clue: clueTerms, limit: limit, at: at, explain: in.Explain}, nil
 }
 
-// Limit is the one rule for how many results a search returns: 0 means
+// limitOf is the one rule for how many results a search returns: 0 means
 // the default, anything else outside 1 to MaxLimit is refused.
-func Limit(n int) (int, error) {
+func limitOf(n int) (int, error) {
 	switch {
 	case n == 0:
 		return DefaultLimit, nil

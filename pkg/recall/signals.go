@@ -56,7 +56,7 @@ const (
 
 // Signals is the table, in the order a search applies them.
 var Signals = []Signal{
-	{Name: "untimed", Stage: StageRewrite, Why: "words that only point at a time (\"back then\") leave the query: the view says when", Bound: "drops words; never the last"},
+	{Name: "untimed", Stage: StageRewrite, Why: "words that only point at a time (\"back then\") leave the query: the moment says when", Bound: "drops words; never the last"},
 	{Name: "unselfed", Stage: StageRewrite, Why: "the words a project is defined by (\"the tile server\") name the project asked from, not one of its memories", Bound: "drops words; never the last"},
 	{Name: "expand", Stage: StageRewrite, Why: "the lexicon adds words that mean the same, in either language, each weighing a share of the word it stands for", Bound: "≤ 3 dictionary words a query word; each ≤ its word's weight"},
 	{Name: "light", Stage: StageRewrite, Why: "a light word (\"get\", \"went\") carries grammar, not the subject: it weighs less", Low: lightWeight, High: 1, Bound: "a light word's weight ×0.3"},
@@ -80,15 +80,6 @@ var Signals = []Signal{
 	{Name: "events", Stage: StageVerdict, Why: "a question for a time fits different happenings in the period: ambiguous", Bound: "memories within 50% of the best"},
 	{Name: "distinct", Stage: StageVerdict, Why: "a tie between memories about different things beyond the question's words: ambiguous", Bound: "a near tie (18%) of a short query, or an exact one"},
 	{Name: "apart", Stage: StageVerdict, Why: "a near tie between parts of the store (two projects) is a choice between topics: ambiguous", Bound: "a tie within 40%"},
-}
-
-// SignalNames lists the table's names.
-func SignalNames() []string {
-	out := make([]string, len(Signals))
-	for i, s := range Signals {
-		out[i] = s.Name
-	}
-	return out
 }
 
 // Switches are the signals switched off.

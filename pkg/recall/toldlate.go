@@ -52,7 +52,7 @@ func (s *searcher) toldLate(d index.Doc) bool {
 }
 
 // sinkToldLate lowers the memories told late in a ranking for a question
-// about now: one asked in the view of today that does not point at the
+// about now: one asked of today that does not point at the
 // past ("back then", "used to").
 func (s *searcher) sinkToldLate(out []ranked, q question, tv timeline.View, tr *tracer) {
 	if !tv.AsOf.IsZero() || !tv.KnownAt.IsZero() || s.lex.AsksPast(q.text) {

@@ -44,13 +44,6 @@ const (
 	NotFound  = verdict.NotFound
 )
 
-// evidence and judgment are the verdict policy's input and decision, as
-// the search gathers and reads them.
-type (
-	evidence = verdict.Evidence
-	judgment = verdict.Judgment
-)
-
 // The search's own names (pkg/recall runs it).
 type (
 	// SearchResult is a ranked answer.

@@ -28,7 +28,7 @@ func TestTwoHappeningsInThePeriod(t *testing.T) {
 		t.Errorf("passport appointment: %v %v, want found with the passport memory first", r.Verdict, ids(r))
 	}
 	r = find(t, s, SearchInput{Query: "Which clinic is the appointment in December at?"})
-	if r.Verdict == Ambiguous && len(r.Hits) > 0 && r.Message == (judgment{Answer: verdict.Events}).Message(verdict.Memories, "", nil) {
+	if r.Verdict == Ambiguous && len(r.Hits) > 0 && r.Message == (verdict.Judgment{Answer: verdict.Events}).Message(verdict.Memories, "", nil) {
 		t.Errorf("a question for no time: %v, want no clue request about the days", r.Verdict)
 	}
 }

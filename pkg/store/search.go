@@ -156,6 +156,64 @@ func (r reader) TreePath(id string) []string {
 	return r.s.branchTitles(r.t, id)
 }
 
+// Descend is the search's scoring through the summary tree
+// (recall.Options.Descend): a descent from the root, then pkg/tree's
+// guarantee pass, which scores whatever could still place.
+func (r reader) Descend(sc *index.Scorer, k int, vis func(index.Group) bool, visible func(index.Doc) bool) ([]index.Hit, recall.Coverage, bool) {
+	if r.t == nil {
+		return nil, recall.Coverage{}, false
+	}
+	s := r.s
+	res := r.t.Search(tree.Query{
+		Scorer: treeScorer{s: s, sc: sc, visible: visible},
+		K:      k,
+		Visible: func(id string) bool {
+			d, ok := s.byID[id]
+			return ok && visible(d)
+		},
+		VisibleGroup: groupVisibility(s.groups, vis),
+	})
+	hits := make([]index.Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		hits = append(hits, index.Hit{Doc: s.byID[h.ID], Score: h.Score, Matched: h.Matched})
+	}
+	return hits, recall.Coverage{Exhaustive: res.Exhaustive, NodesRead: res.NodesRead, LeavesScored: res.LeavesScored,
+		ViaTree: true, Descended: res.Descended, Guaranteed: res.Guaranteed}, true
+}
+
+// treeScorer is the index's scorer as pkg/tree asks for it: leaves by id,
+// restricted to what the caller may see at the search's moment.
+type treeScorer struct {
+	s       *Store
+	sc      *index.Scorer
+	visible func(index.Doc) bool
+}
+
+func (t treeScorer) Terms() []string          { return t.sc.Terms() }
+func (t treeScorer) UpperBound(i int) float64 { return t.sc.UpperBound(i) }
+
+func (t treeScorer) Postings(i int, fn func(string)) {
+	t.PostingsScored(i, func(id string, _ float64) { fn(id) })
+}
+
+// PostingsScored lets the guarantee rule postings out without scoring them
+// (tree.ScoredPostings).
+func (t treeScorer) PostingsScored(i int, fn func(string, float64)) {
+	t.sc.Postings(i, func(d index.Doc, c float64) {
+		if t.visible(d) {
+			fn(t.s.docs[d].ID, c)
+		}
+	})
+}
+
+func (t treeScorer) Score(id string) (float64, uint64, bool) {
+	d, ok := t.s.byID[id]
+	if !ok || !t.visible(d) {
+		return 0, 0, false
+	}
+	return t.sc.Score(d)
+}
+
 // excerpt is the opening of a text on one line, for the store's own
 // answers (an OUTDATED notice, the log's summary). What the daemon sends
 // on the wire is cut by the wire's own ihmtv1.Excerpt: the store does not
@@ -170,62 +228,3 @@ func excerpt(text string) string {
 }
 
 const excerptMaxRunes = 160
-
-// Descend is the search's scoring through the summary tree
-// (recall.Options.Descend): a descent from the root, then pkg/tree's
-// guarantee pass, which scores whatever could still place.
-func (r reader) Descend(sc *index.Scorer, k int, vis func(index.Group) bool, inView func(index.Doc) bool) ([]index.Hit, recall.Coverage, bool) {
-	if r.t == nil {
-		return nil, recall.Coverage{}, false
-	}
-	s := r.s
-	res := r.t.Search(tree.Query{
-		Scorer: treeScorer{s: s, sc: sc, inView: inView},
-		K:      k,
-		Visible: func(id string) bool {
-			d, ok := s.byID[id]
-			return ok && s.ix.Live(d) && vis(s.groupOf(s.docs[d])) && inView(d)
-		},
-		VisibleGroup: groupVisibility(s.groups, vis),
-	})
-	hits := make([]index.Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		hits = append(hits, index.Hit{Doc: s.byID[h.ID], Score: h.Score, Matched: h.Matched})
-	}
-	return hits, recall.Coverage{Exhaustive: res.Exhaustive, NodesRead: res.NodesRead, LeavesScored: res.LeavesScored,
-		ViaTree: true, Descended: res.Descended, Guaranteed: res.Guaranteed}, true
-}
-
-// treeScorer is the index's scorer as pkg/tree asks for it: leaves by id,
-// restricted to the search's moment. The index scorer already leaves out
-// hidden memories and groups the caller may not see.
-type treeScorer struct {
-	s      *Store
-	sc     *index.Scorer
-	inView func(index.Doc) bool
-}
-
-func (t treeScorer) Terms() []string          { return t.sc.Terms() }
-func (t treeScorer) UpperBound(i int) float64 { return t.sc.UpperBound(i) }
-
-func (t treeScorer) Postings(i int, fn func(string)) {
-	t.PostingsScored(i, func(id string, _ float64) { fn(id) })
-}
-
-// PostingsScored lets the guarantee rule postings out without scoring them
-// (tree.ScoredPostings).
-func (t treeScorer) PostingsScored(i int, fn func(string, float64)) {
-	t.sc.Postings(i, func(d index.Doc, c float64) {
-		if t.inView(d) {
-			fn(t.s.docs[d].ID, c)
-		}
-	})
-}
-
-func (t treeScorer) Score(id string) (float64, uint64, bool) {
-	d, ok := t.s.byID[id]
-	if !ok || !t.inView(d) {
-		return 0, 0, false
-	}
-	return t.sc.Score(d)
-}

@@ -292,7 +292,7 @@ func (s *Store) replaceWith(l *leaf.Leaf, fs []facts.Fact) {
 	if l.Status == leaf.StatusPurged {
 		// Under the lock, as the purged header is published: a search
 		// that read the text back before now may have cached it.
-		s.texts.DeleteFunc(func(id string) bool { return id == l.ID })
+		s.texts.Delete(l.ID)
 		s.engine.Forget(l.ID)
 	}
 	s.dropProbable(old)

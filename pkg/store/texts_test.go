@@ -144,7 +144,7 @@ func TestTextsAreReadFromTheirFiles(t *testing.T) {
 	if err := os.Remove(s.leafPath(ci.Leaf.ID)); err != nil {
 		t.Fatal(err)
 	}
-	s.texts.DeleteFunc(func(id string) bool { return id == ci.Leaf.ID }) // what searches cached of it: this is about the file
+	s.texts.Delete(ci.Leaf.ID) // what searches cached of it: this is about the file
 	if _, err := s.Get(alice, ci.Leaf.ID, ScopeDefault); err == nil || !strings.Contains(err.Error(), "restart ihmtd") {
 		t.Errorf("Get of a memory whose file is gone: %v, want an error saying what to do", err)
 	}

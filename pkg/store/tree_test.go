@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/index"
+	"github.com/ihmt-dev/ihmt/pkg/recall"
+	"github.com/ihmt-dev/ihmt/pkg/tokenize"
 )
 
 // treeCorpus saves n memories over a few domains, scopes and sessions (so
@@ -87,6 +91,31 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 					t.Fatalf("%s %v %q:\n tree       %v\n exhaustive %v", c.Agent.Name, scope, q, ids(got), ids(want))
 				}
 			}
+		}
+	}
+	// The descent itself at small k, where its pruning bites hardest,
+	// against the index's exhaustive top k.
+	for _, c := range []Caller{alice, bob, nobody} {
+		for _, q := range queries {
+			terms := tokenize.Terms(q)
+			weights := slices.Repeat([]float64{1}, len(terms))
+			s.mu.RLock()
+			vis, _, err := s.visible(c, ScopeAll)
+			if err != nil {
+				s.mu.RUnlock()
+				t.Fatal(err)
+			}
+			s.treeMu.RLock()
+			r := reader{s: s, t: s.tree}
+			for _, k := range []int{1, 10} {
+				got, cov, ok := r.Descend(s.ix.WeightedScorer(terms, weights, vis), k, vis, recall.Visible(r, vis, recall.Moment{}))
+				want, _ := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: k})
+				if !ok || !cov.ViaTree || !cov.Exhaustive || len(want) == 0 || !sameHits(got, want) {
+					t.Errorf("%s %q k=%d: descent %v (%+v), exhaustive %v", c.Agent.Name, q, k, got, cov, want)
+				}
+			}
+			s.treeMu.RUnlock()
+			s.mu.RUnlock()
 		}
 	}
 	// Through Search itself: the same answer either way, and the coverage
@@ -311,4 +340,17 @@ func TestTreeStatsDoNotWaitForConsolidation(t *testing.T) {
 		t.Error("TreeStats waited for the consolidation")
 	}
 	s.treeMu.Unlock()
+}
+
+// sameHits is sameRanking for the index's hits.
+func sameHits(a, b []index.Hit) bool {
+	conv := func(hs []index.Hit) []Hit {
+		out := make([]Hit, len(hs))
+		for i, h := range hs {
+			out[i] = Hit{Score: h.Score}
+			out[i].Leaf.ID = fmt.Sprint(h.Doc)
+		}
+		return out
+	}
+	return sameRanking(conv(a), conv(b))
 }
