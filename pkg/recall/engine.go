@@ -32,9 +32,10 @@ func (e *Engine) Forget(id string) {
 // through, and the reader's parts it reads most.
 type searcher struct {
 	*Engine
-	r   Reader
-	ix  Index
-	lex *lexicon.Lexicon
+	r    Reader
+	ix   Index
+	lex  *lexicon.Lexicon
+	succ successors // the supersede stage's lookups (rank)
 }
 
 func (e *Engine) over(r Reader) *searcher {

@@ -71,7 +71,8 @@ func (s *searcher) rank(raw []index.Hit, q Query, visible func(index.Doc) bool, 
 		for _, h := range raw {
 			pool[h.Doc] = h.Matched
 		}
-		out = s.supersede(out, at, q.tr, &successors{s: s, tv: tv, q: q.ask.asked, holds: q.ask.held, pool: pool, visible: visible, of: make(map[index.Doc]successor, 2*len(raw))})
+		s.succ = successors{s: s, tv: tv, q: q.ask.asked, holds: q.ask.held, pool: pool, visible: visible, of: make(map[index.Doc]successor, 2*len(raw))}
+		out = s.supersede(out, at, q.tr, &s.succ)
 	}
 	s.sortRanked(out)
 	return out

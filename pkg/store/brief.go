@@ -113,7 +113,7 @@ func (s *Store) recentItems(c Caller, cited map[string]bool) []brief.Item {
 	if err != nil {
 		return nil
 	}
-	now := recall.Visible(reader{s: s}, vis, recall.Moment{})
+	now := recall.Visible(s.reader(), vis, recall.Moment{})
 	var docs []recentDoc
 	for _, l := range s.docs {
 		if !l.Live() || cited[l.ID] || (l.Source != nil && l.Source.Name != "") || !vis(s.groupOf(l)) {

@@ -138,7 +138,7 @@ func (s *Store) Standing(c Caller, id string, scope SearchScope) (Standing, erro
 	}
 	var st Standing
 	if s.docs[d].Live() {
-		st.Currency = s.currencyOf(d, timeline.View{}, recall.Visible(reader{s: s}, vis, recall.Moment{}))
+		st.Currency = s.currencyOf(d, timeline.View{}, recall.Visible(s.reader(), vis, recall.Moment{}))
 	}
 	st.Probable = s.probablesWhere(vis, func(old, nw *leaf.Leaf) bool { return old.ID == id || nw.ID == id })
 	return st, nil
@@ -151,7 +151,7 @@ func (s *Store) leafCurrent(id string, vis func(index.Group) bool, v recall.Mome
 	if !ok || !s.docs[d].Live() {
 		return false
 	}
-	return s.currencyOf(d, v.Timeline(), recall.Visible(reader{s: s}, vis, v)).Current
+	return s.currencyOf(d, v.Timeline(), recall.Visible(s.reader(), vis, v)).Current
 }
 
 // notices explain why memory d is not current, superseded by by (probably

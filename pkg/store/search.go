@@ -94,8 +94,7 @@ func (s *Store) search(in SearchInput, opts recall.Options) (SearchResult, error
 	return res, err
 }
 
-// searchLocked runs the pipeline under s.mu for reading, and the tree's
-// lock when it is free: a search never waits for a consolidation.
+// searchLocked runs the pipeline under s.mu for reading.
 func (s *Store) searchLocked(in SearchInput, q recall.Query, opts recall.Options) (SearchResult, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -103,68 +102,69 @@ func (s *Store) searchLocked(in SearchInput, q recall.Query, opts recall.Options
 	if err != nil {
 		return SearchResult{}, err
 	}
-	r := reader{s: s}
-	if s.treeMu.TryRLock() {
-		defer s.treeMu.RUnlock()
-		r.t = s.tree
-	}
-	return s.engine.Search(r, q, recall.Scope{Visible: vis, Described: desc}, opts), nil
+	return s.engine.Search(s.reader(), q, recall.Scope{Visible: vis, Described: desc}, opts), nil
 }
 
 // reader is the store as a search reads it (recall.Reader): valid while
-// its caller holds s.mu for reading, and s.treeMu when t is set.
-type reader struct {
-	s *Store
-	t *tree.Tree
-}
+// its caller holds s.mu for reading. It takes the tree's lock itself, and
+// only when the tree is free: a search never waits for a consolidation.
+type reader Store
 
-func (r reader) Index() recall.Index                     { return r.s.ix }
-func (r reader) Leaf(d index.Doc) *leaf.Leaf             { return r.s.docs[d] }
-func (r reader) Text(d index.Doc) leaf.Leaf              { return r.s.docShown(d) }
-func (r reader) Projects() []string                      { return r.s.projects }
-func (r reader) Definers(g index.Group) []recall.Definer { return r.s.definers[g] }
-func (r reader) Lexicon() *lexicon.Lexicon               { return r.s.lex }
-func (r reader) Now() time.Time                          { return r.s.now() }
+// reader is the store's read-only view, for a caller holding s.mu for
+// reading (a pointer: lending it costs nothing).
+func (s *Store) reader() *reader { return (*reader)(s) }
 
-func (r reader) Doc(id string) (index.Doc, bool) {
-	d, ok := r.s.byID[id]
-	return d, ok
-}
+func (r *reader) Index() recall.Index                     { return r.ix }
+func (r *reader) Leaf(d index.Doc) *leaf.Leaf             { return r.docs[d] }
+func (r *reader) Text(d index.Doc) leaf.Leaf              { return (*Store)(r).docShown(d) }
+func (r *reader) Projects() []string                      { return r.projects }
+func (r *reader) Definers(g index.Group) []recall.Definer { return r.definers[g] }
+func (r *reader) Lexicon() *lexicon.Lexicon               { return r.lex }
+func (r *reader) Now() time.Time                          { return r.now() }
 
-func (r reader) Group(project string) (index.Group, bool) {
-	g, ok := r.s.groups[project]
+func (r *reader) Group(project string) (index.Group, bool) {
+	g, ok := r.groups[project]
 	return g, ok
 }
 
-func (r reader) Successor(d index.Doc, tv timeline.View, visible func(index.Doc) bool) (index.Doc, bool) {
-	n, _, ok := r.s.certainSuccessor(d, tv, visible)
+func (r *reader) Successor(d index.Doc, tv timeline.View, visible func(index.Doc) bool) (index.Doc, bool) {
+	n, _, ok := (*Store)(r).certainSuccessor(d, tv, visible)
 	return n, ok
 }
 
-func (r reader) Likely(d index.Doc, visible func(index.Doc) bool, f recall.EdgeFilter) (recall.Edge, bool) {
-	return r.s.likelySuccessor(d, visible, f)
+func (r *reader) Likely(d index.Doc, visible func(index.Doc) bool, f recall.EdgeFilter) (recall.Edge, bool) {
+	return (*Store)(r).likelySuccessor(d, visible, f)
 }
 
-func (r reader) Notices(d, by index.Doc, probable bool, tv timeline.View) []string {
-	return r.s.notices(d, by, probable, tv)
+func (r *reader) Notices(d, by index.Doc, probable bool, tv timeline.View) []string {
+	return (*Store)(r).notices(d, by, probable, tv)
 }
 
-func (r reader) TreePath(id string) []string {
-	if r.t == nil {
+func (r *reader) TreePath(id string) []string {
+	s := (*Store)(r)
+	if !s.treeMu.TryRLock() {
 		return nil
 	}
-	return r.s.branchTitles(r.t, id)
+	defer s.treeMu.RUnlock()
+	if s.tree == nil {
+		return nil
+	}
+	return s.branchTitles(s.tree, id)
 }
 
 // Descend is the search's scoring through the summary tree
 // (recall.Options.Descend): a descent from the root, then pkg/tree's
 // guarantee pass, which scores whatever could still place.
-func (r reader) Descend(sc *index.Scorer, k int, vis func(index.Group) bool, visible func(index.Doc) bool) ([]index.Hit, recall.Coverage, bool) {
-	if r.t == nil {
+func (r *reader) Descend(sc *index.Scorer, k int, vis func(index.Group) bool, visible func(index.Doc) bool) ([]index.Hit, recall.Coverage, bool) {
+	s := (*Store)(r)
+	if !s.treeMu.TryRLock() {
 		return nil, recall.Coverage{}, false
 	}
-	s := r.s
-	res := r.t.Search(tree.Query{
+	defer s.treeMu.RUnlock()
+	if s.tree == nil {
+		return nil, recall.Coverage{}, false
+	}
+	res := s.tree.Search(tree.Query{
 		Scorer: treeScorer{s: s, sc: sc, visible: visible},
 		K:      k,
 		Visible: func(id string) bool {

@@ -105,8 +105,7 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 				s.mu.RUnlock()
 				t.Fatal(err)
 			}
-			s.treeMu.RLock()
-			r := reader{s: s, t: s.tree}
+			r := s.reader()
 			for _, k := range []int{1, 10} {
 				got, cov, ok := r.Descend(s.ix.WeightedScorer(terms, weights, vis), k, vis, recall.Visible(r, vis, recall.Moment{}))
 				want, _ := s.ix.Search(index.Query{Terms: terms, Visible: vis, Limit: k})
@@ -114,7 +113,6 @@ func TestSearchThroughTreeEqualsExhaustive(t *testing.T) {
 					t.Errorf("%s %q k=%d: descent %v (%+v), exhaustive %v", c.Agent.Name, q, k, got, cov, want)
 				}
 			}
-			s.treeMu.RUnlock()
 			s.mu.RUnlock()
 		}
 	}
