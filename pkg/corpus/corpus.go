@@ -12,6 +12,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"unicode"
+
+	wordlists "github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // The bounds of a memory's length in bytes. Each text carries a reference
@@ -208,7 +210,7 @@ func Query(r *rand.Rand, seed uint64, n int) string {
 	return strings.Join(q, " ")
 }
 
-var common = map[string]bool{"with": true, "from": true, "that": true, "before": true, "every": true, "through": true, "because": true, "when": true, "never": true, "since": true, "until": true, "last": true, "runs": true}
+var common = wordlists.Set("corpus_common_words")
 
 func nonsense(r *rand.Rand) string {
 	syl := []string{"zor", "vak", "quil", "brem", "tusk", "ophy", "lin", "drax", "meep", "snor"}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // The forms below are the ones people write at the head of a journal entry,
@@ -87,30 +89,21 @@ func skipDecoration(s string) int {
 	return i
 }
 
-var weekdays = []string{
-	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-	"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
-	"lunes", "martes", "miércoles", "miercoles", "jueves", "viernes", "sábado", "sabado", "domingo",
-}
+var weekdays = words.List("weekdays")
 
-var labels = []string{"date", "fecha", "dated", "entry", "entrada", "día", "dia", "day"}
+var labels = words.List("date_labels")
 
 // months maps every accepted month name, English and Spanish, full and
 // abbreviated, to its number. Matching is case-insensitive and whole-word.
-var months = map[string]time.Month{
-	"january": 1, "jan": 1, "enero": 1, "ene": 1,
-	"february": 2, "feb": 2, "febrero": 2,
-	"march": 3, "mar": 3, "marzo": 3,
-	"april": 4, "apr": 4, "abril": 4, "abr": 4,
-	"may": 5, "mayo": 5,
-	"june": 6, "jun": 6, "junio": 6,
-	"july": 7, "jul": 7, "julio": 7,
-	"august": 8, "aug": 8, "agosto": 8, "ago": 8,
-	"september": 9, "sep": 9, "sept": 9, "septiembre": 9, "setiembre": 9, "set": 9,
-	"october": 10, "oct": 10, "octubre": 10,
-	"november": 11, "nov": 11, "noviembre": 11,
-	"december": 12, "dec": 12, "diciembre": 12, "dic": 12,
-}
+var months = func() map[string]time.Month {
+	m := map[string]time.Month{}
+	for i, names := range words.List("month_names") {
+		for _, n := range strings.Fields(names) {
+			m[n] = time.Month(i + 1)
+		}
+	}
+	return m
+}()
 
 // parseAt reads a date (with an optional time before or after it) starting
 // exactly at s[i]. A zone that moves the time out of years 1-9999 makes it

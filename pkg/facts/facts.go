@@ -171,7 +171,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 	"io/fs"
 	"os"
 	"slices"
@@ -180,6 +179,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // Fact is one (subject, attribute, value) statement found in a text.

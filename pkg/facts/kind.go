@@ -3,6 +3,8 @@ package facts
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // Kind is what a text is, which decides which of its words may state a
@@ -215,11 +217,7 @@ func wordByte(c byte) bool {
 // exampleMarkers are words that introduce an example or a hypothesis, in
 // English and Spanish: the sentence holding one shows something, it does
 // not state it. Matched as whole words, case-insensitively.
-var exampleMarkers = []string{
-	"for example", "for instance", "e.g.", "e. g.", "eg.", "such as", "example:", "examples:",
-	"suppose", "imagine", "say you", "let's say", "let us say",
-	"por ejemplo", "p. ej.", "p.ej.", "como ejemplo", "ejemplo:", "ejemplos:", "tales como", "imagina", "supón", "supongamos",
-}
+var exampleMarkers = words.List("example_markers")
 
 // blankExamples blanks every sentence that holds an example marker, and
 // when that sentence ends with a colon, the block it introduces: the next
@@ -285,12 +283,14 @@ func sentences(b []byte) [][2]int {
 	return out
 }
 
+var exampleAbbreviations = words.List("example_abbreviations")
+
 // abbreviation reports whether the full stop at i ends an abbreviation an
 // example marker holds ("e.g.", "p. ej."), which does not end a sentence.
 func abbreviation(b []byte, i int) bool {
 	lo := max(0, i-5)
 	t := strings.ToLower(string(b[lo : i+1]))
-	for _, a := range []string{"e.g.", "e. g.", "p. ej.", "p.ej.", "i.e.", "eg.", "e.", "p.", "etc."} {
+	for _, a := range exampleAbbreviations {
 		if strings.HasSuffix(t, a) && (len(t) == len(a) || !wordByte(t[len(t)-len(a)-1])) {
 			return a != "etc."
 		}

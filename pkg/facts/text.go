@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // span is a byte range of the text being read.
@@ -64,11 +66,7 @@ func trimSpan(text string, start, end int) (int, int) {
 
 // abbreviations end in a period that does not end a sentence. Single
 // letters ("e.g.", "J. Smith") are handled apart.
-var abbreviations = map[string]bool{
-	"etc": true, "vs": true, "dr": true, "dra": true, "mr": true, "mrs": true, "ms": true,
-	"sr": true, "sra": true, "srta": true, "prof": true, "approx": true, "aprox": true, "ej": true,
-	"no": true, "núm": true, "num": true,
-}
+var abbreviations = words.Set("sentence_abbreviations")
 
 // appendSentences splits one line into sentences: a sentence ends at '.',
 // '!', '?' or '…' followed by a space or the end of the line, so the dots
@@ -248,35 +246,19 @@ func nextWord(s string, i int) int {
 // blockers are words that, right before a match, turn a statement into a
 // negation, a question or a hypothesis: "ya no vivo en Madrid", "if the
 // staging database is PostgreSQL 17", "maybe we use Redis for caching".
-var blockers = map[string]bool{
-	"not": true, "never": true, "no": true, "don't": true, "dont": true, "doesn't": true,
-	"didn't": true, "won't": true, "wouldn't": true, "isn't": true, "aren't": true,
-	"if": true, "unless": true, "whether": true, "maybe": true,
-	"perhaps": true, "might": true, "should": true, "could": true, "would": true,
-	"nunca": true, "jamás": true, "si": true, "quizá": true, "quizás": true,
-	"quizas": true, "quiza": true, "ojalá": true, "ojala": true, "supongamos": true,
-}
+var blockers = words.Set("fact_blockers")
 
 // determiners start a noun phrase; NormalizeSubject strips them and the
 // generic "X is Y" patterns require one, so that a statement about a
 // specific thing ("the staging database is PostgreSQL 17") counts while a
 // generality ("tests are slow") does not.
-var determiners = map[string]bool{
-	"the": true, "our": true, "my": true, "this": true, "these": true, "those": true,
-	"el": true, "la": true, "los": true, "las": true, "mi": true, "mis": true,
-	"nuestro": true, "nuestra": true, "nuestros": true, "nuestras": true,
-	"este": true, "esta": true, "estos": true, "estas": true, "ese": true, "esa": true,
-}
+var determiners = words.Set("determiners")
 
 // stripWords are what NormalizeSubject removes from the front of a subject:
 // the determiners plus articles and possessives that do not by themselves
 // make a phrase specific.
 var stripWords = func() map[string]bool {
-	m := map[string]bool{
-		"a": true, "an": true, "that": true, "your": true, "their": true, "his": true, "her": true, "its": true,
-		"un": true, "una": true, "unos": true, "unas": true, "tu": true, "tus": true, "su": true, "sus": true,
-		"esos": true, "esas": true, "aquel": true, "aquella": true,
-	}
+	m := words.Set("subject_strip_words")
 	for w := range determiners {
 		m[w] = true
 	}
@@ -286,74 +268,47 @@ var stripWords = func() map[string]bool {
 // pronouns never stand for a subject or a value on their own: "it listens
 // on port 80" and "we use it for testing" name nothing a later correction
 // could refer to.
-var pronouns = map[string]bool{
-	"i": true, "me": true, "you": true, "he": true, "she": true, "it": true, "we": true, "they": true,
-	"them": true, "us": true, "him": true, "her": true, "this": true, "that": true, "these": true,
-	"those": true, "there": true, "here": true, "which": true, "who": true, "what": true, "something": true,
-	"anything": true, "everything": true, "nothing": true, "not": true, "whatever": true, "one": true,
-	"yo": true, "tú": true, "tu": true, "él": true, "ella": true, "ellos": true, "ellas": true, "nosotros": true,
-	"eso": true, "esto": true, "ello": true, "lo": true, "que": true, "quien": true, "algo": true, "nada": true,
-	"todo": true, "cual": true,
-}
+var pronouns = words.Set("pronouns")
 
 // breakers are words a noun phrase does not contain; a lazily matched
 // subject that holds one started too early ("my guess is that the staging
 // database") and is cut to what follows the last of them.
-var breakers = map[string]bool{
-	"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "am": true,
-	"that": true, "which": true, "who": true, "and": true, "but": true, "or": true, "so": true,
-	"because": true, "if": true, "when": true, "while": true, "since": true, "think": true, "said": true,
-	"says": true, "then": true, "also": true,
-	"es": true, "son": true, "era": true, "fue": true, "que": true, "y": true, "pero": true, "o": true,
-	"porque": true, "si": true, "cuando": true, "mientras": true, "dijo": true, "creo": true, "luego": true,
-}
+var breakers = words.Set("phrase_breakers")
 
 // notNames are capitalised words that start sentences rather than names:
 // "Yesterday Ana became the tech lead" is about Ana.
-var notNames = map[string]bool{
-	"the": true, "a": true, "an": true, "this": true, "that": true, "our": true, "my": true, "it": true,
-	"he": true, "she": true, "we": true, "they": true, "you": true, "i": true, "yesterday": true,
-	"today": true, "tomorrow": true, "now": true, "update": true, "also": true, "so": true, "then": true,
-	"note": true, "fyi": true, "since": true, "as": true, "from": true, "starting": true, "and": true,
-	"but": true, "after": true, "there": true, "here": true, "what": true, "who": true, "everyone": true,
-	"nobody": true, "someone": true, "el": true, "la": true, "los": true, "las": true, "un": true,
-	"una": true, "mi": true, "nuestro": true, "nuestra": true, "este": true, "esta": true, "ahora": true,
-	"hoy": true, "ayer": true, "mañana": true, "desde": true, "nota": true, "también": true,
-	"además": true, "según": true, "y": true, "pero": true, "luego": true, "yo": true, "él": true,
-	"ella": true, "nadie": true, "alguien": true, "todos": true,
-}
+var notNames = words.Set("not_names")
 
 // leadingJunk are words a value can begin with that are not part of it:
 // "Now Neovim is my editor", "the build is now green".
-var leadingJunk = map[string]bool{
-	"now": true, "so": true, "then": true, "also": true, "just": true, "actually": true,
-	"currently": true, "still": true, "finally": true, "officially": true,
-	"ahora": true, "pues": true, "entonces": true, "también": true, "actualmente": true,
-	"ya": true, "todavía": true, "finalmente": true, "oficialmente": true,
-}
+var leadingJunk = words.Set("value_leading_junk")
 
 // trailingJunk are words a value cannot end with; cutting a value at a
 // stop word can leave one behind ("Valencia with the" → "Valencia").
-var trailingJunk = map[string]bool{
-	"the": true, "a": true, "an": true, "of": true, "to": true, "for": true, "in": true, "on": true,
-	"at": true, "and": true, "or": true, "with": true, "by": true, "is": true, "are": true, "as": true,
-	"el": true, "la": true, "los": true, "las": true, "un": true, "una": true, "de": true, "del": true,
-	"en": true, "con": true, "y": true, "o": true, "para": true, "por": true, "que": true, "es": true,
-	"al": true, "como": true,
-}
+var trailingJunk = words.Set("value_trailing_junk")
 
 // leadingArticles are stripped from the front of a value when written in
 // lower case ("I moved to the Netherlands" → "Netherlands") and kept when
 // capitalised, where they belong to a name ("The Hague").
-var leadingArticles = []string{"the ", "a ", "an ", "el ", "la ", "los ", "las ", "un ", "una "}
+var leadingArticles = func() []string {
+	out := words.List("value_articles")
+	for i, a := range out {
+		out[i] = a + " "
+	}
+	return out
+}()
 
 // subjectAliases give the people memories are about one name each, in
 // either language.
-var subjectAliases = map[string]string{
-	"i": "user", "me": "user", "we": "user", "us": "user", "yo": "user", "nosotros": "user",
-	"user": "user", "usuario": "user", "usuaria": "user", "user's": "user", "users": "user",
-	"patient": "patient", "paciente": "patient",
-}
+var subjectAliases = func() map[string]string {
+	m := map[string]string{}
+	for name, list := range map[string]string{"user": "user_aliases", "patient": "patient_aliases"} {
+		for _, w := range words.List(list) {
+			m[w] = name
+		}
+	}
+	return m
+}()
 
 // NormalizeSubject turns a subject as written into the form facts and
 // timelines key on: lower case, accents kept, white space collapsed,

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // Detect classifies a text by type and domain. A known source extension
@@ -213,34 +214,12 @@ func codeLineRatio(s string) float64 {
 
 // Lexical vocabularies, folded (lower case, no accents).
 var (
-	clinicalTerms = wordSet("diagnostico", "diagnosis", "paciente", "patient", "tratamiento", "treatment",
-		"medicacion", "medication", "mg", "dosis", "dose", "sintomas", "symptoms", "alergias", "allergies",
-		"hipertension", "hypertension", "diabetes", "anamnesis", "exploracion", "prescribed", "prescrito",
-		"pautado", "analitica", "hemograma", "creatinina", "tension", "arterial", "ta", "fc", "auscultacion",
-		"antecedentes", "evolucion", "clinical", "clinico", "clinica", "mmhg", "sat", "febril", "afebril",
-		"cefalea", "dolor", "pain", "fiebre", "fever", "comprimidos", "tablets", "ibuprofeno", "paracetamol",
-		"metformina", "metformin", "enalapril", "amoxicilina", "posologia", "assessment", "hpi", "prn",
-		"bid", "tid", "qd", "icd", "cie", "biopsia", "biopsy", "radiografia", "x-ray", "ecg", "pronostico",
-		"prognosis", "derivacion", "referral", "consulta", "visita", "control")
-	cookingTerms = wordSet("ingredients", "ingredientes", "preheat", "precalentar", "precalienta", "oven", "horno",
-		"tbsp", "tsp", "tablespoon", "teaspoon", "cucharada", "cucharadas", "cucharadita", "cup", "cups",
-		"taza", "tazas", "bake", "hornear", "hornea", "stir", "remover", "mezclar", "mezcla", "mix", "whisk",
-		"batir", "simmer", "boil", "hervir", "fry", "freir", "sofreir", "flour", "harina", "sugar", "azucar",
-		"butter", "mantequilla", "salt", "sal", "pepper", "pimienta", "eggs", "huevos", "recipe", "receta",
-		"servings", "raciones", "porciones", "grams", "gramos", "minutes", "minutos", "aceite", "oil",
-		"garlic", "ajo", "onion", "cebolla", "chop", "picar", "pinch", "pizca", "dough", "masa")
-	runbookTerms = wordSet("runbook", "playbook", "incident", "incidente", "rollback", "deploy", "desplegar",
-		"despliegue", "restart", "reiniciar", "kubectl", "systemctl", "docker", "on-call", "guardia",
-		"escalate", "escalar", "alert", "alerta", "mitigation", "mitigacion", "verify", "verificar",
-		"procedure", "procedimiento", "revert", "revertir", "outage", "caida", "failover", "backup",
-		"restore", "restaurar", "ssh", "sudo", "logs", "dashboard", "pager", "severity", "sev1", "sev2",
-		"postmortem", "checklist", "prerequisites", "requisitos", "step", "paso", "service", "servicio")
-	firstPersonTerms = wordSet("i", "i'm", "i've", "i'd", "i'll", "my", "me", "myself", "mine",
-		"yo", "mi", "mis", "conmigo", "me", "mío", "mio", "mía", "mia", "estoy", "fui", "tengo")
-	narrativeTerms = wordSet("said", "asked", "replied", "whispered", "shouted", "dijo", "pregunto", "respondio",
-		"susurro", "grito", "exclamo", "murmuro", "he", "she", "him", "her", "el", "ella", "they", "ellos")
-	diaryMarkers = []string{"dear diary", "querido diario", "today i", "hoy he", "hoy fui", "hoy me", "yesterday i",
-		"ayer fui", "ayer me", "this morning i", "esta manana", "tonight i", "esta noche"}
+	clinicalTerms    = words.Set("doc_clinical_terms")
+	cookingTerms     = words.Set("doc_cooking_terms")
+	runbookTerms     = words.Set("doc_runbook_terms")
+	firstPersonTerms = words.Set("doc_first_person")
+	narrativeTerms   = words.Set("doc_narrative_terms")
+	diaryMarkers     = words.List("doc_diary_markers")
 )
 
 // isStep reports a numbered step: "1. Mix", "2) Bake", "Step 3", "Paso 4".

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // pline is one line of prose as the splitters see it.
@@ -114,12 +116,9 @@ func atxLevel(t string) int {
 	return n
 }
 
-var chapterWords = wordSet("chapter", "capitulo", "part", "parte", "book", "libro", "tomo", "act", "acto", "scene", "escena")
-var chapterAlone = wordSet("prologue", "prologo", "epilogue", "epilogo", "prefacio", "preface", "introduccion", "interludio", "interlude")
-var numberWords = wordSet("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-	"eleven", "twelve", "first", "second", "third", "last", "final",
-	"uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
-	"primero", "primera", "segundo", "segunda", "tercero", "tercera", "ultimo", "ultima")
+var chapterWords = words.Set("doc_chapter_words")
+var chapterAlone = words.Set("doc_chapter_alone")
+var numberWords = words.Set("number_words")
 
 // isChapter reports a chapter line: "Chapter 3", "CHAPTER IV: The Road",
 // "Capítulo tres", "Prologue".
@@ -303,9 +302,7 @@ func sentences(text string, start, end int) [][2]int {
 	return append(out, [2]int{start + from, end})
 }
 
-var abbreviations = wordSet("mr", "mrs", "ms", "dr", "sr", "sra", "srta", "st", "prof", "etc", "vs",
-	"e.g", "i.e", "no", "nº", "fig", "approx", "jr", "inc", "ltd", "av", "avda", "dña", "ud", "uds",
-	"p.ej", "pág", "p", "pp", "vol", "cap", "dra", "lic", "ing", "gen", "col", "cf")
+var abbreviations = words.Set("prose_abbreviations")
 
 // abbreviation reports whether the word ending s is an abbreviation or an
 // initial, whose period does not end a sentence.

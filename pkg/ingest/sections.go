@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/ihmt-dev/ihmt/pkg/dates"
+	"github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // Clinical notes and processes (recipes, runbooks, protocols) are made of
@@ -179,23 +180,11 @@ func visitDate(line string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-var visitWords = wordSet("visita", "consulta", "visit", "encounter", "cita", "ingreso", "admission",
-	"revision", "control", "urgencias", "emergency", "alta", "discharge", "fecha", "date", "seguimiento", "followup")
+var visitWords = words.Set("clinical_visit_words")
 
 // clinicalVocab holds clinical section labels, folded (lower case, no
 // accents). A label in it is a header even with text after its colon.
-var clinicalVocab = wordSet("diagnostico", "diagnosticos", "diagnosis", "diagnoses", "dx",
-	"tratamiento", "treatment", "tto", "medicacion", "medication", "medications", "medicamentos", "meds",
-	"plan", "assessment", "evaluacion", "valoracion", "subjective", "subjetivo", "objective", "objetivo",
-	"history", "historia", "antecedentes", "anamnesis", "exploracion", "exploracion fisica",
-	"physical exam", "examination", "exam", "alergias", "allergies", "evolucion", "motivo de consulta",
-	"motivo", "chief complaint", "cc", "hpi", "labs", "laboratorio", "analitica", "vitals",
-	"vital signs", "constantes", "signos vitales", "impresion", "impression", "recomendaciones",
-	"recommendations", "follow-up", "follow up", "seguimiento", "paciente", "patient", "sintomas",
-	"symptoms", "pruebas", "tests", "imaging", "juicio clinico", "orientacion diagnostica",
-	"procedimiento", "procedure", "resultados", "results", "dosis", "dose", "prescription",
-	"receta", "indicaciones", "instructions", "discharge", "alta", "notas", "notes", "enfermedad actual",
-	"present illness", "antecedentes personales", "family history", "social history", "review of systems")
+var clinicalVocab = words.Set("clinical_section_labels")
 
 // clinicalHeader reports a section header line in a clinical note: a
 // known label with a colon ("Diagnóstico: HTA"), any short label alone on

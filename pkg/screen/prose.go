@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	wordlists "github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // A password said in a sentence has no variable name in front of it: "the
@@ -136,69 +138,30 @@ func b2i(b bool) int {
 // proseBlockers are words that, between a keyword and its value or just
 // before the keyword, show the sentence is about the password rather than
 // saying it (its policy, length, hash, manager; what it must be).
-var proseBlockers = []string{
-	"policy", "policies", "manager", "managers", "field", "hash", "hashes", "length", "requirement",
-	"requirements", "rule", "rules", "strength", "complexity", "prompt", "expiry", "expiration",
-	"rotation", "hint", "must", "should", "needs", "need", "cannot", "can't", "could", "may", "might",
-	"id", "ids", "fingerprint", "commit", "checksum", "digest", "version", "format", "never", "not",
-	"no", "nunca", "debe", "deben", "deberia", "debería", "puede", "pueden", "politica", "política",
-	"longitud", "gestor", "campo", "requisitos", "reglas", "minimo", "mínimo", "minima", "mínima",
-	"maximo", "máximo", "caducidad", "minimum", "maximum", "size", "tamaño", "tamano", "reset",
-}
+var proseBlockers = wordlists.List("secret_prose_blockers")
 
 // proseCopulas end the stretch between a keyword and its value.
-var proseCopulas = []string{"is", "was", "es", "era", "fue", "sera", "será", "be", "became", "=", "->", "→", "sigue"}
+var proseCopulas = wordlists.List("secret_prose_copulas")
 
 // proseLinks are verbs that take the value after a preposition ("changed
 // to", "quedó en").
-var proseLinks = []string{"changed", "set", "updated", "cambio", "cambió", "cambiada", "cambiado", "quedo", "quedó", "puesta", "actualizada"}
+var proseLinks = wordlists.List("secret_prose_links")
 
 // proseAdverbs may stand between a copula and the value.
-var proseAdverbs = []string{
-	"now", "still", "currently", "just", "simply", "also", "ahora", "todavia", "todavía",
-	"actualmente", "tambien", "también", "siendo", "set", "to", "a", "en", "changed",
-}
+var proseAdverbs = wordlists.List("secret_prose_adverbs")
 
 // proseStopwords are values that are words of a sentence, not passwords.
-var proseStopwords = []string{
-	"the", "a", "an", "in", "on", "at", "of", "for", "to", "from", "by", "with", "what", "which",
-	"that", "this", "same", "different", "your", "my", "our", "their", "his", "her", "its", "it",
-	"stored", "kept", "saved", "written", "required", "optional", "mandatory", "weak", "strong",
-	"wrong", "incorrect", "correct", "invalid", "valid", "expired", "secret", "private", "unknown",
-	"blank", "empty", "long", "short", "secure", "insecure", "sensitive", "random", "temporary",
-	"encrypted", "hashed", "shared", "personal", "fine", "okay", "good", "bad", "new", "old",
-	"there", "here", "below", "above", "attached", "elsewhere", "managed", "needed", "also",
-	"el", "la", "los", "las", "un", "una", "de", "del", "en", "con", "para", "por", "que", "lo",
-	"obligatoria", "obligatorio", "opcional", "segura", "seguro", "debil", "débil", "fuerte",
-	"incorrecta", "correcta", "invalida", "inválida", "valida", "válida", "caducada", "secreta",
-	"privada", "temporal", "vacia", "vacía", "larga", "corta", "distinta", "igual", "misma",
-	"aleatoria", "compartida", "nueva", "vieja", "antigua", "guardada", "esta", "está", "su", "tu", "mi",
-	"nuestra", "otra", "other", "another", "none", "ninguna", "only", "solo", "sólo",
-	"case-sensitive", "one-time", "single-use", "auto-generated", "per-user",
-	"unset", "missing", "absent", "lost", "gone", "visible", "public", "known", "mine", "yours",
-	"ours", "theirs", "obvious", "simple", "easy", "hard", "complex", "unique", "enough", "too",
-	"default", "standard", "permanent", "irrelevant", "important", "safe", "unsafe", "current",
-	"previous", "last", "first", "next", "one", "two", "set", "stale", "tricky", "everywhere",
-	"nowhere", "generic", "long-lived", "short-lived", "set-up", "changeable", "reusable",
-	"conocida", "publica", "pública", "nula", "perdida", "actual", "anterior", "fácil", "facil",
-	"difícil", "dificil", "compleja", "única", "unica", "provisional", "defecto", "siempre", "nunca",
-}
+var proseStopwords = wordlists.List("secret_prose_stopwords")
 
 // proseSuffixes are endings of adjectives, participles and adverbs
 // (rotated, mandatory, obligatoria, cambiada): a value of letters only that
 // ends in one is a word of policy, not a password.
-var proseSuffixes = []string{
-	"ed", "ally", "ily", "thly", "kly", "rly", "tly", "ely", "able", "ible", "ive", "ory", "ous", "ing", "ado", "ada", "ido", "ida", "ados",
-	"adas", "oria", "orio", "ente", "mente", "ción", "cion", "tion",
-}
+var proseSuffixes = wordlists.List("secret_prose_suffixes")
 
 // proseConnectives may follow a value that ends its clause ("… is X and …",
 // "… es X y …") or a value with digits or symbols ("… is Tr0ub4dor for
 // staging").
-var proseConnectives = []string{
-	"and", "but", "or", "so", "y", "e", "pero", "o", "-", "--", "—", "for", "on", "in", "at", "to",
-	"para", "en", "de", "del", "con", "until", "hasta", "since", "desde", "(",
-}
+var proseConnectives = wordlists.List("secret_prose_connectives")
 
 var (
 	dateLike     = regexp.MustCompile(`^\d{1,4}(?:[-/:.]\d{1,4})*$`)
@@ -282,13 +245,21 @@ func proseValue(text string, ws []word, i, k, class int) (int, int, bool) {
 	return valueWord(text, ws, at, class, strict, false)
 }
 
+// useVerbs take a value as a secret; useAsWords say what as; clauseEnds
+// end the clause a value stands in.
+var (
+	clauseEnds = wordlists.Set("secret_clause_ends")
+	useVerbs   = wordlists.Set("secret_use_verbs")
+	useAsWords = wordlists.Set("secret_as")
+)
+
 // useAs reads "use X as the (VPN) password" and "usa X como contraseña".
 func useAs(text string, ws []word, i, class int) (int, int, bool) {
 	for k := i - 1; k >= 2 && k >= i-3; k-- {
-		if ws[k].low != "as" && ws[k].low != "como" {
+		if !useAsWords[ws[k].low] {
 			continue
 		}
-		if !slices.Contains([]string{"use", "using", "set", "pick", "choose", "with", "usa", "usar", "utiliza", "pon", "elige", "con"}, ws[k-2].low) {
+		if !useVerbs[ws[k-2].low] {
 			return 0, 0, false
 		}
 		return valueWord(text, ws, k-1, class, true, true)
@@ -321,7 +292,7 @@ func valueWord(text string, ws []word, at, class int, strict, framed bool) (int,
 		return 0, 0, false
 	}
 	ends := w.stop || at+1 == len(ws) || ws[at+1].nl ||
-		slices.Contains([]string{"and", "but", "or", "so", "y", "e", "pero", "o", "-", "--", "—"}, ws[at+1].low)
+		clauseEnds[ws[at+1].low]
 	// A value that mixes letters with digits or symbols may be followed by
 	// anything but a participle or adjective that says what it is
 	// ("SHA-256 hashed", "WPA2 protected").

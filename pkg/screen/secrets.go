@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	wordlists "github.com/ihmt-dev/ihmt/pkg/lexicon/words"
 )
 
 // What Secrets reports. The order of kindOrder is the order of specificity:
@@ -355,11 +357,7 @@ const (
 
 // strongKeyWords are the words that make NAME_KEY a credential rather than
 // a sort key or a cache key.
-var strongKeyWords = []string{
-	"api", "secret", "access", "private", "auth", "master", "signing", "encryption",
-	"license", "licence", "client", "app", "webhook", "session", "hmac", "jwt",
-	"admin", "account", "subscription", "service", "server",
-}
+var strongKeyWords = wordlists.List("secret_key_words")
 
 // classify splits a name into words (snake_case, kebab-case, dotted,
 // CamelCase) and reads its last words.
@@ -794,18 +792,10 @@ func meanPiece(v string) float64 {
 
 // exampleMarks are what documentation and templates put in a value that is
 // not real.
-var exampleMarks = []string{
-	"example", "dummy", "fake", "placeholder", "sample", "redacted", "changeme",
-	"change-me", "change_me", "changeit", "replace-me", "replace_me", "replaceme",
-	"xxxx", "***", "...", "…", "your-", "your_", "<", ">", "${", "{{",
-}
+var exampleMarks = wordlists.List("secret_example_marks")
 
 // placeholderWords are whole values that stand in for a secret.
-var placeholderWords = []string{
-	"password", "passwd", "pass", "pwd", "secret", "token", "key", "apikey", "api_key",
-	"none", "null", "nil", "empty", "true", "false", "undefined", "hidden", "masked",
-	"n/a", "na", "tbd", "todo", "string", "value", "test", "foo", "bar", "foobar",
-}
+var placeholderWords = wordlists.List("secret_placeholders")
 
 // placeholder reports whether a value only stands in for a secret.
 func placeholder(v string) bool {
