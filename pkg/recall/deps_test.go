@@ -1,32 +1,19 @@
 package recall_test
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
-)
 
-const module = "github.com/ihmt-dev/ihmt/"
+	"github.com/ihmt-dev/ihmt/pkg/testenv"
+)
 
 // writers are the packages that write the store's files: the store and
 // its writer, the atomic file writes, the log, the summary tree (which
 // writes its branches) and sync.
 var writers = []string{"pkg/store", "pkg/atomicfile", "pkg/journal", "pkg/tree", "pkg/gitsync"}
 
-// linksWriter returns the first writer pkg links, as go list sees it.
+// linksWriter returns the first writer pkg links.
 func linksWriter(t *testing.T, pkg string) string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			t.Fatalf("go list %s: %v\n%s", pkg, err, ee.Stderr)
-		}
-		t.Fatalf("go list %s: %v", pkg, err)
-	}
-	has := map[string]bool{}
-	for _, p := range strings.Fields(string(out)) {
-		has[strings.TrimPrefix(p, module)] = true
-	}
+	has := testenv.Deps(t, pkg)
 	for _, w := range writers {
 		if has[w] {
 			return w

@@ -2,8 +2,9 @@
 // machine they run on and from the daemon's parts: directories short
 // enough for a Unix socket, contexts bounded by the test, the three
 // programs built once per test binary, a log buffer a process and its test
-// may share, and the pieces of an in-process daemon (a store closed with
-// the test, a gRPC connection over an in-memory listener).
+// may share, the pieces of an in-process daemon (a store closed with the
+// test, a gRPC connection over an in-memory listener), and what a package
+// links (Deps), for the tests that keep packages apart.
 //
 // Only tests and the benchmark scripts import it; no program that ships
 // does (the shim's deps test refuses every pkg/ package it does not list).
