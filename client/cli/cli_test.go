@@ -404,3 +404,24 @@ func TestAbsRemote(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintTraceUnstems: the trace a person reads names the query's words
+// as they wrote them, not the tokenizer's stems; the scores and the
+// verdict's evidence print as they are. The control: the trace on the wire
+// holds the stems.
+func TestPrintTraceUnstems(t *testing.T) {
+	tr := &ihmtv1.Trace{Terms: []string{"kubernet", "cluster"}, Rewrites: []string{"untimed: dropped day", "expand: k8s for kubernet (glossary)"},
+		Ranked:  []*ihmtv1.RankTrace{{Id: "0123456789abcdef", Base: 1.5, Score: 1.8, Current: true}},
+		Decided: "found", Evidence: []string{"best=1.80"}}
+	if !strings.Contains(strings.Join(tr.GetRewrites(), " "), "kubernet ") {
+		t.Fatal("control: the trace does not hold the stem")
+	}
+	var b strings.Builder
+	printTrace(&b, "Which Kubernetes cluster these days?", tr)
+	out := b.String()
+	for _, want := range []string{"searched for: Kubernetes cluster", "untimed: dropped days", "k8s for Kubernetes (glossary)", "base 1.500 → 1.800", "verdict decided by: found"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("trace lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -155,19 +157,25 @@ func cmdSearch(e *env, args []string) error {
 	}, func(resp *ihmtv1.SearchResponse) error {
 		printSearch(e.stdout, req.GetQuery(), resp, *full)
 		printElsewhere(e.stdout, other)
-		printTrace(e.stdout, resp.GetTrace())
+		printTrace(e.stdout, req.GetQuery(), resp.GetTrace())
 		return nil
 	})
 }
 
-// printTrace shows a search's trace, when it carries one.
-func printTrace(w io.Writer, t *ihmtv1.Trace) {
+// printTrace shows a search's trace, when it carries one, with the terms
+// it names (stems) as the query wrote them.
+func printTrace(w io.Writer, query string, t *ihmtv1.Trace) {
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nHow this answer was reached\n  searched for: %s\n", strings.Join(t.GetTerms(), " "))
+	named := slices.Clone(t.GetTerms())
 	for _, r := range t.GetRewrites() {
-		fmt.Fprintf(w, "  rewrite  %s\n", r)
+		named = append(named, strings.FieldsFunc(r, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })...)
+	}
+	written := client.AsWritten(query, named)
+	fmt.Fprintf(w, "\nHow this answer was reached\n  searched for: %s\n", client.Unstem(strings.Join(t.GetTerms(), " "), written))
+	for _, r := range t.GetRewrites() {
+		fmt.Fprintf(w, "  rewrite  %s\n", client.Unstem(r, written))
 	}
 	for i, r := range t.GetRanked() {
 		state := ""
