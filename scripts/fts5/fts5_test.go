@@ -305,3 +305,82 @@ func TestScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestDurabilitySettings checks that every connection runs with what the
+// report claims: WAL, synchronous=FULL, the busy timeout, and that a save
+// is on disk for another connection once it returns.
+func TestDurabilitySettings(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "d.db")
+	db, err := openDB(ctx, path, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, tc := range []struct {
+		pragma, want string
+	}{
+		{"journal_mode", "wal"},
+		{"synchronous", "2"}, // FULL
+		{"busy_timeout", "30000"},
+	} {
+		var got string
+		if err := db.QueryRowContext(ctx, "PRAGMA "+tc.pragma).Scan(&got); err != nil || got != tc.want {
+			t.Errorf("PRAGMA %s = %q, %v; want %q", tc.pragma, got, err, tc.want)
+		}
+	}
+	if err := save(ctx, db, Memory{Text: "kestrel"}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := openDB(ctx, path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if n, err := search(ctx, other, "kestrel", ScopeAll, "", 5); n != 1 || err != nil {
+		t.Errorf("another connection found %d, %v after the save returned; want 1", n, err)
+	}
+	if d := diskOf(path); d.WAL == 0 {
+		t.Errorf("disk %+v: a WAL database with a connection open has a -wal file", d)
+	}
+}
+
+// sampleReport fills every field of a report once.
+func sampleReport() *Report {
+	lat := Lat{N: 300, P50: 1.5, P90: 3, P99: 9, Max: 12, Mean: 2}
+	s := SearchAt{Memories: 100_000, Scope: ScopeDefault, Latency: lat, MeanHits: 4.5, Empty: 30, Errors: 1, FirstErr: "search: busy"}
+	return &Report{
+		Driver: driverName, Settings: "WAL",
+		Throughput: []Level{{Writers: 16, Conns: "own", Saves: 900, Seconds: 3, PerSecond: 300, Latency: lat, Before: 10, Errors: 2, FirstErr: "commit: busy"}},
+		Preload:    []Load{{From: 0, To: 1000, Batch: 1000, Seconds: 0.1, PerSecond: 10_000}},
+		SaveLat:    []AtSize{{Memories: 1000, Latency: lat}},
+		Search:     []SearchAt{s},
+		Reopen:     &Reopen{Memories: 100_510, FirstAnswerS: 0.12, Search: s, RSSMiB: 20, MaxRSSMiB: 21, Error: "none"},
+		Disk:       Disk{DB: 3, WAL: 2, SHM: 1, Total: 6},
+		Notes:      []string{"a note"}, Seconds: 80, Error: "an error",
+	}
+}
+
+// TestReportGolden pins the report's JSON to testdata/report.json, which
+// scripts/bench's own test decodes into its mirror of these types with
+// unknown fields refused: a field renamed on one side fails a test.
+// Run with FTS5_UPDATE_GOLDEN=1 to rewrite it after a deliberate change.
+func TestReportGolden(t *testing.T) {
+	got, err := json.MarshalIndent(sampleReport(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "report.json")
+	if os.Getenv("FTS5_UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(want)) != string(got) {
+		t.Errorf("the report's JSON changed; scripts/bench reads it (fts5.go): update both, then FTS5_UPDATE_GOLDEN=1\ngot:\n%s", got)
+	}
+}
