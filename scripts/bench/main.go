@@ -23,6 +23,13 @@
 // through Import (exported records in batches; -bulk save for saves) and
 // times saves, searches, its resident size and the open there.
 //
+// The anchor people would pick instead: after ihmtd's phases, a run (and
+// each of -runs) stores the same memories in SQLite FTS5 and asks it the
+// same questions (scripts/fts5, a module of its own built into the temp
+// dir and run as a child process; see fts5.go), and every figure both
+// measure is shown beside ihmtd's. -fts5=false skips it; -baseline and
+// -scale do not run it.
+//
 //	go run ./scripts/bench -runs 3 -record r.json && go run ./scripts/bench -table r.json
 //	go run ./scripts/bench -baseline HEAD~3 -runs 3
 //	go run ./scripts/bench -scale 1000000
