@@ -139,8 +139,10 @@ const (
 	// questions ihmtd answered, as many as keep a full run's FTS5 pass to
 	// minutes (its searches at 100k take about 0.1 s each here, so ihmtd's
 	// 2,000 a sample would add ten minutes a run). A p99 over 300 is the
-	// third slowest.
-	fts5Searches = 300
+	// third slowest. A -quick run asks fts5QuickSearches, to keep CI's
+	// smoke run short.
+	fts5Searches      = 300
+	fts5QuickSearches = 100
 )
 
 // questions are a search sample's queries: the warm-ups, then n timed,
@@ -217,13 +219,17 @@ func (b *bench) fts5Plan(dir string, res *Results) (*fts5Plan, error) {
 		Project: corpus.ProjectName(0), Limit: recall.DefaultLimit,
 		Levels: cfg.levels, SharedLevels: []int{cfg.levels[len(cfg.levels)-1]}, LevelMs: int(cfg.levelDur / time.Millisecond), Batch: fts5Batch,
 	}
+	limit := fts5Searches
+	if cfg.quick {
+		limit = fts5QuickSearches
+	}
 	next := 0
 	for _, size := range cfg.sizes {
 		rung := fts5Rung{Size: size, WarmSaves: warmSaves, LatencySaves: cfg.latencySaves}
 		next = max(next, size) + warmSaves + cfg.latencySaves
 		if size >= cfg.searchAt {
 			warm, timed := questions(cfg.seed, askedOf(res.Search, size, next), cfg.searches)
-			rung.Search = &fts5Questions{warm, timed[:min(len(timed), fts5Searches)]}
+			rung.Search = &fts5Questions{warm, timed[:min(len(timed), limit)]}
 		}
 		p.Rungs = append(p.Rungs, rung)
 	}
@@ -232,7 +238,7 @@ func (b *bench) fts5Plan(dir string, res *Results) (*fts5Plan, error) {
 		of = next
 	}
 	warm, timed := questions(cfg.seed, of, cfg.searches)
-	p.Reopen = &fts5Questions{warm, timed[:min(len(timed), fts5Searches)]}
+	p.Reopen = &fts5Questions{warm, timed[:min(len(timed), limit)]}
 	if err := writeCorpus(p.Corpus, cfg.seed, next); err != nil {
 		return nil, err
 	}
