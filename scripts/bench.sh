@@ -7,6 +7,7 @@
 #   scripts/bench.sh -table r.json             README's table from that record
 #   scripts/bench.sh -baseline REV -runs 3     this tree against REV, same conditions
 #   scripts/bench.sh -scale 1000000            a real ihmtd at 1M leaves
+#   scripts/bench.sh -fts5=false               without SQLite FTS5 beside ihmtd (scripts/fts5)
 # Progress goes to stderr. See scripts/bench/main.go.
 set -eu
 cd "$(dirname "$0")/.."

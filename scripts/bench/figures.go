@@ -85,10 +85,14 @@ func (r *Results) figures() []Figure {
 		fs = append(fs, searchFigures(s, "")...)
 	}
 	fs = append(fs, r.restartFigures()...)
+	if r.StoreBytes > 0 && len(r.SaveLatency) > 0 {
+		at := r.SaveLatency[len(r.SaveLatency)-1].Leaves
+		add(Figure{Key: fmt.Sprintf("store_mib_%d", roundSize(at)), Name: "store on disk at " + sizeName(at), Unit: "MiB", Value: mib(uint64(r.StoreBytes))})
+	}
 	add(Figure{Key: "tool_save_p50", Name: "tool round trip, save_memory p50", Unit: "ms", Value: r.Shim.SteadySave.P50, Target: 2})
 	add(Figure{Key: "tool_search_p50", Name: "tool round trip, search_memory p50", Unit: "ms", Value: r.Shim.SteadySearch.P50})
 	add(Figure{Key: "shim_spawn_p50", Name: "ihmt-mcp spawn → initialize p50", Unit: "ms", Value: r.Shim.SpawnToInit.P50, Target: 20})
-	return fs
+	return append(fs, r.FTS5.figures()...)
 }
 
 // searchFigures are a search sample's p50 and p99; where says which daemon

@@ -23,6 +23,13 @@
 // through Import (exported records in batches; -bulk save for saves) and
 // times saves, searches, its resident size and the open there.
 //
+// The anchor people would pick instead: after ihmtd's phases, a run (and
+// each of -runs) stores the same memories in SQLite FTS5 and asks it the
+// same questions (scripts/fts5, a module of its own built into the temp
+// dir and run as a child process; see fts5.go), and every figure both
+// measure is shown beside ihmtd's. -fts5=false skips it; -baseline and
+// -scale do not run it.
+//
 //	go run ./scripts/bench -runs 3 -record r.json && go run ./scripts/bench -table r.json
 //	go run ./scripts/bench -baseline HEAD~3 -runs 3
 //	go run ./scripts/bench -scale 1000000
@@ -58,6 +65,7 @@ import (
 
 type config struct {
 	quick, json, keep bool
+	fts5              bool // the same corpus and questions through SQLite FTS5 (scripts/fts5)
 	cpuprofile        string
 	seed              uint64
 	runs              int    // measurements in one invocation (-runs); comparison rounds with -baseline
@@ -84,6 +92,7 @@ func main() {
 	var cfg config
 	flag.BoolVar(&cfg.quick, "quick", false, "small sizes for a CI smoke run (< 30 s)")
 	flag.BoolVar(&cfg.json, "json", false, "print the figures as JSON on stdout instead of tables")
+	flag.BoolVar(&cfg.fts5, "fts5", true, "also store and search the same corpus with SQLite FTS5 (scripts/fts5) and report it beside ihmtd (not with -baseline or -scale)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the temporary stores and binaries (their paths go to stderr)")
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the 16-client save phase (daemon and clients) to this file")
 	flag.Uint64Var(&cfg.seed, "seed", 20260101, "seed of the generated memories and queries")
@@ -245,6 +254,7 @@ type Results struct {
 	StoreBytes   int64        `json:"store_bytes_at_max"`
 	Shim         ShimResults  `json:"shim"`
 	Restart      Restart      `json:"restart"`
+	FTS5         *FTS5Results `json:"sqlite_fts5,omitempty"`
 	Notes        []string     `json:"notes"`
 	TotalSeconds float64      `json:"total_seconds"`
 }
@@ -306,19 +316,22 @@ type Ratio struct {
 
 // SearchAt is the search latency at one store size.
 type SearchAt struct {
-	Leaves       int64          `json:"leaves"`
-	Scope        string         `json:"scope"`
-	Latency      Lat            `json:"latency"`
-	MeanScored   float64        `json:"mean_leaves_scored"`
-	MeanVisible  float64        `json:"mean_leaves_visible"`
-	MeanNodes    float64        `json:"mean_nodes_read"`
-	ViaTree      float64        `json:"share_via_tree"` // searches that descended the tree
-	Verdicts     map[string]int `json:"verdicts"`
-	ResponseKiB  float64        `json:"mean_response_kib"`
-	TargetP99Ms  float64        `json:"target_p99_ms,omitempty"`
-	Errors       int            `json:"errors"`
-	RealDaemon   bool           `json:"real_ihmtd_process"`
-	FirstMessage string         `json:"first_error,omitempty"`
+	Leaves      int64          `json:"leaves"`
+	Scope       string         `json:"scope"`
+	Latency     Lat            `json:"latency"`
+	MeanScored  float64        `json:"mean_leaves_scored"`
+	MeanVisible float64        `json:"mean_leaves_visible"`
+	MeanNodes   float64        `json:"mean_nodes_read"`
+	ViaTree     float64        `json:"share_via_tree"` // searches that descended the tree
+	Verdicts    map[string]int `json:"verdicts"`
+	ResponseKiB float64        `json:"mean_response_kib"`
+	TargetP99Ms float64        `json:"target_p99_ms,omitempty"`
+	Errors      int            `json:"errors"`
+	RealDaemon  bool           `json:"real_ihmtd_process"`
+	// QueriesOf is the count the questions were drawn from (see
+	// questions): the FTS5 runner is asked the same ones.
+	QueriesOf    int    `json:"queries_drawn_from"`
+	FirstMessage string `json:"first_error,omitempty"`
 }
 
 // idleWait is how long the restart phase leaves the daemon idle before
@@ -399,6 +412,11 @@ func run(ctx context.Context, cfg config) (*Results, error) {
 		return res, err
 	}
 	b.coldStartPhase(ctx, res)
+	if cfg.fts5 && ctx.Err() == nil {
+		if err := b.fts5Phase(ctx, res); err != nil {
+			return res, err
+		}
+	}
 	return res, ctx.Err()
 }
 
@@ -805,8 +823,8 @@ func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope i
 	defer closeAll(cs)
 	c := cs[0]
 	caller := &ihmtv1.Caller{AgentName: "ihmt-bench", AgentVersion: "1", SessionId: "search", Project: corpus.ProjectName(0)}
-	r := rand.New(rand.NewPCG(b.cfg.seed, uint64(storeN)))
-	at := SearchAt{Leaves: storeLeaves(ctx, socket), Scope: "default", Verdicts: map[string]int{}}
+	warm, queries := questions(b.cfg.seed, storeN, n)
+	at := SearchAt{Leaves: storeLeaves(ctx, socket), Scope: "default", Verdicts: map[string]int{}, QueriesOf: storeN}
 	if scope == ihmtv1.SearchScope_SEARCH_SCOPE_ALL {
 		at.Scope = "all"
 	}
@@ -815,13 +833,12 @@ func (b *bench) searchLatency(ctx context.Context, socket string, n int, scope i
 	if _, err := c.Consolidate(ctx, &ihmtv1.ConsolidateRequest{Caller: caller}); err != nil {
 		return SearchAt{}, fmt.Errorf("consolidate before searching: %w", err)
 	}
-	for range 20 {
-		c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: corpus.Query(r, b.cfg.seed, storeN), Scope: scope})
+	for _, q := range warm {
+		c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: q, Scope: scope})
 	}
 	var ds []time.Duration
 	var scored, visible, nodes, viaTree, bytes float64
-	for range n {
-		q := corpus.Query(r, b.cfg.seed, storeN)
+	for _, q := range queries {
 		t := time.Now()
 		resp, err := c.Search(ctx, &ihmtv1.SearchRequest{Caller: caller, Query: q, Scope: scope})
 		d := time.Since(t)

@@ -116,18 +116,24 @@ func (r *Record) markdown(w io.Writer) {
 	fmt.Fprintf(w, "%d run(s) of `scripts/bench.sh %s` on %s, commit %s; %d × %s, Linux %s.\n\n",
 		max(len(r.Runs), r.comparisonRounds()), strings.Join(r.Args, " "), r.Date[:min(10, len(r.Date))], r.Commit, r.Machine.CPUs, r.Machine.Model, r.Machine.Kernel)
 	base := r.baselineSpreads()
-	head := "| figure | median [range] | target | met? |"
-	rule := "|---|---|---|---|"
+	pairs, fts := sideBySide(r.Figures)
+	head := []string{"figure", "median [range]"}
 	if base != nil {
-		head = "| figure | median [range] | " + r.Comparison.Rev + " (same run) | ratio | target | met? |"
-		rule = "|---|---|---|---|---|---|"
+		head = append(head, r.Comparison.Rev+" (same run)", "ratio")
 	}
-	fmt.Fprintln(w, head)
-	fmt.Fprintln(w, rule)
-	for _, s := range r.Figures {
+	if fts {
+		head = append(head, "SQLite FTS5, same run", "ihmtd ahead?")
+	}
+	head = append(head, "target", "met?")
+	fmt.Fprintf(w, "| %s |\n", strings.Join(head, " | "))
+	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(head)))
+	for _, s := range pairs {
 		cells := []string{s.Name, s.String()}
 		if base != nil {
-			cells = append(cells, base.cells(s)...)
+			cells = append(cells, base.cells(s.Spread)...)
+		}
+		if fts {
+			cells = append(cells, s.cells()...)
 		}
 		cells = append(cells, s.target(), s.met(s.Median))
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))

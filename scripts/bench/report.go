@@ -47,6 +47,7 @@ func (r *Results) print(w io.Writer, cfg config) {
 	r.printShim(p, cfg)
 	r.printMemory(p)
 	r.printRestart(p)
+	r.printFTS5(p)
 	if len(r.Notes) > 0 {
 		p.section("Notes")
 		for _, n := range r.Notes {
@@ -242,9 +243,88 @@ func clipText(s string, n int) string {
 func printFigures(w io.Writer, ss []Spread, runs int) {
 	p := printer{w}
 	p.section(fmt.Sprintf("Figures: median [min–max] of %d run(s)", runs))
-	rows := [][]string{{"figure", "median [range]", "target", "met?"}}
-	for _, s := range ss {
-		rows = append(rows, []string{s.Name, s.String(), s.target(), s.met(s.Median)})
+	pairs, fts := sideBySide(ss)
+	head := []string{"figure", "median [range]", "target", "met?"}
+	if fts {
+		head = []string{"figure", "median [range]", "SQLite FTS5", "ahead?", "target", "met?"}
+	}
+	rows := [][]string{head}
+	for _, r := range pairs {
+		row := []string{r.Name, r.String()}
+		if fts {
+			row = append(row, r.cells()...)
+		}
+		rows = append(rows, append(row, r.target(), r.met(r.Median)))
+	}
+	p.table(rows)
+}
+
+// printFTS5 writes SQLite FTS5's figures on the same corpus and questions,
+// then the figures both measured side by side.
+func (r *Results) printFTS5(p printer) {
+	f := r.FTS5
+	if f == nil {
+		return
+	}
+	p.section("SQLite FTS5 on the same memories and questions (scripts/fts5, a process of its own)")
+	p.f("%s; %s\n", f.Driver, f.Settings)
+	p.f("runner built in %.1f s, measured in %.1f s\n", f.BuildSeconds, f.Seconds)
+	if f.Error != "" {
+		p.f("error: %s\n", f.Error)
+	}
+	rows := [][]string{{"writers", "connections", "saves/s", "p50", "p99", "max", "saves", "before", "errors"}}
+	for _, lv := range f.Throughput {
+		rows = append(rows, []string{fmt.Sprint(lv.Writers), lv.Conns, thousands(int64(lv.PerSecond)), fmtMs(lv.Latency.P50), fmtMs(lv.Latency.P99), fmtMs(lv.Latency.Max),
+			thousands(int64(lv.Saves)), thousands(int64(lv.Before)), fmt.Sprint(lv.Errors)})
+	}
+	p.table(rows)
+	for _, lv := range f.Throughput {
+		if lv.FirstErr != "" {
+			p.f("%d writers (%s): first error %s\n", lv.Writers, lv.Conns, lv.FirstErr)
+		}
+	}
+	rows = [][]string{{"memories", "bulk load", "single saves", "p50", "p99", "max"}}
+	for i, at := range f.SaveLatency {
+		load := ""
+		if i < len(f.Preload) {
+			ld := f.Preload[i]
+			load = fmt.Sprintf("%s → %s, %s/s (%s a transaction)", thousands(int64(ld.From)), thousands(int64(ld.To)), thousands(int64(ld.PerSecond)), thousands(int64(ld.Batch)))
+		}
+		rows = append(rows, []string{thousands(int64(at.Memories)), load, fmt.Sprint(at.Latency.N), fmtMs(at.Latency.P50), fmtMs(at.Latency.P99), fmtMs(at.Latency.Max)})
+	}
+	p.table(rows)
+	rows = [][]string{{"memories", "scope", "p50", "p90", "p99", "max", "mean results", "none found", "errors"}}
+	searches := f.Search
+	if f.Reopen != nil && f.Reopen.Search.Latency.N > 0 {
+		s := f.Reopen.Search
+		s.Scope += " (a fresh process)"
+		searches = append(searches, s)
+	}
+	for _, s := range searches {
+		rows = append(rows, []string{thousands(int64(s.Memories)), s.Scope, fmtMs(s.Latency.P50), fmtMs(s.Latency.P90), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max),
+			fmt.Sprintf("%.1f", s.MeanHits), fmt.Sprint(s.Empty), fmt.Sprint(s.Errors)})
+	}
+	p.table(rows)
+	if ro := f.Reopen; ro != nil {
+		if ro.Error != "" {
+			p.f("reopen error: %s\n", ro.Error)
+		} else {
+			p.f("%s memories: a fresh process opened the database and answered its first question in %.3f s; RSS after the searches %.1f MiB (peak %.1f MiB)\n",
+				thousands(int64(ro.Memories)), ro.FirstAnswerS, ro.RSSMiB, ro.MaxRSSMiB)
+		}
+	}
+	p.f("on disk, closed: %.1f MiB (db %.1f MiB, wal %.1f MiB, shm %.1f MiB)\n", mib(uint64(f.Disk.Total)), mib(uint64(f.Disk.DB)), mib(uint64(f.Disk.WAL)), mib(uint64(f.Disk.SHM)))
+	for _, n := range f.Notes {
+		p.f("- %s\n", n)
+	}
+
+	p.section("ihmtd against SQLite FTS5: the figures both measure (same corpus, same questions)")
+	rows = [][]string{{"figure", "ihmtd", "SQLite FTS5", "ihmtd ahead?"}}
+	pairs, _ := sideBySide(spreads([][]Figure{r.figures()}))
+	for _, row := range pairs {
+		if row.fts5 != nil {
+			rows = append(rows, append([]string{row.Name, row.String()}, row.cells()...))
+		}
 	}
 	p.table(rows)
 }
