@@ -84,33 +84,36 @@ func (s *searcher) weigh(raw []index.Hit, clue []string, q question, tr *tracer)
 	// Room for a successor pulled in for each: the ranking never grows.
 	out = make([]ranked, 0, 2*len(raw))
 	at = make(map[index.Doc]int, 2*len(raw))
+	clueOn, verified, elsewhere := len(clue) > 0 && s.on("clue"), s.on("verified"), s.on("elsewhere")
+	home, concept := s.on("home"), s.on("concept")
 	for _, h := range raw {
 		r := ranked{doc: h.Doc, score: h.Score, matched: h.Matched, current: true}
+		l := s.leaf(h.Doc)
 		times := func(signal string, v float64) {
 			r.score *= v
 			tr.times(h.Doc, signal, v)
 		}
-		if len(clue) > 0 && s.on("clue") {
+		if clueOn {
 			if s.containsAny(h.Doc, clue) {
 				times("clue", verdict.ClueBoost)
 			} else {
 				times("clue", verdict.ClueDemote)
 			}
 		}
-		if s.leaf(h.Doc).Trust == leaf.TrustVerified && s.on("verified") {
+		if verified && l.Trust == leaf.TrustVerified {
 			times("verified", verifiedBoost)
 		}
-		if s.on("elsewhere") && s.elsewhere(q, r) {
+		if elsewhere && s.elsewhere(q, r) {
 			times("elsewhere", elsewhereDemote)
 		}
 		// What was stated rises by where it was said and what it is about;
 		// a document's or code's block has its kind's prior (kind.go), and
 		// the words of a concept in a test's strings are no statement.
-		if KindOf(&s.leaf(h.Doc).Header) == KindStated {
-			if s.on("home") && s.home(r, q) {
+		if KindOf(&l.Header) == KindStated {
+			if home && s.home(r, q) {
 				times("home", homeBoost)
 			}
-			if s.on("concept") && s.topical(h.Doc, q) {
+			if concept && s.topical(h.Doc, q) {
 				times("concept", conceptBoost)
 			}
 		}
@@ -238,8 +241,11 @@ func (s *searcher) markInferred(out []ranked, visible func(index.Doc) bool) {
 // order of saves, the same in every store that saved the same memories).
 func (s *searcher) sortRanked(out []ranked) {
 	slices.SortStableFunc(out, func(a, b ranked) int {
-		return cmp.Or(cmp.Compare(b.score, a.score),
-			s.leaf(b.doc).ValidFrom.Compare(s.leaf(a.doc).ValidFrom),
-			cmp.Compare(b.doc, a.doc))
+		// The scores decide nearly every comparison: the headers are read
+		// only for a tie.
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Or(s.leaf(b.doc).ValidFrom.Compare(s.leaf(a.doc).ValidFrom), cmp.Compare(b.doc, a.doc))
 	})
 }
